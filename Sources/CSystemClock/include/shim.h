@@ -1,0 +1,25 @@
+#ifndef CSYSTEMCLOCK_SHIM_H
+#define CSYSTEMCLOCK_SHIM_H
+
+#include <stdint.h>
+
+/// One reading of the system clocks: CLOCK_REALTIME bracketed by two
+/// CLOCK_MONOTONIC reads, and adjtimex()'s view of synchronisation.
+typedef struct {
+    int64_t monotonic_before_ns;
+    int64_t realtime_ns;
+    int64_t monotonic_after_ns;
+    /// 1 when adjtimex() reports the kernel clock synchronised.
+    int synchronised;
+    /// adjtimex() estimated error, microseconds.
+    long esterror_us;
+    /// adjtimex() maximum error, microseconds.
+    long maxerror_us;
+    /// errno of a failed call, else 0.
+    int error;
+} csystemclock_reading;
+
+/// Fills `out`; returns 0, or -1 with `out->error` set.
+int csystemclock_read(csystemclock_reading *out);
+
+#endif

@@ -1,0 +1,103 @@
+import ArgumentParser
+import MarkTimeConfig
+import MarkTimeCore
+
+extension MarkTime {
+    struct ConfigCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "config",
+            abstract: "Read and change the config file.",
+            discussion: "Keys: \(Settings.keys.map { "\n  \($0.name.padding(to: 32)) \($0.help)" }.joined())",
+            subcommands: [List.self, Get.self, Set.self, Unset.self],
+            defaultSubcommand: List.self)
+    }
+}
+
+extension MarkTime.ConfigCommand {
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show every key, its value, and whether it is the default.")
+
+        @OptionGroup var config: ConfigOptions
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func run() async throws {
+            let file = config.file
+            let settings = try file.load()
+            switch format {
+            case .json:
+                print(JSON.object(Settings.keys.map { key in
+                    let v = settings.value(key.name)
+                    let json: JSON = switch v {
+                    case .bool(let b): .bool(b)
+                    case .int(let i): .int(Int64(i))
+                    case .double(let d): .number(d)
+                    case .string(let s): .string(s)
+                    }
+                    return (key.name, json)
+                }).render())
+            case .table:
+                print("# \(file.path)")
+                var table = TextTable(header: ["KEY", "VALUE", "", "MEANING"])
+                for key in Settings.keys {
+                    table.rows.append([key.name, settings.value(key.name).description,
+                                       settings.values[key.name] == nil ? "(default)" : "", key.help])
+                }
+                print(table.render())
+            }
+        }
+    }
+
+    struct Get: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Print one key's value.")
+
+        @OptionGroup var config: ConfigOptions
+
+        @Argument(help: "A key such as sound.volume.")
+        var key: String
+
+        func run() async throws {
+            _ = try Settings.key(named: key)
+            print(try config.settings().value(key).description)
+        }
+    }
+
+    struct Set: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Set one key.",
+            discussion: "Example: marktime config set button.debounce_ms 40")
+
+        @OptionGroup var config: ConfigOptions
+
+        @Argument(help: "A key such as sound.volume.")
+        var key: String
+
+        @Argument(help: "Its new value.")
+        var value: String
+
+        func run() async throws {
+            let k = try Settings.key(named: key)
+            let parsed: ConfigValue
+            do { parsed = try k.parse(value) } catch { throw InputError("\(error) (\(k.help))") }
+            let file = config.file
+            try file.set(key, to: parsed)
+            print("\(key) = \(parsed)  (\(file.path))")
+        }
+    }
+
+    struct Unset: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Return one key to its default.")
+
+        @OptionGroup var config: ConfigOptions
+
+        @Argument(help: "A key such as sound.volume.")
+        var key: String
+
+        func run() async throws {
+            let k = try Settings.key(named: key)
+            try config.file.set(key, to: nil)
+            print("\(key) = \(k.defaultValue)  (default)")
+        }
+    }
+}

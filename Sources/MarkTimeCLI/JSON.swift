@@ -1,0 +1,51 @@
+/// A JSON value that keeps its keys in the order written, so script-facing output is stable.
+enum JSON: Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case number(Double)
+    case string(String)
+    case array([JSON])
+    case object([(String, JSON)])
+
+    static func from(_ v: String?) -> JSON { v.map(JSON.string) ?? .null }
+    static func from(_ v: Double?) -> JSON { v.map { $0.isFinite ? .number($0) : .null } ?? .null }
+    static func from(_ v: Int64?) -> JSON { v.map(JSON.int) ?? .null }
+    static func from(_ v: Int?) -> JSON { v.map { .int(Int64($0)) } ?? .null }
+
+    /// Pretty-printed with two-space indents.
+    func render(indent: String = "") -> String {
+        let inner = indent + "  "
+        switch self {
+        case .null: return "null"
+        case .bool(let b): return b ? "true" : "false"
+        case .int(let i): return String(i)
+        case .number(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+        case .string(let s): return Self.quote(s)
+        case .array(let items):
+            guard !items.isEmpty else { return "[]" }
+            return "[\n" + items.map { inner + $0.render(indent: inner) }.joined(separator: ",\n") + "\n\(indent)]"
+        case .object(let fields):
+            guard !fields.isEmpty else { return "{}" }
+            return "{\n" + fields.map { inner + Self.quote($0.0) + ": " + $0.1.render(indent: inner) }.joined(separator: ",\n") + "\n\(indent)}"
+        }
+    }
+
+    static func quote(_ s: String) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Logging
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimeRecorder
+import MarkTimeStore
+
+extension MarkTime {
+    struct Mark: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Record a sight now, as the button does.",
+            discussion: """
+                The time comes from the daemon's clock while it has a fresh sample (pps, system or gps), else from
+                the system clock: `system` when adjtimex says it is synchronised, else `unsynced`. The daemon's
+                latest GPS fix is stored with the sight when it is fresh.
+
+                Example: marktime mark --note "Sun LL, first of three"
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var config: ConfigOptions
+
+        @Option(help: "A note to keep with the sight.")
+        var note: String?
+
+        @Flag(help: "Print only the new sight's id.")
+        var quiet = false
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func run() async throws {
+            let settings = try config.settings()
+            let db = try store.open()
+            let reading = try SystemClock().read()
+            let published = try db.daemonStatus()
+            let estimate = NowEstimate.estimate(system: reading.sample, at: reading.instant, published: published,
+                                                maxSampleAge: settings.maxSampleAge)
+            let recorder = SightRecorder(store: db, beeper: nil, logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }),
+                                         attempts: 3)
+            let sight = try await recorder.record(instant: reading.instant, estimate: estimate, fix: published?.fix,
+                                                  settings: settings, note: note, createdAt: estimate.utc)
+            if quiet {
+                print(sight.id ?? 0)
+            } else if format == .json {
+                print(SightRendering.json(sight).render())
+            } else {
+                print(SightRendering.detail(sight))
+            }
+        }
+    }
+
+    struct Now: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the current UTC in sight format, with its clock source and uncertainty.")
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var config: ConfigOptions
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func run() async throws {
+            let settings = try config.settings()
+            let reading = try SystemClock().read()
+            let published = try store.open().daemonStatus()
+            let e = NowEstimate.estimate(system: reading.sample, at: reading.instant, published: published,
+                                         maxSampleAge: settings.maxSampleAge)
+            switch format {
+            case .table:
+                print("\(e.utc.sightFormat)  \(e.utc.iso8601)  \(e.source.rawValue) \(SightRendering.uncertainty(e.uncertainty))")
+            case .json:
+                print(JSON.object([("utc", .string(e.utc.iso8601)), ("source", .string(e.source.rawValue)),
+                                   ("uncertainty_s", .from(e.uncertainty))]).render())
+            }
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import MarkTimeConfig
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimeStore
+
+/// `--store PATH`, shared by every subcommand.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The store file.",
+        discussion: "Default: $MARKTIME_STORE, then /var/lib/marktime/marktime.sqlite if it exists, then $XDG_DATA_HOME/marktime/marktime.sqlite (~/.local/share/marktime/marktime.sqlite).",
+        valueName: "path"))
+    var store: String?
+
+    func open() throws -> AppDatabase {
+        let (path, isDefault) = StorePath.resolve(explicit: store, environment: ProcessInfo.processInfo.environment,
+                                                  exists: FileManager.default.fileExists(atPath:))
+        return try AppDatabase(path: path, createDirectory: isDefault)
+    }
+}
+
+/// `--config PATH`.
+struct ConfigOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp(
+        "The config file.",
+        discussion: "Default: $MARKTIME_CONFIG, then /etc/marktime/config.toml if it exists, then $XDG_CONFIG_HOME/marktime/config.toml (~/.config/marktime/config.toml).",
+        valueName: "path"))
+    var config: String?
+
+    var file: ConfigFile {
+        ConfigFile.resolve(explicit: config, environment: ProcessInfo.processInfo.environment,
+                           exists: FileManager.default.fileExists(atPath:))
+    }
+
+    func settings() throws -> Settings { try file.load() }
+}
+
+/// Output for one record or a summary.
+enum Format: String, ExpressibleByArgument, CaseIterable {
+    case table, json
+}
+
+/// Output for a listing.
+enum ListFormat: String, ExpressibleByArgument, CaseIterable {
+    case table, json, csv
+}
+
+/// Reads a user's date bound: `YYYY-MM-DD` or ISO-8601 in UTC. A bare date used
+/// as an upper bound includes the whole of that day.
+func parseBound(_ text: String?, upper: Bool, option: String) throws -> UTCTime? {
+    guard let text else { return nil }
+    guard let (time, dateOnly) = UTCTime.parse(text) else {
+        throw ValidationError("cannot read \(option) '\(text)': use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]Z (UTC)")
+    }
+    return upper && dateOnly ? time.adding(nanoseconds: 86_400 * 1_000_000_000) : time
+}
+
+/// Asks on the terminal; refuses (with a hint) when there is no terminal to ask.
+func confirm(_ question: String, hint: String) throws -> Bool {
+    guard isatty(STDIN_FILENO) != 0 else {
+        throw InputError("\(question.trimmingCharacters(in: .punctuationCharacters)): no terminal to confirm on; \(hint)")
+    }
+    print("\(question) [y/N] ", terminator: "")
+    fflush(nil)
+    guard let answer = readLine()?.lowercased() else { return false }
+    return answer == "y" || answer == "yes"
+}
+
+/// The system's wall clock, for bookkeeping times such as `edited_at`.
+func wallClock() throws -> UTCTime { try SystemClock().read().realtime }

@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import MarkTimeCore
+import MarkTimeStore
+
+extension MarkTime {
+    struct SightCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sight",
+            abstract: "Show or edit one sight.",
+            subcommands: [Show.self, Edit.self])
+    }
+}
+
+extension MarkTime.SightCommand {
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show one sight in full.")
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The sight's id, as `marktime sights` lists it.")
+        var id: Int64
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func run() async throws {
+            let (sight, archived) = try store.open().sight(id: id)
+            print(format == .json ? SightRendering.json(sight).render() : SightRendering.detail(sight, archived: archived))
+        }
+    }
+
+    struct Edit: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fill in or correct what the navigator knows about a sight.",
+            discussion: """
+                Every value is checked before anything is written: one bad value changes nothing.
+
+                Hs takes `34 12.3` (degrees, minutes), `34°12'.3` or `34.205`.
+                Positions take `27 22.84 S 153 22.84 E`, `27° 22'.84 S 153° 22'.84 E` or `-27.3807 153.3807`.
+
+                Example: marktime sight edit 12 --body Sun --limb lower --hs "34 12.3" --ie -1.5 --eye-height 2.4
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The sight's id.")
+        var id: Int64
+
+        @Option(help: "The body: Sun, Moon, a planet or a star.")
+        var body: String?
+
+        @Option(help: "lower, center or upper.")
+        var limb: String?
+
+        @Option(parsing: .unconditional, help: "Sextant altitude.")
+        var hs: String?
+
+        @Option(parsing: .unconditional, help: "Index error in arc-minutes, signed.")
+        var ie: String?
+
+        @Option(name: .customLong("eye-height"), parsing: .unconditional, help: "Height of eye in metres.")
+        var eyeHeight: String?
+
+        @Option(parsing: .unconditional, help: "Air temperature in °C.")
+        var temp: String?
+
+        @Option(parsing: .unconditional, help: "Air pressure in hPa.")
+        var pressure: String?
+
+        @Option(parsing: .unconditional, help: "Dead-reckoning position.")
+        var dr: String?
+
+        @Option(help: "A note.")
+        var note: String?
+
+        @Option(help: ArgumentHelp("Clear a field (repeatable): \(SightEdit.clearable.joined(separator: ", ")).", valueName: "field"))
+        var clear: [String] = []
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        /// Every value parsed and checked, before the store is touched.
+        func makeEdit() throws -> SightEdit {
+            var e = SightEdit()
+            for field in clear { try e.clear(field) }
+            if let body {
+                let b = body.trimmingCharacters(in: .whitespaces)
+                e.body = b.isEmpty ? .clear : .set(b)
+            }
+            if let limb { e.limb = .set(try Limb.parse(limb)) }
+            if let hs { e.hs = .set(try SextantAngle.parse(hs)) }
+            if let ie { e.indexError = .set(try SightField.indexError(ie)) }
+            if let eyeHeight { e.eyeHeight = .set(try SightField.eyeHeight(eyeHeight)) }
+            if let temp { e.temperature = .set(try SightField.temperature(temp)) }
+            if let pressure { e.pressure = .set(try SightField.pressure(pressure)) }
+            if let dr { e.dr = .set(try Position.parse(dr)) }
+            if let note { e.note = note.isEmpty ? .clear : .set(note) }
+            return e
+        }
+
+        func run() async throws {
+            let edit = try makeEdit()
+            guard !edit.isEmpty else {
+                throw ValidationError("nothing to change: give at least one of --body, --limb, --hs, --ie, --eye-height, --temp, --pressure, --dr, --note, --clear")
+            }
+            let sight = try store.open().edit(id: id, edit, now: try wallClock())
+            print(format == .json ? SightRendering.json(sight).render() : SightRendering.detail(sight))
+        }
+    }
+}

@@ -1,0 +1,133 @@
+import CSV
+import Foundation
+import MarkTimeCore
+
+/// How sights read on a terminal, in JSON and in CSV.
+enum SightRendering {
+    /// `±12 µs`, `±3 ms`, `±0.50 s`, or `unknown`.
+    static func uncertainty(_ seconds: Double?) -> String {
+        guard let s = seconds else { return "unknown" }
+        if s < 0.001 { return "±\(Int((s * 1e6).rounded())) µs" }
+        if s < 1 { return "±\(Int((s * 1e3).rounded())) ms" }
+        return "±" + String(format: "%.2f s", s)
+    }
+
+    /// The shortest decimal that reads back as the same number.
+    static func number(_ value: Double?) -> String {
+        guard let v = value else { return "" }
+        return v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
+    }
+
+    static func fixed(_ value: Double?, _ places: Int) -> String {
+        value.map { String(format: "%.\(places)f", $0) } ?? ""
+    }
+
+    static func fixMode(_ mode: Int?) -> String { mode.map { "\($0)D" } ?? "" }
+
+    // MARK: Table
+
+    static func table(_ sights: [Sight]) -> String {
+        var table = TextTable(header: ["ID", "TIME (UTC)", "DATE", "SOURCE", "±", "POSITION", "BODY", "LIMB", "HS"])
+        for s in sights {
+            table.rows.append([
+                String(s.id ?? 0), s.estimate.utc.sightFormat, s.estimate.utc.isoDate, s.estimate.source.rawValue,
+                uncertainty(s.estimate.uncertainty), s.position?.ddm ?? "no fix", s.body ?? "", s.limb?.rawValue ?? "",
+                s.hs.map(SextantAngle.format) ?? "",
+            ])
+        }
+        return table.render()
+    }
+
+    static func detail(_ s: Sight, archived: Bool = false) -> String {
+        var lines: [(String, String)] = [
+            ("sight", "\(s.id ?? 0)\(archived ? " (archived: `marktime sights restore` brings it back)" : "")"),
+            ("time", "\(s.estimate.utc.sightFormat)  \(s.estimate.utc.iso8601)"),
+            ("source", "\(s.estimate.source.rawValue), uncertainty \(uncertainty(s.estimate.uncertainty))"),
+        ]
+        if let o = s.original, let at = s.correctedAt {
+            lines.append(("first stamp", "\(o.utc.iso8601) \(o.source.rawValue) \(uncertainty(o.uncertainty)), corrected \(at.iso8601)"))
+        }
+        if let p = s.position {
+            lines.append(("position", "\(p.ddm)  (\(fixMode(s.fixMode)) fix, \(fixed(s.fixAge, 1)) s old)"))
+        } else {
+            lines.append(("position", "no GPS fix"))
+        }
+        let optional: [(String, String?)] = [
+            ("body", s.body), ("limb", s.limb?.rawValue), ("Hs", s.hs.map(SextantAngle.format)),
+            ("index error", s.indexError.map { "\(number($0))'" }), ("height of eye", s.eyeHeight.map { "\(number($0)) m" }),
+            ("temperature", s.temperature.map { "\(number($0)) °C" }), ("pressure", s.pressure.map { "\(number($0)) hPa" }),
+            ("DR", s.dr?.ddm), ("note", s.note),
+        ]
+        lines += optional.compactMap { name, value in value.map { (name, $0) } }
+        lines.append(("raw instant", "boot \(s.instant.bootID) monotonic \(s.instant.nanoseconds) ns"))
+        lines.append(("created", s.createdAt.iso8601))
+        if let e = s.editedAt { lines.append(("edited", e.iso8601)) }
+        let width = lines.map(\.0.count).max() ?? 0
+        return lines.map { "\($0.0.padding(to: width))  \($0.1)" }.joined(separator: "\n")
+    }
+
+    // MARK: JSON
+
+    static func json(_ s: Sight) -> JSON {
+        .object([
+            ("id", .from(s.id)),
+            ("utc", .string(s.estimate.utc.iso8601)),
+            ("source", .string(s.estimate.source.rawValue)),
+            ("uncertainty_s", .from(s.estimate.uncertainty)),
+            ("lat", .from(s.position?.latitude)),
+            ("lon", .from(s.position?.longitude)),
+            ("lat_ddm", .from(s.position?.latitudeDDM)),
+            ("lon_ddm", .from(s.position?.longitudeDDM)),
+            ("fix_mode", .from(s.fixMode)),
+            ("fix_age_s", .from(s.fixAge)),
+            ("body", .from(s.body)),
+            ("limb", .from(s.limb?.rawValue)),
+            ("hs", .from(s.hs)),
+            ("ie_arcmin", .from(s.indexError)),
+            ("eye_height_m", .from(s.eyeHeight)),
+            ("temperature_c", .from(s.temperature)),
+            ("pressure_hpa", .from(s.pressure)),
+            ("dr_lat", .from(s.dr?.latitude)),
+            ("dr_lon", .from(s.dr?.longitude)),
+            ("note", .from(s.note)),
+            ("boot_id", .string(s.instant.bootID)),
+            ("monotonic_ns", .int(s.instant.nanoseconds)),
+            ("original", s.original.map { o in
+                .object([("utc", .string(o.utc.iso8601)), ("source", .string(o.source.rawValue)), ("uncertainty_s", .from(o.uncertainty))])
+            } ?? .null),
+            ("corrected_at", .from(s.correctedAt?.iso8601)),
+            ("created_at", .string(s.createdAt.iso8601)),
+            ("edited_at", .from(s.editedAt?.iso8601)),
+        ])
+    }
+
+    // MARK: CSV
+
+    static let csvHeader = [
+        "id", "utc_date", "utc_time", "utc", "source", "uncertainty_s", "body", "limb", "hs_deg", "ie_arcmin",
+        "eye_height_m", "temperature_c", "pressure_hpa", "dr_lat", "dr_lon", "gps_lat", "gps_lon",
+        "gps_lat_ddm", "gps_lon_ddm", "fix_mode", "fix_age_s", "note",
+    ]
+
+    static func csvRow(_ s: Sight) -> [String] {
+        let utc = s.estimate.utc
+        return [
+            String(s.id ?? 0), utc.isoDate, utc.isoTimeOfDay, utc.iso8601, s.estimate.source.rawValue,
+            number(s.estimate.uncertainty), s.body ?? "", s.limb?.rawValue ?? "", number(s.hs), number(s.indexError),
+            number(s.eyeHeight), number(s.temperature), number(s.pressure), number(s.dr?.latitude), number(s.dr?.longitude),
+            number(s.position?.latitude), number(s.position?.longitude), s.position?.latitudeDDM ?? "",
+            s.position?.longitudeDDM ?? "", s.fixMode.map(String.init) ?? "", fixed(s.fixAge, 3), s.note ?? "",
+        ]
+    }
+
+    /// RFC 4180: one header row, CRLF line ends, quoting by CSV.swift.
+    static func csv(_ sights: [Sight]) throws -> String {
+        let stream = OutputStream(toMemory: ())
+        let writer = try CSVWriter(stream: stream, newline: .crlf)
+        try writer.write(row: csvHeader)
+        for s in sights { try writer.write(row: csvRow(s)) }
+        writer.stream.close()
+        let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
+        return String(decoding: data, as: UTF8.self) + "\r\n"
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimeStore
+
+extension MarkTime {
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Show the store, the daemon's clock and GPS fix, and the button.",
+            discussion: "The daemon publishes its state in the store, so this works without talking to it.")
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var config: ConfigOptions
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func run() async throws {
+            let settings = try config.settings()
+            let db = try store.open()
+            let reading = try SystemClock().read()
+            let published = try db.daemonStatus()
+            let counts = try db.sightCounts()
+            let now = NowEstimate.estimate(system: reading.sample, at: reading.instant, published: published,
+                                           maxSampleAge: settings.maxSampleAge)
+            let age = published?.heartbeatAge(now: reading.instant)
+            let fixAge = published?.fix?.age(at: reading.instant)
+            switch format {
+            case .json:
+                print(JSON.object([
+                    ("store", .string(db.path)),
+                    ("schema", .string(db.unknownMigrations.isEmpty ? "current" : "newer (read-only)")),
+                    ("sights", .int(Int64(counts.current))),
+                    ("archived", .int(Int64(counts.archived))),
+                    ("utc", .string(now.utc.iso8601)),
+                    ("source", .string(now.source.rawValue)),
+                    ("uncertainty_s", .from(now.uncertainty)),
+                    ("daemon_heartbeat_age_s", .from(age)),
+                    ("gpsd", .from(published?.gpsd)),
+                    ("fix_mode", .from(published?.fix?.mode)),
+                    ("lat", .from(published?.fix?.position.latitude)),
+                    ("lon", .from(published?.fix?.position.longitude)),
+                    ("fix_age_s", .from(fixAge)),
+                    ("button_device", .from(published?.buttonDevice)),
+                    ("button", .from(published?.buttonState)),
+                    ("sound", .from(published?.soundState)),
+                ]).render())
+            case .table:
+                var lines: [(String, String)] = [
+                    ("store", "\(db.path)\(db.unknownMigrations.isEmpty ? "" : " (newer schema: read-only)")"),
+                    ("sights", "\(counts.current) current, \(counts.archived) archived"),
+                    ("clock", "\(now.utc.sightFormat)  \(now.utc.iso8601)  \(now.source.rawValue) \(SightRendering.uncertainty(now.uncertainty))"),
+                ]
+                if let published {
+                    let heartbeat = age.map { $0 <= 10 ? "running (heartbeat \(SightRendering.fixed($0, 1)) s ago)" : "not running (last heartbeat \(SightRendering.fixed($0, 0)) s ago)" }
+                        ?? "not running (last seen in another boot)"
+                    lines.append(("daemon", "\(heartbeat), pid \(published.pid)"))
+                    lines.append(("gpsd", published.gpsd))
+                    if let fix = published.fix {
+                        let eph = fix.horizontalError.map { ", ±\(SightRendering.fixed($0, 0)) m" } ?? ""
+                        lines.append(("position", "\(fix.position.ddm)  (\(SightRendering.fixMode(fix.mode)) fix\(eph), \(fixAge.map { SightRendering.fixed($0, 1) } ?? "?") s old)"))
+                        if let t = fix.time { lines.append(("gps time", "\(t.sightFormat)  \(t.iso8601)")) }
+                    } else {
+                        lines.append(("position", "no fix"))
+                    }
+                    lines.append(("button", [published.buttonDevice, published.buttonState].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")))
+                    lines.append(("sound", published.soundState))
+                } else {
+                    lines.append(("daemon", "has never run on this store (`marktime daemon` starts it)"))
+                }
+                let width = lines.map(\.0.count).max() ?? 0
+                print(lines.map { "\($0.0.padding(to: width))  \($0.1)" }.joined(separator: "\n"))
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import MarkTimeCore
+import TOMLKit
+
+/// The TOML config file: where it lives, reading it, and changing one key without losing the rest.
+public struct ConfigFile: Sendable {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// `--config PATH`, then `$MARKTIME_CONFIG`, then `/etc/marktime/config.toml`
+    /// if it exists, then `$XDG_CONFIG_HOME/marktime/config.toml` (default `~/.config`).
+    public static func resolve(explicit: String?, environment: [String: String], exists: (String) -> Bool) -> ConfigFile {
+        if let explicit, !explicit.isEmpty { return ConfigFile(path: explicit) }
+        if let env = environment["MARKTIME_CONFIG"], !env.isEmpty { return ConfigFile(path: env) }
+        let system = "/etc/marktime/config.toml"
+        if exists(system) { return ConfigFile(path: system) }
+        let base = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.config"
+        return ConfigFile(path: base + "/marktime/config.toml")
+    }
+
+    /// The settings in the file; defaults when it does not exist.
+    public func load() throws(ConfigError) -> Settings {
+        guard FileManager.default.fileExists(atPath: path) else { return Settings() }
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw ConfigError("cannot read config file \(path): \(error.localizedDescription); check its permissions")
+        }
+        let table: TOMLTable
+        do { table = try TOMLTable(string: text) } catch {
+            throw ConfigError("config file \(path) is not valid TOML: \(error); fix it or remove it to use the defaults")
+        }
+        var settings = Settings()
+        for (name, value) in Self.flatten(table, prefix: "") {
+            do {
+                let key = try Settings.key(named: name)
+                settings.set(name, try key.validate(value))
+            } catch {
+                throw ConfigError("config file \(path): \(error)")
+            }
+        }
+        return settings
+    }
+
+    /// Sets (or with `nil`, removes) one key, then writes the whole file atomically.
+    public func set(_ name: String, to value: ConfigValue?) throws(ConfigError) {
+        var settings = try load()
+        settings.set(name, value)
+        try write(settings)
+    }
+
+    func write(_ settings: Settings) throws(ConfigError) {
+        let root = TOMLTable()
+        for (name, value) in settings.values.sorted(by: { $0.key < $1.key }) {
+            let parts = name.split(separator: ".").map(String.init)
+            var table = root
+            for part in parts.dropLast() {
+                if let existing = table[part]?.table { table = existing } else {
+                    let sub = TOMLTable()
+                    table[part] = sub
+                    table = table[part]!.table!
+                }
+            }
+            switch value {
+            case .bool(let v): table[parts.last!] = v
+            case .int(let v): table[parts.last!] = v
+            case .double(let v): table[parts.last!] = v
+            case .string(let v): table[parts.last!] = v
+            }
+        }
+        let text = "# marktime configuration: `marktime config list` shows every key.\n" + root.convert(to: .toml) + "\n"
+        do {
+            let url = URL(fileURLWithPath: path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url, options: .atomic)
+        } catch {
+            throw ConfigError("cannot write config file \(path): \(error.localizedDescription); check its permissions or use --config")
+        }
+    }
+
+    static func flatten(_ table: TOMLTable, prefix: String) -> [(String, ConfigValue)] {
+        var out: [(String, ConfigValue)] = []
+        for key in table.keys {
+            let name = prefix.isEmpty ? key : prefix + "." + key
+            guard let value = table[key] else { continue }
+            if let sub = value.table {
+                out += flatten(sub, prefix: name)
+            } else if let v = value.bool {
+                out.append((name, .bool(v)))
+            } else if let v = value.int {
+                out.append((name, .int(v)))
+            } else if let v = value.double {
+                out.append((name, .double(v)))
+            } else if let v = value.string {
+                out.append((name, .string(v)))
+            } else {
+                out.append((name, .string("\(value)")))
+            }
+        }
+        return out
+    }
+}
+
+/// A config file that could not be read or written.
+public struct ConfigError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,173 @@
+/// A point on the Earth in signed decimal degrees (north and east positive).
+public struct Position: Hashable, Sendable {
+    public var latitude: Double
+    public var longitude: Double
+
+    /// Validates the ranges: latitude within ±90°, longitude within ±180°.
+    public init(latitude: Double, longitude: Double) throws(InputError) {
+        guard latitude.isFinite, abs(latitude) <= 90 else {
+            throw InputError("latitude \(Self.plain(latitude))° is out of range: it must be between 90° S and 90° N")
+        }
+        guard longitude.isFinite, abs(longitude) <= 180 else {
+            throw InputError("longitude \(Self.plain(longitude))° is out of range: it must be between 180° W and 180° E")
+        }
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// `27° 22'.84 S  153° 22'.84 E`, as a navigator writes it.
+    public var ddm: String { "\(latitudeDDM)  \(longitudeDDM)" }
+    public var latitudeDDM: String { Self.ddm(latitude, positive: "N", negative: "S") }
+    public var longitudeDDM: String { Self.ddm(longitude, positive: "E", negative: "W") }
+
+    /// Degrees and decimal minutes to the hundredth of a minute. The rounding
+    /// is done once, in integers, so 59.996' carries into the next degree.
+    static func ddm(_ value: Double, positive: String, negative: String) -> String {
+        let hundredths = Int((abs(value) * 6000).rounded())
+        let degrees = hundredths / 6000, minutes = hundredths % 6000
+        let hemisphere = value < 0 && hundredths != 0 ? negative : positive
+        return "\(degrees)° \(pad(minutes / 100))'.\(pad(minutes % 100)) \(hemisphere)"
+    }
+
+    static func plain(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
+    }
+
+    static let forms = "`27 22.84 S 153 22.84 E`, `27° 22'.84 S 153° 22'.84 E` or signed decimal degrees `-27.3807 153.3807`"
+
+    /// Reads a position in any of the forms navigators write:
+    /// `27 22.84 S 153 22.84 E`, `27° 22'.84 S 153° 22'.84 E`, `-27.3807, 153.3807`.
+    public static func parse(_ text: String) throws(InputError) -> Position {
+        let tokens = try AngleTokens(text, what: "position", forms: forms).tokens
+        let hemispheres = tokens.indices.filter { tokens[$0].hemisphere != nil }
+        var lat: Double, lon: Double
+        switch hemispheres.count {
+        case 0:
+            guard tokens.count == 2, let a = tokens[0].number, let b = tokens[1].number else {
+                throw InputError("cannot read position '\(text)': without N/S and E/W give two signed decimal degrees; write it as \(forms)")
+            }
+            lat = a.value; lon = b.value
+        case 2:
+            // Hemisphere letters may come after (27 22.84 S) or before (S 27 22.84) the numbers.
+            let split = hemispheres[0] == 0 ? hemispheres[1] : hemispheres[0] + 1
+            let first = try coordinate(Array(tokens[..<split]), text: text)
+            let second = try coordinate(Array(tokens[split...]), text: text)
+            guard first.axis != second.axis else {
+                throw InputError("cannot read position '\(text)': it needs one of N/S and one of E/W")
+            }
+            (lat, lon) = first.axis == .latitude ? (first.value, second.value) : (second.value, first.value)
+        default:
+            throw InputError("cannot read position '\(text)': it needs one of N/S and one of E/W; write it as \(forms)")
+        }
+        return try Position(latitude: lat, longitude: lon)
+    }
+
+    enum Axis { case latitude, longitude }
+
+    static func coordinate(_ tokens: [AngleTokens.Token], text: String) throws(InputError) -> (axis: Axis, value: Double) {
+        guard let h = tokens.compactMap(\.hemisphere).first, tokens.filter({ $0.hemisphere != nil }).count == 1,
+              tokens.first?.hemisphere != nil || tokens.last?.hemisphere != nil
+        else { throw InputError("cannot read position '\(text)': write it as \(forms)") }
+        let numbers = tokens.compactMap(\.number)
+        guard numbers.allSatisfy({ !$0.signed }) else {
+            throw InputError("cannot read position '\(text)': use either a sign or a hemisphere letter, not both")
+        }
+        let magnitude = try sexagesimal(numbers, text: text, what: "position")
+        let axis: Axis = h == "N" || h == "S" ? .latitude : .longitude
+        return (axis, h == "S" || h == "W" ? -magnitude : magnitude)
+    }
+
+    /// Degrees, then optional minutes and seconds. Only the last part may have a fraction.
+    static func sexagesimal(_ parts: [AngleTokens.Number], text: String, what: String) throws(InputError) -> Double {
+        guard (1...3).contains(parts.count) else {
+            throw InputError("cannot read \(what) '\(text)': give degrees, then minutes (and seconds)")
+        }
+        for (i, part) in parts.enumerated() {
+            if i < parts.count - 1, part.value != part.value.rounded() {
+                throw InputError("cannot read \(what) '\(text)': only the last part may have a decimal fraction, as in 27 22.84")
+            }
+            if i > 0, part.signed || part.value >= 60 {
+                throw InputError("cannot read \(what) '\(text)': minutes and seconds must be under 60, not \(plain(part.value))")
+            }
+        }
+        let sign: Double = parts[0].value.sign == .minus ? -1 : 1
+        var magnitude = abs(parts[0].value)
+        if parts.count > 1 { magnitude += parts[1].value / 60 }
+        if parts.count > 2 { magnitude += parts[2].value / 3600 }
+        return sign * magnitude
+    }
+}
+
+/// A sextant angle such as Hs, in degrees.
+public enum SextantAngle {
+    static let forms = "`34 12.3` (degrees, minutes), `34°12'.3` or `34.205`"
+
+    /// Reads `34 12.3`, `34°12'.3`, `34° 12.3'` or `34.205`; 0° to 180°.
+    public static func parse(_ text: String) throws(InputError) -> Double {
+        let tokens = try AngleTokens(text, what: "Hs", forms: forms).tokens
+        let numbers = tokens.compactMap(\.number)
+        guard numbers.count == tokens.count else {
+            throw InputError("cannot read Hs '\(text)': an altitude has no N/S/E/W; write it as \(forms)")
+        }
+        let value = try Position.sexagesimal(numbers, text: text, what: "Hs")
+        guard value >= 0, value <= 180 else {
+            throw InputError("Hs \(Position.plain(value))° is out of range: it must be between 0° and 180°")
+        }
+        return value
+    }
+
+    /// `34° 12'.3`: degrees and minutes to the tenth.
+    public static func format(_ degrees: Double) -> String {
+        let tenths = Int((abs(degrees) * 600).rounded())
+        let sign = degrees < 0 && tenths != 0 ? "-" : ""
+        return "\(sign)\(tenths / 600)° \(pad(tenths % 600 / 10))'.\(tenths % 10)"
+    }
+}
+
+/// The tokens of an angle as written: numbers and hemisphere letters.
+struct AngleTokens {
+    struct Number {
+        var value: Double
+        var signed: Bool
+    }
+
+    enum Token {
+        case number(Number)
+        case hemisphere(Character)
+        var number: Number? { if case .number(let n) = self { n } else { nil } }
+        var hemisphere: Character? { if case .hemisphere(let h) = self { h } else { nil } }
+    }
+
+    var tokens: [Token] = []
+
+    init(_ text: String, what: String, forms: String) throws(InputError) {
+        // `22'.84` is 22.84 minutes: the minute mark stands before the decimal point.
+        var s = text
+        for mark in ["'", "′", "’"] { s = s.replacing(mark + ".", with: ".") }
+        var current = ""
+        func flush() throws(InputError) {
+            guard !current.isEmpty else { return }
+            defer { current = "" }
+            let signed = current.hasPrefix("-") || current.hasPrefix("+")
+            guard let v = Double(current), v.isFinite,
+                  current.filter({ $0 == "." }).count <= 1, current.last != "." else {
+                throw InputError("cannot read \(what) '\(text)': '\(current)' is not a number; write it as \(forms)")
+            }
+            tokens.append(.number(Number(value: v, signed: signed)))
+        }
+        for ch in s {
+            if ch.isASCIIDigit || ch == "." || ((ch == "-" || ch == "+") && current.isEmpty) {
+                current.append(ch)
+            } else if "NSEWnsew".contains(ch) {
+                try flush()
+                tokens.append(.hemisphere(Character(ch.uppercased())))
+            } else if ch.isWhitespace || "°º'′’\"″”,;".contains(ch) {
+                try flush()
+            } else {
+                throw InputError("cannot read \(what) '\(text)': unexpected '\(ch)'; write it as \(forms)")
+            }
+        }
+        try flush()
+        guard !tokens.isEmpty else { throw InputError("cannot read \(what): it is empty; write it as \(forms)") }
+    }
+}

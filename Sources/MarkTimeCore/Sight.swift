@@ -1,0 +1,200 @@
+/// Which limb of the Sun or Moon was brought to the horizon.
+public enum Limb: String, CaseIterable, Sendable {
+    case lower, center, upper
+
+    /// Accepts `lower`, `center`, `upper`, `centre`, and the usual `LL`, `UL`.
+    public static func parse(_ text: String) throws(InputError) -> Limb {
+        switch text.trimmingWhitespace().lowercased() {
+        case "lower", "ll", "l": return .lower
+        case "center", "centre", "c": return .center
+        case "upper", "ul", "u": return .upper
+        default: throw InputError("unknown limb '\(text)': use lower, center or upper")
+        }
+    }
+}
+
+/// A GPS fix as gpsd reported it, with the monotonic instant it arrived at.
+public struct Fix: Hashable, Sendable {
+    public var position: Position
+    /// gpsd's mode: 2 for 2D, 3 for 3D.
+    public var mode: Int
+    /// Horizontal error estimate in metres (gpsd `eph`), when known.
+    public var horizontalError: Double?
+    /// The receiver's UTC for this fix (TPV `time`), when known.
+    public var time: UTCTime?
+    public var receivedAt: MonotonicInstant
+
+    public init(position: Position, mode: Int, horizontalError: Double?, time: UTCTime?, receivedAt: MonotonicInstant) {
+        self.position = position
+        self.mode = mode
+        self.horizontalError = horizontalError
+        self.time = time
+        self.receivedAt = receivedAt
+    }
+
+    /// Seconds from this fix's arrival to `instant`; `nil` across boots.
+    public func age(at instant: MonotonicInstant) -> Double? {
+        guard instant.bootID == receivedAt.bootID else { return nil }
+        return Double(instant.nanoseconds - receivedAt.nanoseconds) / 1e9
+    }
+}
+
+/// One sextant sight: the raw instant, its UTC estimate, the GPS position at
+/// the mark, and what the navigator fills in afterwards.
+public struct Sight: Hashable, Sendable {
+    public var id: Int64?
+    public var instant: MonotonicInstant
+    public var estimate: UTCEstimate
+    /// The estimate as first recorded, kept when a backfill replaced it.
+    public var original: UTCEstimate?
+    public var correctedAt: UTCTime?
+
+    public var position: Position?
+    public var fixMode: Int?
+    public var fixAge: Double?
+
+    public var body: String?
+    public var limb: Limb?
+    /// Sextant altitude, degrees.
+    public var hs: Double?
+    /// Index error, arc-minutes, signed.
+    public var indexError: Double?
+    /// Height of eye, metres.
+    public var eyeHeight: Double?
+    /// Air temperature, °C.
+    public var temperature: Double?
+    /// Air pressure, hPa.
+    public var pressure: Double?
+    /// Dead-reckoning position.
+    public var dr: Position?
+    public var note: String?
+
+    public var createdAt: UTCTime
+    public var editedAt: UTCTime?
+
+    public init(id: Int64? = nil, instant: MonotonicInstant, estimate: UTCEstimate, createdAt: UTCTime) {
+        self.id = id
+        self.instant = instant
+        self.estimate = estimate
+        self.createdAt = createdAt
+    }
+
+    /// A new sight from a key-down instant. A fix is kept only with a 2D or 3D
+    /// mode, from the same boot, and no older than `maxFixAge` seconds.
+    public static func mark(instant: MonotonicInstant, estimate: UTCEstimate, fix: Fix?, maxFixAge: Double = 30,
+                            note: String? = nil, createdAt: UTCTime) -> Sight {
+        var sight = Sight(instant: instant, estimate: estimate, createdAt: createdAt)
+        if let fix, fix.mode >= 2, let age = fix.age(at: instant), age <= maxFixAge {
+            sight.position = fix.position
+            sight.fixMode = fix.mode
+            sight.fixAge = max(0, age)
+        }
+        sight.note = note.flatMap { $0.isEmpty ? nil : $0 }
+        return sight
+    }
+
+    /// Replaces the estimate with a better one, keeping the first on record.
+    public mutating func correct(to better: UTCEstimate, at now: UTCTime) {
+        if original == nil { original = estimate }
+        estimate = better
+        correctedAt = now
+    }
+}
+
+/// One field change: leave it, set it, or clear it.
+public enum FieldChange<Value: Hashable & Sendable>: Hashable, Sendable {
+    case keep
+    case set(Value)
+    case clear
+
+    func apply(to value: inout Value?) {
+        switch self {
+        case .keep: break
+        case .set(let v): value = v
+        case .clear: value = nil
+        }
+    }
+}
+
+/// The navigator's edits to a sight, already validated.
+public struct SightEdit: Hashable, Sendable {
+    public var body: FieldChange<String> = .keep
+    public var limb: FieldChange<Limb> = .keep
+    public var hs: FieldChange<Double> = .keep
+    public var indexError: FieldChange<Double> = .keep
+    public var eyeHeight: FieldChange<Double> = .keep
+    public var temperature: FieldChange<Double> = .keep
+    public var pressure: FieldChange<Double> = .keep
+    public var dr: FieldChange<Position> = .keep
+    public var note: FieldChange<String> = .keep
+
+    public init() {}
+
+    /// The fields that `--clear` names.
+    public static let clearable = ["body", "limb", "hs", "ie", "eye-height", "temp", "pressure", "dr", "note"]
+
+    public mutating func clear(_ field: String) throws(InputError) {
+        switch field.lowercased() {
+        case "body": body = .clear
+        case "limb": limb = .clear
+        case "hs": hs = .clear
+        case "ie": indexError = .clear
+        case "eye-height": eyeHeight = .clear
+        case "temp": temperature = .clear
+        case "pressure": pressure = .clear
+        case "dr": dr = .clear
+        case "note": note = .clear
+        default: throw InputError("cannot clear '\(field)': use one of \(Self.clearable.joined(separator: ", "))")
+        }
+    }
+
+    public var isEmpty: Bool { self == SightEdit() }
+
+    public func apply(to sight: Sight, at now: UTCTime) -> Sight {
+        var s = sight
+        body.apply(to: &s.body)
+        limb.apply(to: &s.limb)
+        hs.apply(to: &s.hs)
+        indexError.apply(to: &s.indexError)
+        eyeHeight.apply(to: &s.eyeHeight)
+        temperature.apply(to: &s.temperature)
+        pressure.apply(to: &s.pressure)
+        dr.apply(to: &s.dr)
+        note.apply(to: &s.note)
+        s.editedAt = now
+        return s
+    }
+}
+
+/// Parsers for the navigator's numeric fields, each with its sane range.
+public enum SightField {
+    /// Index error in arc-minutes, signed: `-2.4`, `+1.5`. Within ±30'.
+    public static func indexError(_ text: String) throws(InputError) -> Double {
+        try number(text, name: "index error", unit: "'", range: -30...30, example: "-2.4 (arc-minutes, negative when on the arc)")
+    }
+
+    /// Height of eye in metres, 0 to 500.
+    public static func eyeHeight(_ text: String) throws(InputError) -> Double {
+        try number(text, name: "height of eye", unit: " m", range: 0...500, example: "2.5 (metres)")
+    }
+
+    /// Air temperature in °C, -60 to 60.
+    public static func temperature(_ text: String) throws(InputError) -> Double {
+        try number(text, name: "temperature", unit: " °C", range: -60...60, example: "18.5 (°C)")
+    }
+
+    /// Air pressure in hPa, 850 to 1100.
+    public static func pressure(_ text: String) throws(InputError) -> Double {
+        try number(text, name: "pressure", unit: " hPa", range: 850...1100, example: "1013.2 (hPa)")
+    }
+
+    static func number(_ text: String, name: String, unit: String, range: ClosedRange<Double>, example: String) throws(InputError) -> Double {
+        guard let v = Double(text.trimmingWhitespace()), v.isFinite else {
+            throw InputError("cannot read \(name) '\(text)': give a number such as \(example)")
+        }
+        guard range.contains(v) else {
+            throw InputError("\(name) \(Position.plain(v))\(unit) is out of range: it must be between \(Position.plain(range.lowerBound)) and \(Position.plain(range.upperBound))\(unit)")
+        }
+        return v
+    }
+}

@@ -1,0 +1,70 @@
+/// What the daemon publishes in the store for `marktime status` and CLI marks.
+public struct DaemonStatus: Hashable, Sendable {
+    public var pid: Int32
+    public var bootID: String
+    public var startedAt: Int64
+    /// Monotonic nanoseconds of the last heartbeat.
+    public var heartbeat: Int64
+    /// The freshest sample of the best clock source.
+    public var clock: ClockSample?
+    public var fix: Fix?
+    /// gpsd connection state, e.g. `connected localhost:2947`.
+    public var gpsd: String
+    public var buttonDevice: String?
+    /// Button state, e.g. `waiting for /dev/input/marktime`.
+    public var buttonState: String
+    public var soundState: String
+
+    public init(pid: Int32, bootID: String, startedAt: Int64, heartbeat: Int64, clock: ClockSample? = nil, fix: Fix? = nil,
+                gpsd: String = "", buttonDevice: String? = nil, buttonState: String = "", soundState: String = "") {
+        self.pid = pid
+        self.bootID = bootID
+        self.startedAt = startedAt
+        self.heartbeat = heartbeat
+        self.clock = clock
+        self.fix = fix
+        self.gpsd = gpsd
+        self.buttonDevice = buttonDevice
+        self.buttonState = buttonState
+        self.soundState = soundState
+    }
+
+    /// Seconds since the last heartbeat at monotonic `now`; `nil` across boots.
+    public func heartbeatAge(now: MonotonicInstant) -> Double? {
+        guard now.bootID == bootID else { return nil }
+        return Double(now.nanoseconds - heartbeat) / 1e9
+    }
+}
+
+/// The sounds marktime makes.
+public enum Tone: String, CaseIterable, Sendable {
+    /// Double beep: the sight is stored durably.
+    case ok
+    /// Stored, but the clock is `unsynced`.
+    case warning
+    /// Long low buzz: the sight could not be stored.
+    case failure
+    /// Anchor watch: loops until stopped.
+    case alarm
+    /// A reminder fell due.
+    case chime
+
+    /// The confirmation for a sight stored with `source`.
+    public static func stored(_ source: TimeSource) -> Tone { source == .unsynced ? .warning : .ok }
+}
+
+/// Picks the UTC estimate for "now" from the system clock and what the daemon published.
+public enum NowEstimate {
+    /// The daemon's sample counts while fresh and from this boot; the system
+    /// clock's own reading (`system` or `unsynced`) is always there to fall back on.
+    public static func estimate(system: ClockSample, at instant: MonotonicInstant, published: DaemonStatus?,
+                                maxSampleAge: Double) -> UTCEstimate {
+        var model = ClockModel(maxSampleAge: maxSampleAge)
+        model.add(system)
+        if let published, published.bootID == instant.bootID, let sample = published.clock {
+            model.add(sample)
+        }
+        return model.estimate(at: instant.nanoseconds, now: instant.nanoseconds)
+            ?? ClockModel.project(system, to: instant.nanoseconds, driftPPM: model.driftPPM)
+    }
+}

@@ -1,0 +1,185 @@
+/// An instant on the UTC time line, in nanoseconds since 1970-01-01T00:00:00Z.
+///
+/// Calendar maths is exact integer arithmetic (proleptic Gregorian, no leap
+/// seconds, as POSIX time), so formatting never drifts through floating point.
+public struct UTCTime: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var nanosecondsSinceEpoch: Int64
+
+    public init(nanosecondsSinceEpoch: Int64) {
+        self.nanosecondsSinceEpoch = nanosecondsSinceEpoch
+    }
+
+    public init(secondsSinceEpoch: Double) {
+        self.nanosecondsSinceEpoch = Int64((secondsSinceEpoch * 1e9).rounded())
+    }
+
+    /// Builds an instant from civil UTC fields; `nil` when a field is out of range.
+    public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, nanosecond: Int = 0) {
+        guard (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day),
+              (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second),
+              (0..<1_000_000_000).contains(nanosecond)
+        else { return nil }
+        let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
+        self.nanosecondsSinceEpoch = seconds * 1_000_000_000 + Int64(nanosecond)
+    }
+
+    public var secondsSinceEpoch: Double { Double(nanosecondsSinceEpoch) / 1e9 }
+
+    public static func < (a: UTCTime, b: UTCTime) -> Bool { a.nanosecondsSinceEpoch < b.nanosecondsSinceEpoch }
+
+    public func adding(nanoseconds: Int64) -> UTCTime { UTCTime(nanosecondsSinceEpoch: nanosecondsSinceEpoch + nanoseconds) }
+
+    /// Civil fields after rounding to the nearest millisecond, so that
+    /// 23:59:59.9996 shows as the next day's 00:00:00.000.
+    public var millisecondFields: Fields {
+        let ms = Self.roundedDivide(nanosecondsSinceEpoch, 1_000_000)
+        let (days, msOfDay) = Self.floorDivMod(ms, 86_400_000)
+        let date = CivilDate(daysSinceEpoch: Int(days))
+        let m = Int(msOfDay)
+        return Fields(year: date.year, month: date.month, day: date.day,
+                      hour: m / 3_600_000, minute: m / 60_000 % 60, second: m / 1000 % 60, millisecond: m % 1000)
+    }
+
+    /// Civil UTC fields, to the millisecond.
+    public struct Fields: Hashable, Sendable {
+        public var year, month, day, hour, minute, second, millisecond: Int
+    }
+
+    /// Mark Time's sight format: `21d 13h 01m 46.654s`.
+    public var sightFormat: String {
+        let f = millisecondFields
+        return "\(pad(f.day))d \(pad(f.hour))h \(pad(f.minute))m \(pad(f.second)).\(pad(f.millisecond, 3))s"
+    }
+
+    /// The time of day alone: `13h 01m 46.654s`.
+    public var sightTimeOfDay: String {
+        let f = millisecondFields
+        return "\(pad(f.hour))h \(pad(f.minute))m \(pad(f.second)).\(pad(f.millisecond, 3))s"
+    }
+
+    /// ISO-8601 with milliseconds and `Z`: `2026-11-21T13:01:46.654Z`.
+    public var iso8601: String {
+        let f = millisecondFields
+        return "\(isoDate)T\(pad(f.hour)):\(pad(f.minute)):\(pad(f.second)).\(pad(f.millisecond, 3))Z"
+    }
+
+    /// `2026-11-21`.
+    public var isoDate: String {
+        let f = millisecondFields
+        return "\(pad(f.year, 4))-\(pad(f.month))-\(pad(f.day))"
+    }
+
+    /// `13:01:46.654`.
+    public var isoTimeOfDay: String {
+        let f = millisecondFields
+        return "\(pad(f.hour)):\(pad(f.minute)):\(pad(f.second)).\(pad(f.millisecond, 3))"
+    }
+
+    public var description: String { iso8601 }
+
+    static func roundedDivide(_ value: Int64, _ divisor: Int64) -> Int64 {
+        let (q, r) = floorDivMod(value, divisor)
+        return r * 2 >= divisor ? q + 1 : q
+    }
+
+    static func floorDivMod(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        var q = value / divisor
+        var r = value % divisor
+        if r < 0 { q -= 1; r += divisor }
+        return (q, r)
+    }
+}
+
+func pad(_ value: Int, _ width: Int = 2) -> String {
+    let s = String(value)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}
+
+/// A proleptic Gregorian date, converted to and from days since 1970-01-01.
+/// The algorithm is Howard Hinnant's `days_from_civil`.
+struct CivilDate: Hashable {
+    var year: Int, month: Int, day: Int
+
+    init(year: Int, month: Int, day: Int) {
+        self.year = year; self.month = month; self.day = day
+    }
+
+    init(daysSinceEpoch z0: Int) {
+        let z = z0 + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        day = doy - (153 * mp + 2) / 5 + 1
+        month = mp < 10 ? mp + 3 : mp - 9
+        year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+    }
+
+    var daysSinceEpoch: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+}
+
+extension UTCTime {
+    /// Parses `YYYY-MM-DD` (midnight UTC) or ISO-8601 date-time in UTC:
+    /// `YYYY-MM-DDTHH:MM[:SS[.fff]][Z]` (a space may stand for `T`).
+    /// Returns the instant and whether only a date was given.
+    public static func parse(_ text: String) -> (time: UTCTime, dateOnly: Bool)? {
+        var s = Substring(text.trimmingWhitespace())
+        if s.hasSuffix("Z") || s.hasSuffix("z") { s = s.dropLast() }
+        let parts = s.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "T" || $0 == "t" || $0 == " " })
+        guard parts.count == 1 || parts.count == 2 else { return nil }
+        let d = parts[0].split(separator: "-", omittingEmptySubsequences: false)
+        guard d.count == 3, d[0].count == 4, d[1].count == 2, d[2].count == 2,
+              let y = Int(d[0]), let mo = Int(d[1]), let da = Int(d[2]) else { return nil }
+        if parts.count == 1 {
+            return UTCTime(year: y, month: mo, day: da).map { ($0, true) }
+        }
+        let t = parts[1].split(separator: ":", omittingEmptySubsequences: false)
+        guard t.count == 2 || t.count == 3, t[0].count == 2, t[1].count == 2,
+              let h = Int(t[0]), let mi = Int(t[1]) else { return nil }
+        var sec = 0, nanos = 0
+        if t.count == 3 {
+            let sp = t[2].split(separator: ".", omittingEmptySubsequences: false)
+            guard sp.count <= 2, sp[0].count == 2, let sv = Int(sp[0]) else { return nil }
+            sec = sv
+            if sp.count == 2 {
+                let frac = sp[1]
+                guard (1...9).contains(frac.count), frac.allSatisfy(\.isASCIIDigit), let fv = Int(frac) else { return nil }
+                nanos = fv * Int(pow10(9 - frac.count))
+            }
+        }
+        return UTCTime(year: y, month: mo, day: da, hour: h, minute: mi, second: sec, nanosecond: nanos).map { ($0, false) }
+    }
+}
+
+func pow10(_ n: Int) -> Int64 { (0..<n).reduce(Int64(1)) { acc, _ in acc * 10 } }
+
+extension Character {
+    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+}
+
+extension StringProtocol {
+    func trimmingWhitespace() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(String.UnicodeScalarView(scalars[first...last]))
+    }
+}

@@ -1,0 +1,57 @@
+import CSystemClock
+import Foundation
+import MarkTimeCore
+
+/// One reading of the machine's clocks.
+public struct SystemClockReading: Hashable, Sendable {
+    public var instant: MonotonicInstant
+    public var realtime: UTCTime
+    /// `adjtimex()` says the kernel clock is synchronised (chrony or ntpd).
+    public var synchronised: Bool
+    /// `adjtimex()` estimated error, seconds.
+    public var estimatedError: Double
+
+    /// The reading as a clock sample: `system` with `esterror` when synchronised, else `unsynced`.
+    public var sample: ClockSample {
+        ClockSample(source: synchronised ? .system : .unsynced, monotonicNanoseconds: instant.nanoseconds,
+                    utc: realtime, uncertainty: synchronised ? estimatedError : nil)
+    }
+}
+
+/// The system clocks: CLOCK_MONOTONIC, CLOCK_REALTIME and `adjtimex()`.
+public struct SystemClock: Sendable {
+    public let bootID: String
+
+    public init() throws(DeviceError) {
+        bootID = try Self.readBootID()
+    }
+
+    /// The kernel's boot id, `/proc/sys/kernel/random/boot_id`.
+    public static func readBootID() throws(DeviceError) -> String {
+        let path = "/proc/sys/kernel/random/boot_id"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw DeviceError("cannot read \(path): is /proc mounted?")
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Reads CLOCK_REALTIME between two CLOCK_MONOTONIC reads (their midpoint is
+    /// the instant), then `adjtimex()` (`csystemclock_read`).
+    public func read() throws(DeviceError) -> SystemClockReading {
+        var r = csystemclock_reading()
+        guard csystemclock_read(&r) == 0 else {
+            throw DeviceError("cannot read the system clock: \(String(cString: strerror(r.error)))")
+        }
+        let mid = r.monotonic_before_ns + (r.monotonic_after_ns - r.monotonic_before_ns) / 2
+        return SystemClockReading(instant: MonotonicInstant(bootID: bootID, nanoseconds: mid),
+                                  realtime: UTCTime(nanosecondsSinceEpoch: r.realtime_ns),
+                                  synchronised: r.synchronised != 0,
+                                  estimatedError: Double(r.esterror_us) / 1e6)
+    }
+}
+
+/// A hardware adapter failure, worded for the navigator.
+public struct DeviceError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,55 @@
+import Logging
+import MarkTimeCore
+import MarkTimeStore
+
+/// Plays marktime's tones. The real one is ALSA; it must never block the caller.
+public protocol Beeper: Sendable {
+    func play(_ tone: Tone)
+}
+
+/// The one recording path, for the button and for `marktime mark`:
+/// instant → UTC estimate → position → durable insert → beep.
+///
+/// The beep comes only after the commit. A failed insert buzzes and is
+/// retried; it is reported, never dropped silently.
+public struct SightRecorder: Sendable {
+    public let store: AppDatabase
+    public let beeper: (any Beeper)?
+    public let logger: Logger
+    /// Inserts tried before giving up, and the pause between them.
+    public var attempts: Int
+    public var retryDelay: Duration
+
+    public init(store: AppDatabase, beeper: (any Beeper)?, logger: Logger, attempts: Int = 5, retryDelay: Duration = .milliseconds(200)) {
+        self.store = store
+        self.beeper = beeper
+        self.logger = logger
+        self.attempts = attempts
+        self.retryDelay = retryDelay
+    }
+
+    /// Stores the sight made from `instant`, then beeps. Throws the last store
+    /// error when every attempt failed.
+    public func record(instant: MonotonicInstant, estimate: UTCEstimate, fix: Fix?, settings: Settings,
+                       note: String? = nil, createdAt: UTCTime) async throws(StoreError) -> Sight {
+        let sight = Sight.mark(instant: instant, estimate: estimate, fix: settings.recordPosition ? fix : nil,
+                               maxFixAge: settings.maxFixAge, note: note, createdAt: createdAt)
+        var attempt = 1
+        while true {
+            do {
+                let stored = try store.insert(sight)
+                beeper?.play(.stored(stored.estimate.source))
+                logger.info("sight stored", metadata: [
+                    "id": "\(stored.id ?? -1)", "utc": "\(stored.estimate.utc.iso8601)", "source": "\(stored.estimate.source.rawValue)",
+                ])
+                return stored
+            } catch {
+                beeper?.play(.failure)
+                logger.error("sight not stored", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
+                guard attempt < attempts else { throw error }
+                attempt += 1
+                try? await Task.sleep(for: retryDelay)
+            }
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import GRDB
+import MarkTimeCore
+
+/// The marktime store: one SQLite file shared by the daemon and the CLI.
+///
+/// Every process opens it through a WAL `DatabasePool` with `synchronous=FULL`
+/// (a sight that was beeped survives a power cut) and a busy timeout.
+/// A store written by a newer marktime is opened for reading only.
+public final class AppDatabase: Sendable {
+    public let path: String
+    let writer: any DatabaseWriter
+    /// Migrations in the file that this binary does not know; non-empty means read-only.
+    public let unknownMigrations: [String]
+
+    /// Opens (creating if needed) the store at `path`. With `createDirectory`,
+    /// missing parent folders are made; otherwise they must exist.
+    public convenience init(path: String, createDirectory: Bool) throws(StoreError) {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+            guard createDirectory else {
+                throw .cannotOpen(path: path, reason: "folder \(folder) does not exist; create it, or choose another store with --store")
+            }
+            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+                throw .cannotOpen(path: path, reason: "cannot create folder \(folder): \(error.localizedDescription)")
+            }
+        }
+        do {
+            try self.init(path: path, writer: DatabasePool(path: path, configuration: Self.configuration()))
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    /// A private in-memory store, for tests.
+    public static func inMemory() throws -> AppDatabase {
+        try AppDatabase(path: ":memory:", writer: DatabaseQueue(configuration: configuration()))
+    }
+
+    init(path: String, writer: any DatabaseWriter) throws(StoreError) {
+        self.path = path
+        self.writer = writer
+        do {
+            let migrator = Self.migrator
+            let (superseded, applied) = try writer.read { db in
+                (try migrator.hasBeenSuperseded(db), try migrator.appliedIdentifiers(db))
+            }
+            if superseded {
+                let known = Set(Self.migrationNames)
+                unknownMigrations = applied.filter { !known.contains($0) }.sorted()
+            } else {
+                unknownMigrations = []
+                try migrator.migrate(writer)
+            }
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    static func configuration() -> Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(5)
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return config
+    }
+
+    /// A write transaction, refused when the file belongs to a newer schema.
+    func write<T>(_ updates: (Database) throws -> T) throws(StoreError) -> T {
+        guard unknownMigrations.isEmpty else { throw .newerSchema(path: path, unknown: unknownMigrations) }
+        do { return try writer.write(updates) } catch { throw StoreError.wrap(error, path: path) }
+    }
+
+    func read<T>(_ value: (Database) throws -> T) throws(StoreError) -> T {
+        do { return try writer.read(value) } catch { throw StoreError.wrap(error, path: path) }
+    }
+
+    /// `PRAGMA integrity_check`: `ok`, or SQLite's list of problems.
+    public func integrityCheck() throws(StoreError) -> String {
+        try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
+    }
+
+    /// The current journal mode and synchronous level, for `marktime status`.
+    public func pragmas() throws(StoreError) -> (journalMode: String, synchronous: Int) {
+        try read { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?", try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import GRDB
+import MarkTimeCore
+
+/// Which sights a listing wants.
+public struct SightQuery: Sendable {
+    /// Newest first, at most this many; `nil` for all.
+    public var limit: Int?
+    /// Inclusive lower bound on UTC.
+    public var since: UTCTime?
+    /// Exclusive upper bound on UTC.
+    public var until: UTCTime?
+    /// The archived sights instead of the current ones.
+    public var archived = false
+    /// Oldest first (for export) instead of newest first.
+    public var oldestFirst = false
+
+    public init(limit: Int? = nil, since: UTCTime? = nil, until: UTCTime? = nil, archived: Bool = false, oldestFirst: Bool = false) {
+        self.limit = limit
+        self.since = since
+        self.until = until
+        self.archived = archived
+        self.oldestFirst = oldestFirst
+    }
+}
+
+extension AppDatabase {
+    /// Stores a new sight durably and returns it with its id. Inserting the
+    /// same key-down again (a retry) returns the sight already stored.
+    public func insert(_ sight: Sight) throws(StoreError) -> Sight {
+        try write { db in
+            let columns = SightColumns.encode(sight)
+            try db.execute(
+                sql: "INSERT INTO sight (\(columns.map(\.0).joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count))) ON CONFLICT (boot_id, monotonic_ns) DO NOTHING",
+                arguments: StatementArguments(columns.map(\.1)))
+            let row = try Row.fetchOne(db, sql: "SELECT * FROM sight WHERE boot_id = ? AND monotonic_ns = ?",
+                                       arguments: [sight.instant.bootID, sight.instant.nanoseconds])!
+            return SightColumns.decode(row)
+        }
+    }
+
+    /// One sight, current or archived.
+    public func sight(id: Int64) throws(StoreError) -> (sight: Sight, archived: Bool) {
+        let found = try read { db in try Row.fetchOne(db, sql: "SELECT * FROM sight WHERE id = ?", arguments: [id]) }
+        guard let found else { throw .unknownSight(id) }
+        return (SightColumns.decode(found), found["archived_at_ns"] as Int64? != nil)
+    }
+
+    public func sights(_ query: SightQuery = SightQuery()) throws(StoreError) -> [Sight] {
+        var sql = "SELECT * FROM sight WHERE archived_at_ns IS \(query.archived ? "NOT NULL" : "NULL")"
+        var arguments: StatementArguments = []
+        if let since = query.since { sql += " AND utc_ns >= ?"; arguments += [since.nanosecondsSinceEpoch] }
+        if let until = query.until { sql += " AND utc_ns < ?"; arguments += [until.nanosecondsSinceEpoch] }
+        let order = query.oldestFirst ? "ASC" : "DESC"
+        sql += " ORDER BY utc_ns \(order), id \(order)"
+        if let limit = query.limit { sql += " LIMIT ?"; arguments += [limit] }
+        let q = sql, a = arguments
+        return try read { db in try Row.fetchAll(db, sql: q, arguments: a).map(SightColumns.decode) }
+    }
+
+    /// Applies the navigator's edits in one transaction; unknown ids change nothing.
+    public func edit(id: Int64, _ edit: SightEdit, now: UTCTime) throws(StoreError) -> Sight {
+        try write { db in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sight WHERE id = ?", arguments: [id]) else {
+                throw StoreError.unknownSight(id)
+            }
+            let edited = edit.apply(to: SightColumns.decode(row), at: now)
+            try update(edited, in: db)
+            return edited
+        }
+    }
+
+    func update(_ sight: Sight, in db: Database) throws {
+        let columns = SightColumns.encode(sight)
+        try db.execute(
+            sql: "UPDATE sight SET \(columns.map { "\($0.0) = ?" }.joined(separator: ", ")) WHERE id = ?",
+            arguments: StatementArguments(columns.map(\.1) + [sight.id]))
+    }
+
+    /// Archives every current sight; returns how many.
+    public func archiveAll(now: UTCTime) throws(StoreError) -> Int {
+        try write { db in
+            try db.execute(sql: "UPDATE sight SET archived_at_ns = ? WHERE archived_at_ns IS NULL", arguments: [now.nanosecondsSinceEpoch])
+            return db.changesCount
+        }
+    }
+
+    /// Brings every archived sight back; returns how many.
+    public func restoreArchived() throws(StoreError) -> Int {
+        try write { db in
+            try db.execute(sql: "UPDATE sight SET archived_at_ns = NULL WHERE archived_at_ns IS NOT NULL")
+            return db.changesCount
+        }
+    }
+
+    /// Deletes every sight, current and archived, for good; returns how many.
+    public func purgeSights() throws(StoreError) -> Int {
+        try write { db in
+            try db.execute(sql: "DELETE FROM sight")
+            return db.changesCount
+        }
+    }
+
+    public func sightCounts() throws(StoreError) -> (current: Int, archived: Int) {
+        try read { db in
+            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) FILTER (WHERE archived_at_ns IS NULL), COUNT(*) FILTER (WHERE archived_at_ns IS NOT NULL) FROM sight")!
+            return (row[0], row[1])
+        }
+    }
+
+    /// Re-stamps this boot's `unsynced` and `gps` sights wherever `better`
+    /// gives a better source; returns the sights that changed.
+    public func backfill(bootID: String, now: UTCTime,
+                         better: (Sight) -> UTCEstimate?) throws(StoreError) -> [Sight] {
+        try write { db in
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM sight WHERE boot_id = ? AND source IN ('unsynced', 'gps')", arguments: [bootID])
+            var changed: [Sight] = []
+            for var sight in rows.map(SightColumns.decode) {
+                guard let estimate = better(sight), estimate.source < sight.estimate.source else { continue }
+                sight.correct(to: estimate, at: now)
+                try update(sight, in: db)
+                changed.append(sight)
+            }
+            return changed
+        }
+    }
+}
+
+/// The mapping between `Sight` and the `sight` table's columns.
+enum SightColumns {
+    static func encode(_ s: Sight) -> [(String, (any DatabaseValueConvertible)?)] {
+        [
+            ("boot_id", s.instant.bootID),
+            ("monotonic_ns", s.instant.nanoseconds),
+            ("utc_ns", s.estimate.utc.nanosecondsSinceEpoch),
+            ("source", s.estimate.source.rawValue),
+            ("uncertainty_s", s.estimate.uncertainty),
+            ("original_utc_ns", s.original?.utc.nanosecondsSinceEpoch),
+            ("original_source", s.original?.source.rawValue),
+            ("original_uncertainty_s", s.original?.uncertainty),
+            ("corrected_at_ns", s.correctedAt?.nanosecondsSinceEpoch),
+            ("gps_lat", s.position?.latitude),
+            ("gps_lon", s.position?.longitude),
+            ("fix_mode", s.fixMode),
+            ("fix_age_s", s.fixAge),
+            ("body", s.body),
+            ("limb", s.limb?.rawValue),
+            ("hs_deg", s.hs),
+            ("ie_arcmin", s.indexError),
+            ("eye_height_m", s.eyeHeight),
+            ("temperature_c", s.temperature),
+            ("pressure_hpa", s.pressure),
+            ("dr_lat", s.dr?.latitude),
+            ("dr_lon", s.dr?.longitude),
+            ("note", s.note),
+            ("created_at_ns", s.createdAt.nanosecondsSinceEpoch),
+            ("edited_at_ns", s.editedAt?.nanosecondsSinceEpoch),
+        ]
+    }
+
+    static func decode(_ row: Row) -> Sight {
+        func time(_ column: String) -> UTCTime? { (row[column] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:)) }
+        func position(_ lat: String, _ lon: String) -> Position? {
+            guard let la: Double = row[lat], let lo: Double = row[lon] else { return nil }
+            return try? Position(latitude: la, longitude: lo)
+        }
+        var s = Sight(
+            id: row["id"],
+            instant: MonotonicInstant(bootID: row["boot_id"], nanoseconds: row["monotonic_ns"]),
+            estimate: UTCEstimate(utc: time("utc_ns")!, source: TimeSource(rawValue: row["source"]) ?? .unsynced,
+                                  uncertainty: row["uncertainty_s"]),
+            createdAt: time("created_at_ns")!)
+        if let utc = time("original_utc_ns"), let source = (row["original_source"] as String?).flatMap(TimeSource.init) {
+            s.original = UTCEstimate(utc: utc, source: source, uncertainty: row["original_uncertainty_s"])
+        }
+        s.correctedAt = time("corrected_at_ns")
+        s.position = position("gps_lat", "gps_lon")
+        s.fixMode = row["fix_mode"]
+        s.fixAge = row["fix_age_s"]
+        s.body = row["body"]
+        s.limb = (row["limb"] as String?).flatMap(Limb.init)
+        s.hs = row["hs_deg"]
+        s.indexError = row["ie_arcmin"]
+        s.eyeHeight = row["eye_height_m"]
+        s.temperature = row["temperature_c"]
+        s.pressure = row["pressure_hpa"]
+        s.dr = position("dr_lat", "dr_lon")
+        s.note = row["note"]
+        s.editedAt = time("edited_at_ns")
+        return s
+    }
+}

@@ -1,0 +1,38 @@
+import GRDB
+
+/// A store failure, worded for the navigator: what went wrong, with which file, and what to do.
+public enum StoreError: Error, CustomStringConvertible, Sendable {
+    case cannotOpen(path: String, reason: String)
+    case corrupt(path: String, reason: String)
+    case newerSchema(path: String, unknown: [String])
+    case unknownSight(Int64)
+    case failed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason):
+            "cannot open store \(path): \(reason)"
+        case .corrupt(let path, let reason):
+            "store \(path) is not a readable marktime store (\(reason)); move it aside and restore a backup, or choose another with --store"
+        case .newerSchema(let path, let unknown):
+            "store \(path) was written by a newer marktime (schema \(unknown.joined(separator: ", "))); this binary only reads it: upgrade marktime to change it"
+        case .unknownSight(let id):
+            "no sight with id \(id): `marktime sights --all` lists the ids"
+        case .failed(let path, let reason):
+            "store \(path) failed: \(reason)"
+        }
+    }
+
+    /// Translates a GRDB/SQLite error into one that names the file.
+    static func wrap(_ error: any Error, path: String) -> StoreError {
+        if let e = error as? StoreError { return e }
+        guard let db = error as? DatabaseError else { return .failed(path: path, reason: "\(error)") }
+        let reason = db.message ?? "\(db.resultCode)"
+        switch db.resultCode {
+        case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, reason: reason)
+        case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
+            return .cannotOpen(path: path, reason: "\(reason); check that you may read and write the file and its folder, or choose another with --store")
+        default: return .failed(path: path, reason: reason)
+        }
+    }
+}
