@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices"]),
         .testTarget(
             name: "MarkTimeCLITests",
-            dependencies: ["marktime", "MarkTimeStore", "MarkTimeCore", .product(name: "CSV", package: "CSV.swift")]),
+            dependencies: ["marktime", "MarkTimeStore", "MarkTimeCore", "MarkTimeDevices", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

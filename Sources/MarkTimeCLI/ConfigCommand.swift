@@ -18,6 +18,8 @@ extension MarkTime.ConfigCommand {
         static let configuration = CommandConfiguration(abstract: "Show every key, its value, and whether it is the default.")
 
         @OptionGroup var config: ConfigOptions
+        /// Accepted like everywhere else; the config file does not live in the store.
+        @OptionGroup var store: StoreOptions
 
         @Option(help: "Output: table or json.")
         var format: Format = .table
@@ -53,6 +55,8 @@ extension MarkTime.ConfigCommand {
         static let configuration = CommandConfiguration(abstract: "Print one key's value.")
 
         @OptionGroup var config: ConfigOptions
+        /// Accepted like everywhere else; the config file does not live in the store.
+        @OptionGroup var store: StoreOptions
 
         @Argument(help: "A key such as sound.volume.")
         var key: String
@@ -69,6 +73,8 @@ extension MarkTime.ConfigCommand {
             discussion: "Example: marktime config set button.debounce_ms 40")
 
         @OptionGroup var config: ConfigOptions
+        /// Accepted like everywhere else; the config file does not live in the store.
+        @OptionGroup var store: StoreOptions
 
         @Argument(help: "A key such as sound.volume.")
         var key: String
@@ -90,6 +96,8 @@ extension MarkTime.ConfigCommand {
         static let configuration = CommandConfiguration(abstract: "Return one key to its default.")
 
         @OptionGroup var config: ConfigOptions
+        /// Accepted like everywhere else; the config file does not live in the store.
+        @OptionGroup var store: StoreOptions
 
         @Argument(help: "A key such as sound.volume.")
         var key: String

@@ -1,0 +1,64 @@
+import Logging
+import GRDB
+import MarkTimeCore
+import MarkTimeRecorder
+import MarkTimeStore
+import Synchronization
+import Testing
+
+/// Records the tones asked for, to test the order of commit and beep.
+final class ToneLog: Beeper {
+    let tones = Mutex<[Tone]>([])
+    func play(_ tone: Tone) { tones.withLock { $0.append(tone) } }
+}
+
+@Suite("The recording path")
+struct RecorderTests {
+    let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    @Test func aStoredSightBeepsOKAfterTheCommit() async throws {
+        let db = try AppDatabase.inMemory()
+        let beeps = ToneLog()
+        let recorder = SightRecorder(store: db, beeper: beeps, logger: logger)
+        let s = sight(at: 3)
+        let stored = try await recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), createdAt: s.createdAt)
+        #expect(stored.id == 1)
+        #expect(try db.sightCounts().current == 1)
+        #expect(beeps.tones.withLock { $0 } == [.ok])
+    }
+
+    @Test func anUnsyncedSightBeepsTheWarning() async throws {
+        let beeps = ToneLog()
+        let recorder = SightRecorder(store: try AppDatabase.inMemory(), beeper: beeps, logger: logger)
+        let s = sight(at: 3, source: .unsynced)
+        _ = try await recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), createdAt: s.createdAt)
+        #expect(beeps.tones.withLock { $0 } == [.warning])
+    }
+
+    @Test func aFailedInsertBuzzesEachAttemptAndThrows() async throws {
+        // Given a store that refuses writes (a newer schema)
+        let tmp = TemporaryFolder()
+        _ = try AppDatabase(path: tmp.store, createDirectory: false)
+        try await GRDB.DatabaseQueue(path: tmp.store).write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99')") }
+        let beeps = ToneLog()
+        let recorder = SightRecorder(store: try AppDatabase(path: tmp.store, createDirectory: false), beeper: beeps, logger: logger,
+                                     attempts: 3, retryDelay: .zero)
+        let s = sight(at: 3)
+        // When a sight is recorded, then it throws after three buzzes
+        await #expect(throws: StoreError.self) {
+            try await recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), createdAt: s.createdAt)
+        }
+        #expect(beeps.tones.withLock { $0 } == [.failure, .failure, .failure])
+    }
+
+    @Test func theFixIsLeftOutWhenPositionsAreOff() async throws {
+        let db = try AppDatabase.inMemory()
+        var settings = Settings()
+        settings.set("sight.record_position", .bool(false))
+        let s = sight(at: 3)
+        let fix = Fix(position: try Position(latitude: 1, longitude: 2), mode: 3, horizontalError: nil, time: nil, receivedAt: s.instant)
+        let stored = try await SightRecorder(store: db, beeper: nil, logger: logger)
+            .record(instant: s.instant, estimate: s.estimate, fix: fix, settings: settings, createdAt: s.createdAt)
+        #expect(stored.position == nil)
+    }
+}

@@ -1,0 +1,212 @@
+import Foundation
+import GRDB
+import MarkTimeCore
+import MarkTimeStore
+import Testing
+
+@Suite("The store")
+struct StoreTests {
+    @Test func migratesFromEmptyInWALWithFullSync() throws {
+        // Given no file
+        let tmp = TemporaryFolder()
+        // When the store is opened
+        let db = try AppDatabase(path: tmp.store, createDirectory: false)
+        // Then it is migrated, in WAL mode with synchronous=FULL (2)
+        #expect(db.unknownMigrations == [])
+        #expect(try db.pragmas().journalMode == "wal")
+        #expect(try db.pragmas().synchronous == 2)
+        let tables = try DatabaseQueue(path: tmp.store).read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        }
+        #expect(tables == ["daemon_status", "grdb_migrations", "sight"])
+        let applied = try DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+        #expect(applied == ["v1"])
+    }
+
+    @Test func aNewerSchemaIsReadButNeverWritten() throws {
+        // Given a store that a newer marktime migrated to "v99"
+        let tmp = TemporaryFolder()
+        _ = try AppDatabase(path: tmp.store, createDirectory: false).insert(sight(at: 1))
+        try DatabaseQueue(path: tmp.store).write { db in
+            try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99')")
+        }
+        // When this binary opens it
+        let db = try AppDatabase(path: tmp.store, createDirectory: false)
+        // Then it still reads, but refuses to write and says why
+        #expect(db.unknownMigrations == ["v99"])
+        #expect(try db.sights().count == 1)
+        #expect(throws: StoreError.self) { try db.insert(sight(at: 2)) }
+        do {
+            _ = try db.archiveAll(now: UTCTime(nanosecondsSinceEpoch: 0))
+        } catch {
+            #expect(error.description == "store \(tmp.store) was written by a newer marktime (schema v99); this binary only reads it: upgrade marktime to change it")
+        }
+        #expect(try db.sightCounts() == (current: 1, archived: 0))
+    }
+
+    @Test func aCorruptFileIsNamed() throws {
+        // Given a file that is not SQLite
+        let tmp = TemporaryFolder()
+        try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: tmp.store))
+        // When it is opened, then the error names the file
+        do {
+            _ = try AppDatabase(path: tmp.store, createDirectory: false)
+            Issue.record("a corrupt store opened")
+        } catch {
+            #expect(error.description == "store \(tmp.store) is not a readable marktime store (file is not a database); move it aside and restore a backup, or choose another with --store")
+        }
+    }
+
+    @Test func aMissingFolderIsNotCreatedForANamedStore() throws {
+        let tmp = TemporaryFolder()
+        let path = tmp.path + "/nope/marktime.sqlite"
+        #expect(throws: StoreError.self) { try AppDatabase(path: path, createDirectory: false) }
+        #expect(!FileManager.default.fileExists(atPath: tmp.path + "/nope"))
+    }
+
+    @Test func theDefaultFolderIsCreated() throws {
+        let tmp = TemporaryFolder()
+        let path = tmp.path + "/share/marktime/marktime.sqlite"
+        _ = try AppDatabase(path: path, createDirectory: true)
+        #expect(FileManager.default.fileExists(atPath: path))
+    }
+
+    @Test func insertingTheSameKeyDownTwiceStoresOneSight() throws {
+        let db = try AppDatabase.inMemory()
+        let first = try db.insert(sight(at: 5))
+        let retry = try db.insert(sight(at: 5))
+        #expect(first.id == 1)
+        #expect(retry.id == 1)
+        #expect(try db.sightCounts() == (current: 1, archived: 0))
+    }
+
+    @Test func aSightRoundTripsEveryField() throws {
+        // Given a sight with every field filled
+        var s = sight(at: 7)
+        s.position = try Position(latitude: -27.2107, longitude: 153.052)
+        s.fixMode = 3
+        s.fixAge = 0.4
+        s.body = "Sun"; s.limb = .lower; s.hs = 34.205; s.indexError = -1.5; s.eyeHeight = 2.4
+        s.temperature = 18; s.pressure = 1013.2; s.dr = try Position(latitude: -27.38, longitude: 153.38); s.note = "a, \"b\""
+        s.original = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 1), source: .unsynced, uncertainty: nil)
+        s.correctedAt = UTCTime(nanosecondsSinceEpoch: 2)
+        s.editedAt = UTCTime(nanosecondsSinceEpoch: 3)
+        // When it is stored and read back
+        let db = try AppDatabase.inMemory()
+        let stored = try db.insert(s)
+        s.id = stored.id
+        // Then nothing is lost
+        #expect(try db.sight(id: stored.id!).sight == s)
+    }
+
+    @Test func listsNewestFirstWithBounds() throws {
+        let db = try AppDatabase.inMemory()
+        for t in [10, 20, 30, 40] as [Int64] { _ = try db.insert(sight(at: t)) }
+        let since = UTCTime(nanosecondsSinceEpoch: logDay + 20 * second)
+        let until = UTCTime(nanosecondsSinceEpoch: logDay + 40 * second)
+        #expect(try db.sights(SightQuery(limit: 2)).map(\.instant.nanoseconds) == [40 * second, 30 * second])
+        #expect(try db.sights(SightQuery(since: since, until: until)).map(\.instant.nanoseconds) == [30 * second, 20 * second])
+        #expect(try db.sights(SightQuery(oldestFirst: true)).map(\.id) == [1, 2, 3, 4])
+    }
+
+    @Test func clearArchivesAndRestoreBringsBack() throws {
+        // Given three sights
+        let db = try AppDatabase.inMemory()
+        for t in [1, 2, 3] as [Int64] { _ = try db.insert(sight(at: t)) }
+        // When they are cleared
+        #expect(try db.archiveAll(now: UTCTime(nanosecondsSinceEpoch: logDay)) == 3)
+        // Then none is current, all are archived, and one can still be shown
+        #expect(try db.sightCounts() == (current: 0, archived: 3))
+        #expect(try db.sights().isEmpty)
+        #expect(try db.sights(SightQuery(archived: true)).count == 3)
+        #expect(try db.sight(id: 2).archived)
+        // When restored, they are all back
+        #expect(try db.restoreArchived() == 3)
+        #expect(try db.sightCounts() == (current: 3, archived: 0))
+    }
+
+    @Test func purgeDeletesCurrentAndArchived() throws {
+        let db = try AppDatabase.inMemory()
+        _ = try db.insert(sight(at: 1))
+        _ = try db.archiveAll(now: UTCTime(nanosecondsSinceEpoch: logDay))
+        _ = try db.insert(sight(at: 2))
+        #expect(try db.purgeSights() == 2)
+        #expect(try db.sightCounts() == (current: 0, archived: 0))
+    }
+
+    @Test func editingAnUnknownIdChangesNothing() throws {
+        let db = try AppDatabase.inMemory()
+        _ = try db.insert(sight(at: 1))
+        var edit = SightEdit()
+        edit.body = .set("Venus")
+        #expect(throws: StoreError.self) { try db.edit(id: 42, edit, now: UTCTime(nanosecondsSinceEpoch: 0)) }
+        #expect(try db.sight(id: 1).sight.body == nil)
+    }
+
+    @Test func backfillRestampsOnlyThisBootsWeakerSights() throws {
+        // Given an unsynced sight in this boot, one in another boot, and one already from PPS
+        let db = try AppDatabase.inMemory()
+        _ = try db.insert(sight(at: 50, source: .unsynced))
+        _ = try db.insert(sight(at: 51, boot: "boot-b", source: .unsynced))
+        _ = try db.insert(sight(at: 52, source: .pps))
+        var model = ClockModel(maxSampleAge: 10, driftPPM: 0)
+        model.add(ClockSample(source: .pps, monotonicNanoseconds: 60 * second, utc: UTCTime(nanosecondsSinceEpoch: 9 * second), uncertainty: 0.000001))
+        // When a PPS sample arrives and backfill runs
+        let now = UTCTime(nanosecondsSinceEpoch: 100 * second)
+        let changed = try db.backfill(bootID: "boot-a", now: now) { s in
+            model.backfill(instant: s.instant, stamped: s.estimate.source, bootID: "boot-a", now: 60 * second)
+        }
+        // Then only the first is re-stamped, keeping its first stamp and the correction time
+        #expect(changed.map(\.id) == [1])
+        let s = try db.sight(id: 1).sight
+        #expect(s.estimate == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: -1 * second), source: .pps, uncertainty: 0.000001))
+        #expect(s.original?.source == .unsynced)
+        #expect(s.original?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 50 * second))
+        #expect(s.correctedAt == now)
+        #expect(try db.sight(id: 2).sight.estimate.source == .unsynced)
+    }
+
+    @Test func theDaemonStatusRoundTrips() throws {
+        let db = try AppDatabase.inMemory()
+        #expect(try db.daemonStatus() == nil)
+        let status = DaemonStatus(
+            pid: 42, bootID: "boot-a", startedAt: 1 * second, heartbeat: 9 * second,
+            clock: ClockSample(source: .gps, monotonicNanoseconds: 8 * second, utc: UTCTime(nanosecondsSinceEpoch: logDay), uncertainty: 0.5),
+            fix: Fix(position: try Position(latitude: -27.2107, longitude: 153.052), mode: 3, horizontalError: 12.5,
+                     time: UTCTime(nanosecondsSinceEpoch: logDay), receivedAt: MonotonicInstant(bootID: "boot-a", nanoseconds: 8 * second)),
+            gpsd: "connected localhost:2947", buttonDevice: "/dev/input/marktime", buttonState: "ready", soundState: "ready")
+        try db.publish(status)
+        try db.publish(status)
+        #expect(try db.daemonStatus() == status)
+    }
+}
+
+@Suite("Where the store lives")
+struct StorePathTests {
+    let env = ["HOME": "/home/pi", "XDG_DATA_HOME": "/data", "MARKTIME_STORE": "/env.sqlite"]
+
+    @Test func theOptionComesFirst() {
+        #expect(StorePath.resolve(explicit: "/opt.sqlite", environment: env, exists: { _ in true }) == ("/opt.sqlite", false))
+    }
+
+    @Test func thenTheEnvironment() {
+        #expect(StorePath.resolve(explicit: nil, environment: env, exists: { _ in true }) == ("/env.sqlite", false))
+    }
+
+    @Test func thenTheSystemStoreIfItExists() {
+        var e = env
+        e["MARKTIME_STORE"] = nil
+        #expect(StorePath.resolve(explicit: nil, environment: e, exists: { $0 == StorePath.system }) == (StorePath.system, true))
+    }
+
+    @Test func thenXDGDataHome() {
+        var e = env
+        e["MARKTIME_STORE"] = nil
+        #expect(StorePath.resolve(explicit: nil, environment: e, exists: { _ in false }) == ("/data/marktime/marktime.sqlite", true))
+    }
+
+    @Test func thenTheHomeFolder() {
+        let e = ["HOME": "/home/pi"]
+        #expect(StorePath.resolve(explicit: nil, environment: e, exists: { _ in false }) == ("/home/pi/.local/share/marktime/marktime.sqlite", true))
+    }
+}
