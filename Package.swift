@@ -13,10 +13,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // C shims: one per system facility, names prefixed by the module.
         .target(name: "CSystemClock", path: "Sources/CSystemClock"),
+        .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
+        .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
+        .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
 
         // The pure domain: no I/O, no clock reads.
         .target(name: "MarkTimeCore"),
@@ -37,12 +41,15 @@ let package = Package(
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
 
-        // Thin adapters over the machine: clocks (and, with the daemon, button, gpsd, ALSA).
+        // Thin adapters over the machine: clocks, the evdev button, gpsd, ALSA.
         .target(
             name: "MarkTimeDevices",
             dependencies: [
                 "MarkTimeCore",
                 "CSystemClock",
+                "CEvdev",
+                "CGPS",
+                "CALSA",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -55,6 +62,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
+        // `marktime daemon`: one ServiceGroup of small services.
+        .target(
+            name: "MarkTimeDaemon",
+            dependencies: [
+                "MarkTimeCore",
+                "MarkTimeStore",
+                "MarkTimeDevices",
+                "MarkTimeRecorder",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
+
         // The command-line interface, as a library so tests can reach its pieces.
         .target(
             name: "MarkTimeCLI",
@@ -64,6 +83,7 @@ let package = Package(
                 "MarkTimeConfig",
                 "MarkTimeDevices",
                 "MarkTimeRecorder",
+                "MarkTimeDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CSV", package: "CSV.swift"),
             ]),

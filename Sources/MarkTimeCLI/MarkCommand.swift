@@ -38,7 +38,7 @@ extension MarkTime {
                                                 maxSampleAge: settings.maxSampleAge)
             let recorder = SightRecorder(store: db, beeper: nil, logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }),
                                          attempts: 3)
-            let sight = try await recorder.record(instant: reading.instant, estimate: estimate, fix: published?.fix,
+            let sight = try recorder.record(instant: reading.instant, estimate: estimate, fix: published?.fix,
                                                   settings: settings, note: note, createdAt: estimate.utc)
             if quiet {
                 print(sight.id ?? 0)

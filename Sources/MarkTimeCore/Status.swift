@@ -36,6 +36,13 @@ public struct DaemonStatus: Hashable, Sendable {
     }
 }
 
+/// Plays marktime's tones. The real one is ALSA; `play` never blocks the caller.
+public protocol Beeper: Sendable {
+    func play(_ tone: Tone)
+    /// Ends a looping tone (the anchor alarm).
+    func stop()
+}
+
 /// The sounds marktime makes.
 public enum Tone: String, CaseIterable, Sendable {
     /// Double beep: the sight is stored durably.

@@ -53,5 +53,7 @@ public struct SystemClock: Sendable {
 /// A hardware adapter failure, worded for the navigator.
 public struct DeviceError: Error, CustomStringConvertible, Sendable {
     public var description: String
+    /// The C errno behind it, when there was one.
+    public var errno: Int32 = 0
     public init(_ description: String) { self.description = description }
 }

@@ -1,11 +1,7 @@
+import Foundation
 import Logging
 import MarkTimeCore
 import MarkTimeStore
-
-/// Plays marktime's tones. The real one is ALSA; it must never block the caller.
-public protocol Beeper: Sendable {
-    func play(_ tone: Tone)
-}
 
 /// The one recording path, for the button and for `marktime mark`:
 /// instant → UTC estimate → position → durable insert → beep.
@@ -29,9 +25,10 @@ public struct SightRecorder: Sendable {
     }
 
     /// Stores the sight made from `instant`, then beeps. Throws the last store
-    /// error when every attempt failed.
+    /// error when every attempt failed. It blocks while it retries: on the
+    /// button's thread the kernel queues later presses with their own timestamps.
     public func record(instant: MonotonicInstant, estimate: UTCEstimate, fix: Fix?, settings: Settings,
-                       note: String? = nil, createdAt: UTCTime) async throws(StoreError) -> Sight {
+                       note: String? = nil, createdAt: UTCTime) throws(StoreError) -> Sight {
         let sight = Sight.mark(instant: instant, estimate: estimate, fix: settings.recordPosition ? fix : nil,
                                maxFixAge: settings.maxFixAge, note: note, createdAt: createdAt)
         var attempt = 1
@@ -48,7 +45,7 @@ public struct SightRecorder: Sendable {
                 logger.error("sight not stored", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
                 guard attempt < attempts else { throw error }
                 attempt += 1
-                try? await Task.sleep(for: retryDelay)
+                Thread.sleep(forTimeInterval: Double(retryDelay.components.seconds) + Double(retryDelay.components.attoseconds) / 1e18)
             }
         }
     }

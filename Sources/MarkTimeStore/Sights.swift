@@ -111,16 +111,33 @@ extension AppDatabase {
     /// gives a better source; returns the sights that changed.
     public func backfill(bootID: String, now: UTCTime,
                          better: (Sight) -> UTCEstimate?) throws(StoreError) -> [Sight] {
-        try write { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM sight WHERE boot_id = ? AND source IN ('unsynced', 'gps')", arguments: [bootID])
-            var changed: [Sight] = []
-            for var sight in rows.map(SightColumns.decode) {
-                guard let estimate = better(sight), estimate.source < sight.estimate.source else { continue }
-                sight.correct(to: estimate, at: now)
-                try update(sight, in: db)
-                changed.append(sight)
+        // Read first: most heartbeats find nothing to change and need no write.
+        let candidates = try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM sight WHERE boot_id = ? AND source IN ('unsynced', 'gps')", arguments: [bootID])
+                .map(SightColumns.decode)
+        }
+        var updates: [(sight: Sight, was: TimeSource)] = []
+        for var sight in candidates {
+            guard let estimate = better(sight), estimate.source < sight.estimate.source else { continue }
+            let was = sight.estimate.source
+            sight.correct(to: estimate, at: now)
+            updates.append((sight, was))
+        }
+        guard !updates.isEmpty else { return [] }
+        let planned = updates
+        return try write { db in
+            // Only the time columns, and only if no one re-stamped it meanwhile: edits to other fields stay.
+            var done: [Sight] = []
+            for (s, was) in planned {
+                try db.execute(sql: """
+                    UPDATE sight SET utc_ns = ?, source = ?, uncertainty_s = ?, original_utc_ns = ?, original_source = ?,
+                        original_uncertainty_s = ?, corrected_at_ns = ? WHERE id = ? AND source = ?
+                    """, arguments: [s.estimate.utc.nanosecondsSinceEpoch, s.estimate.source.rawValue, s.estimate.uncertainty,
+                                     s.original?.utc.nanosecondsSinceEpoch, s.original?.source.rawValue, s.original?.uncertainty,
+                                     s.correctedAt?.nanosecondsSinceEpoch, s.id, was.rawValue])
+                if db.changesCount == 1 { done.append(s) }
             }
-            return changed
+            return done
         }
     }
 }

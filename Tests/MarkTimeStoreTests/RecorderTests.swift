@@ -10,6 +10,7 @@ import Testing
 final class ToneLog: Beeper {
     let tones = Mutex<[Tone]>([])
     func play(_ tone: Tone) { tones.withLock { $0.append(tone) } }
+    func stop() {}
 }
 
 @Suite("The recording path")
@@ -21,7 +22,7 @@ struct RecorderTests {
         let beeps = ToneLog()
         let recorder = SightRecorder(store: db, beeper: beeps, logger: logger)
         let s = sight(at: 3)
-        let stored = try await recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), createdAt: s.createdAt)
+        let stored = try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), createdAt: s.createdAt)
         #expect(stored.id == 1)
         #expect(try db.sightCounts().current == 1)
         #expect(beeps.tones.withLock { $0 } == [.ok])
@@ -31,7 +32,7 @@ struct RecorderTests {
         let beeps = ToneLog()
         let recorder = SightRecorder(store: try AppDatabase.inMemory(), beeper: beeps, logger: logger)
         let s = sight(at: 3, source: .unsynced)
-        _ = try await recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), createdAt: s.createdAt)
+        _ = try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), createdAt: s.createdAt)
         #expect(beeps.tones.withLock { $0 } == [.warning])
     }
 
@@ -45,8 +46,8 @@ struct RecorderTests {
                                      attempts: 3, retryDelay: .zero)
         let s = sight(at: 3)
         // When a sight is recorded, then it throws after three buzzes
-        await #expect(throws: StoreError.self) {
-            try await recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), createdAt: s.createdAt)
+        #expect(throws: StoreError.self) {
+            try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), createdAt: s.createdAt)
         }
         #expect(beeps.tones.withLock { $0 } == [.failure, .failure, .failure])
     }
@@ -57,7 +58,7 @@ struct RecorderTests {
         settings.set("sight.record_position", .bool(false))
         let s = sight(at: 3)
         let fix = Fix(position: try Position(latitude: 1, longitude: 2), mode: 3, horizontalError: nil, time: nil, receivedAt: s.instant)
-        let stored = try await SightRecorder(store: db, beeper: nil, logger: logger)
+        let stored = try SightRecorder(store: db, beeper: nil, logger: logger)
             .record(instant: s.instant, estimate: s.estimate, fix: fix, settings: settings, createdAt: s.createdAt)
         #expect(stored.position == nil)
     }

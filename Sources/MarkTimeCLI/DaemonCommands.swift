@@ -1,0 +1,111 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MarkTimeCore
+import MarkTimeDaemon
+import MarkTimeDevices
+
+extension MarkTime {
+    struct Daemon: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run the logger: button, gpsd clock and position, beeps.",
+            discussion: """
+                Each key-down is stamped with the kernel's CLOCK_MONOTONIC event time, converted to UTC by the best
+                clock source (pps, system, gps, unsynced), stored durably with the GPS position, and confirmed with a
+                double beep (a warning pattern when the clock is unsynced, a long low buzz when storing failed).
+
+                The button is --button, else button.device, else /dev/input/marktime (the udev rule's symlink). With no
+                button present the daemon keeps running and picks it up when it appears. SIGTERM stops it gracefully.
+                Logs go to standard error, for journald.
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var config: ConfigOptions
+
+        @Option(help: ArgumentHelp("The button's input device.", valueName: "path"))
+        var button: String?
+
+        @Option(help: ArgumentHelp("gpsd to use (default: gpsd.address, localhost:2947).", valueName: "host:port"))
+        var gpsd: String?
+
+        func run() async throws {
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = .info
+                return handler
+            }
+            let settings = try config.settings()
+            let options = MarkTimeDaemon.Options(
+                settings: settings,
+                buttonPath: button ?? settings.buttonDevice ?? "/dev/input/marktime",
+                gpsdAddress: gpsd ?? settings.gpsdAddress)
+            try await MarkTimeDaemon(options: options, store: try store.open(), logger: Logger(label: "marktime")).run()
+        }
+    }
+
+    struct Beep: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Play one of marktime's tones, to test the speaker.",
+            discussion: """
+                ok: double 2 kHz beep (sight stored). warning: three 1 kHz beeps (stored, clock unsynced).
+                failure: long low buzz (not stored). alarm: the anchor alarm (plays --seconds, default 3). chime: reminders.
+                The device is sound.device (default `default`); `aplay -L` lists the names.
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var config: ConfigOptions
+
+        @Option(help: "ok, warning, failure, alarm or chime.")
+        var tone: ToneName = .ok
+
+        @Option(help: "How long the looping alarm plays.")
+        var seconds: Double = 3
+
+        enum ToneName: String, ExpressibleByArgument, CaseIterable {
+            case ok, warning, failure, alarm, chime
+            var tone: Tone { Tone(rawValue: rawValue)! }
+        }
+
+        func run() async throws {
+            let settings = try config.settings()
+            if let reason = ALSABeeper.probe(device: settings.soundDevice) {
+                throw InputError("cannot open sound device '\(settings.soundDevice)': \(reason); set sound.device to one that `aplay -L` lists")
+            }
+            let beeper = ALSABeeper(device: settings.soundDevice, volume: settings.soundVolume,
+                                    logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }))
+            beeper.play(tone.tone)
+            if tone.tone.loops {
+                try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+                beeper.stop()
+            }
+            beeper.finish()
+            guard beeper.played == 1 else { throw InputError("the tone did not play: \(beeper.state)") }
+        }
+    }
+
+    struct Buttons: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "List the input devices that can send keys, to choose the button.",
+            discussion: "Set the one you want with `marktime config set button.device PATH`, or use the udev rule in udev/.")
+
+        @OptionGroup var store: StoreOptions
+
+        @Option(help: ArgumentHelp("Where input devices live.", valueName: "folder"))
+        var folder = "/dev/input"
+
+        func run() async throws {
+            let (devices, unreadable) = InputDevices.keyDevices(folder: folder)
+            if devices.isEmpty {
+                print(unreadable.isEmpty
+                    ? "No input device that can send keys was found in \(folder): plug in the button, or check the gpio-key overlay."
+                    : "No readable input device sends keys in \(folder); \(unreadable.count) could not be opened (\(unreadable[0].1)): add yourself to the input group.")
+                return
+            }
+            for d in devices {
+                let more = d.keyCount > d.keys.count ? " … (\(d.keyCount) keys)" : ""
+                print("\(d.path)  \(d.name)\n    keys: \(d.keys.joined(separator: " "))\(more)")
+            }
+            for (path, reason) in unreadable { print("\(path)  cannot open: \(reason)") }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+import CEvdev
+import Foundation
+import Glibc
+import Logging
+import MarkTimeCore
+import Synchronization
+
+/// A source of raw key events; the real one is an evdev device.
+public protocol ButtonSource: Sendable {
+    /// Starts listening; `event` gets every input event, `state` each change of state.
+    func start(event: @escaping @Sendable (InputEvent) -> Void, state: @escaping @Sendable (String) -> Void)
+    func stop()
+}
+
+/// An evdev button through libevdev, on its own thread.
+///
+/// The device is opened `O_RDONLY|O_NONBLOCK`, set to CLOCK_MONOTONIC
+/// (`libevdev_set_clock_id`), and grabbed (`EVIOCGRAB`) unless told not to.
+/// Events are drained until `-EAGAIN`, resyncing after SYN_DROPPED. When the
+/// device is absent or unplugged, inotify on its folder says when it is back.
+public final class EvdevButton: ButtonSource, Sendable {
+    public let path: String
+    let grab: Bool
+    let logger: Logger
+    /// A self-pipe: writing to `stopPipe.1` wakes the thread's poll to stop.
+    private let stopPipe: (Int32, Int32)
+    private var stopFD: Int32 { stopPipe.0 }
+    private let finished = DispatchSemaphore(value: 0)
+
+    public init(path: String, grab: Bool, logger: Logger) throws(DeviceError) {
+        self.path = path
+        self.grab = grab
+        self.logger = logger
+        var fds: [Int32] = [0, 0]
+        try syscall("pipe") { pipe(&fds) }
+        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        stopPipe = (fds[0], fds[1])
+    }
+
+    deinit {
+        close(stopPipe.0)
+        close(stopPipe.1)
+    }
+
+    public func start(event: @escaping @Sendable (InputEvent) -> Void, state: @escaping @Sendable (String) -> Void) {
+        let thread = Thread { [self] in
+            self.run(event: event, state: state)
+            self.finished.signal()
+        }
+        thread.name = "marktime-button"
+        thread.start()
+    }
+
+    public func stop() {
+        var one: UInt8 = 1
+        _ = write(stopPipe.1, &one, 1)
+        finished.wait()
+    }
+
+    private func run(event: (InputEvent) -> Void, state: (String) -> Void) {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard let watch = try? syscall("inotify_init1", { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }) else {
+            state("cannot watch \(folder)")
+            return
+        }
+        defer { close(watch) }
+        let mask = UInt32(IN_CREATE | IN_ATTRIB | IN_MOVED_TO | IN_DELETE)
+        var watching = inotify_add_watch(watch, folder, mask) >= 0
+        var lastState = ""
+        func say(_ s: String, _ log: () -> Void) {
+            guard s != lastState else { return }
+            lastState = s
+            log()
+            state(s)
+        }
+        while true {
+            if !watching { watching = inotify_add_watch(watch, folder, mask) >= 0 }
+            do {
+                let device = try Device(path: path, grab: grab)
+                say("ready: \(device.name)") { logger.info("button ready", metadata: ["device": "\(path)", "name": "\(device.name)"]) }
+                let stopped = listen(device, watch: watch, event: event)
+                device.close()
+                if stopped { return }
+                say("unplugged; waiting for \(path)") { logger.warning("button unplugged; waiting for it", metadata: ["device": "\(path)"]) }
+            } catch {
+                say("waiting for \(path): \(error.description)") {
+                    logger.notice("waiting for the button", metadata: ["device": "\(path)", "reason": "\(error.description)"])
+                }
+            }
+            // Sleep until something changes in the folder (or, without a folder, a slow retry).
+            if waitForChange(watch: watch, watching: watching) { return }
+        }
+    }
+
+    /// Blocks until the folder changes; true when asked to stop.
+    private func waitForChange(watch: Int32, watching: Bool) -> Bool {
+        var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0), pollfd(fd: watch, events: Int16(POLLIN), revents: 0)]
+        _ = poll(&fds, 2, watching ? -1 : 5000)
+        if fds[0].revents != 0 { return true }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while read(watch, &buffer, buffer.count) > 0 {}
+        // udev sets permissions and the symlink just after the node appears.
+        usleep(50_000)
+        return false
+    }
+
+    /// Reads until the device goes away (false) or we are asked to stop (true).
+    private func listen(_ device: Device, watch: Int32, event: (InputEvent) -> Void) -> Bool {
+        var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0), pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)]
+        while true {
+            fds[0].revents = 0
+            fds[1].revents = 0
+            if poll(&fds, 2, -1) < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            if fds[0].revents != 0 { return true }
+            if fds[1].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && fds[1].revents & Int16(POLLIN) == 0 { return false }
+            if !device.drain(event) { return false }
+        }
+    }
+
+    /// One open libevdev device.
+    final class Device {
+        let fd: Int32
+        let dev: OpaquePointer
+        let name: String
+
+        init(path: String, grab: Bool) throws(DeviceError) {
+            fd = try syscall("open \(path)") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            var d: OpaquePointer? = nil
+            let rc = libevdev_new_from_fd(fd, &d)
+            guard rc == 0, let d else {
+                Glibc.close(fd)
+                throw DeviceError("\(path) is not an input device: \(String(cString: strerror(-rc)))")
+            }
+            dev = d
+            name = String(cString: libevdev_get_name(d))
+            let clock = libevdev_set_clock_id(d, CLOCK_MONOTONIC)
+            guard clock == 0 else {
+                libevdev_free(d)
+                Glibc.close(fd)
+                throw DeviceError("cannot select CLOCK_MONOTONIC on \(path): \(String(cString: strerror(-clock)))")
+            }
+            if grab, cevdev_grab(d, 1) != 0 {
+                libevdev_free(d)
+                Glibc.close(fd)
+                throw DeviceError("cannot grab \(path): another program holds it (set button.grab=false to share it)")
+            }
+        }
+
+        func close() {
+            libevdev_free(dev)
+            Glibc.close(fd)
+        }
+
+        /// Reads until -EAGAIN; after SYN_DROPPED, resyncs. False when the device is gone.
+        func drain(_ event: (InputEvent) -> Void) -> Bool {
+            var e = cevdev_event()
+            var flags = cevdev_read_flag_normal
+            while true {
+                let rc = cevdev_next_event(dev, flags, &e)
+                if rc == -EAGAIN {
+                    if flags == cevdev_read_flag_sync { flags = cevdev_read_flag_normal; continue }
+                    return true
+                }
+                if rc == cevdev_status_sync {
+                    flags = cevdev_read_flag_sync
+                } else if rc < 0 {
+                    return rc == -EINTR
+                }
+                event(InputEvent(type: e.type, code: e.code, value: e.value, nanoseconds: e.sec * 1_000_000_000 + e.usec * 1000))
+            }
+        }
+    }
+}
+
+/// An input device that can send keys, for `marktime buttons`.
+public struct KeyDevice: Hashable, Sendable {
+    public var path: String
+    public var name: String
+    /// Key names such as `KEY_ENTER`, the first few the device declares.
+    public var keys: [String]
+    public var keyCount: Int
+}
+
+public enum InputDevices {
+    /// Every `/dev/input/event*` that declares EV_KEY, sorted by path. Devices that
+    /// cannot be opened are returned in `unreadable` with the reason.
+    public static func keyDevices(folder: String = "/dev/input", sample: Int = 6) -> (devices: [KeyDevice], unreadable: [(String, String)]) {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [])
+            .filter { $0.hasPrefix("event") }
+            .sorted { (Int($0.dropFirst(5)) ?? 0) < (Int($1.dropFirst(5)) ?? 0) }
+        var devices: [KeyDevice] = [], unreadable: [(String, String)] = []
+        for name in names {
+            let path = folder + "/" + name
+            let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else {
+                unreadable.append((path, String(cString: strerror(errno))))
+                continue
+            }
+            defer { close(fd) }
+            var d: OpaquePointer? = nil
+            guard libevdev_new_from_fd(fd, &d) == 0, let d else { continue }
+            defer { libevdev_free(d) }
+            guard libevdev_has_event_type(d, UInt32(EV_KEY)) != 0 else { continue }
+            var keys: [String] = []
+            var count = 0
+            for code in 0...UInt32(KEY_MAX) where libevdev_has_event_code(d, UInt32(EV_KEY), code) != 0 {
+                count += 1
+                if keys.count < sample {
+                    keys.append(libevdev_event_code_get_name(UInt32(EV_KEY), code).map { String(cString: $0) } ?? "\(code)")
+                }
+            }
+            devices.append(KeyDevice(path: path, name: String(cString: libevdev_get_name(d)), keys: keys, keyCount: count))
+        }
+        return (devices, unreadable)
+    }
+}
