@@ -75,12 +75,18 @@ public final class ALSABeeper: Beeper, Sendable {
                 guard let p = pcm else { continue }
                 if tone.loops { queue.withLock { $0.looping = true } }
                 let samples = ToneSynth.render(tone.steps, sampleRate: Self.sampleRate, volume: volume)
+                let began = ContinuousClock.now
+                var written = 0
                 repeat {
                     if !write(samples, to: p) {
                         snd_pcm_close(p)
                         pcm = nil
                         break
                     }
+                    // Stay within 100 ms of real time even on a device that does not pace writes.
+                    written += samples.count
+                    let ahead = Duration.milliseconds(written * 1000 / Self.sampleRate) - (ContinuousClock.now - began)
+                    if ahead > .milliseconds(100) { Thread.sleep(forTimeInterval: (ahead - .milliseconds(100)) / .seconds(1)) }
                 } while tone.loops && queue.withLock({ $0.looping && $0.tones.isEmpty && !$0.stopping })
                 if let p = pcm {
                     snd_pcm_drain(p)

@@ -45,7 +45,7 @@ public struct SightRecorder: Sendable {
                 logger.error("sight not stored", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
                 guard attempt < attempts else { throw error }
                 attempt += 1
-                Thread.sleep(forTimeInterval: Double(retryDelay.components.seconds) + Double(retryDelay.components.attoseconds) / 1e18)
+                Thread.sleep(forTimeInterval: retryDelay / .seconds(1))
             }
         }
     }

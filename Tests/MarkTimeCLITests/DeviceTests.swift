@@ -1,0 +1,72 @@
+import Foundation
+import MarkTimeCore
+import Testing
+
+@Suite("ALSA tones through a WAV-file PCM", .serialized)
+struct ALSATests {
+    /// Plays `tone` with `marktime beep` into a `type file` PCM and decodes the WAV.
+    func record(_ tone: String, extra: [String] = []) throws -> (CLI.Result, WAV) {
+        let cli = CLI()
+        let wav = cli.folder + "/out.wav"
+        let conf = cli.folder + "/asound.conf"
+        try """
+            pcm.!default {
+                type file
+                slave.pcm "null"
+                file "\(wav)"
+                format "wav"
+            }
+            """.write(toFile: conf, atomically: true, encoding: .utf8)
+        let r = try cli.run(["beep", "--tone", tone] + extra,
+                            environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf)"])
+        return (r, try WAV(path: wav))
+    }
+
+    @Test func okIsADouble2kHzBeep() throws {
+        let (r, wav) = try record("ok")
+        #expect(r.status == 0)
+        #expect(wav.rate == 48_000)
+        let bursts = wav.bursts()
+        #expect(bursts.count == 2)
+        for b in bursts {
+            #expect(abs(b.length - 3840) <= 48, "80 ms at 48 kHz, got \(b.length) samples")
+            #expect(abs(b.hertz - 2000) <= 15, "got \(b.hertz) Hz")
+        }
+        #expect(abs(bursts[1].start - (bursts[0].start + bursts[0].length) - 2880) <= 96, "a 60 ms gap")
+    }
+
+    @Test func warningIsThree1kHzBeeps() throws {
+        let bursts = try record("warning").1.bursts()
+        #expect(bursts.count == 3)
+        for b in bursts {
+            #expect(abs(b.length - 5760) <= 48)
+            #expect(abs(b.hertz - 1000) <= 10)
+        }
+    }
+
+    @Test func failureIsOneLongLowBuzz() throws {
+        let bursts = try record("failure").1.bursts()
+        #expect(bursts.count == 1)
+        #expect(abs((bursts.first?.length ?? 0) - 48_000) <= 48)
+        #expect(abs((bursts.first?.hertz ?? 0) - 400) <= 5)
+    }
+
+    @Test func theAlarmLoopsUntilStopped() throws {
+        // Given the alarm played for one second, then stopped
+        let bursts = try record("alarm", extra: ["--seconds", "1"]).1.bursts()
+        // Then it is one continuous sound of whole 500 ms cycles, at least two of them
+        #expect(bursts.count == 1)
+        let length = bursts.first?.length ?? 0
+        #expect(length >= 48_000 - 48)
+        let remainder = (length + 48) % 24_000
+        #expect(remainder <= 96, "whole 500 ms cycles, got \(length) samples")
+    }
+
+    @Test func aMissingDeviceIsNamed() throws {
+        let cli = CLI()
+        try "[sound]\ndevice = \"nosuchcard\"\n".write(toFile: cli.config, atomically: true, encoding: .utf8)
+        let r = try cli.run(["beep"])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasSuffix("Error: cannot open sound device 'nosuchcard': No such file or directory; set sound.device to one that `aplay -L` lists\n"))
+    }
+}

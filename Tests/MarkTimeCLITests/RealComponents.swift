@@ -1,0 +1,49 @@
+import Foundation
+
+/// A 16-bit mono WAV's samples.
+struct WAV {
+    var rate: Int
+    var samples: [Int16]
+
+    init(path: String) throws {
+        let d = try Data(contentsOf: URL(fileURLWithPath: path))
+        func u32(_ at: Int) -> Int { Int(d[at]) | Int(d[at + 1]) << 8 | Int(d[at + 2]) << 16 | Int(d[at + 3]) << 24 }
+        rate = u32(24)
+        var at = 12
+        samples = []
+        while at + 8 <= d.count {
+            let size = u32(at + 4)
+            if d[at..<at + 4].elementsEqual("data".utf8) {
+                let end = min(d.count, at + 8 + size)
+                samples = stride(from: at + 8, to: end - 1, by: 2).map { Int16(bitPattern: UInt16(d[$0]) | UInt16(d[$0 + 1]) << 8) }
+                break
+            }
+            at += 8 + size
+        }
+    }
+
+    /// A stretch of sound: where it starts and ends (samples) and its frequency from zero crossings.
+    struct Burst { var start: Int; var length: Int; var hertz: Double }
+
+    /// Runs of sound separated by at least 2 ms of near-silence.
+    func bursts() -> [Burst] {
+        let quiet = rate * 2 / 1000
+        var out: [Burst] = []
+        var start: Int?, lastLoud = 0
+        func close() {
+            guard let s = start else { return }
+            let part = samples[s...lastLoud]
+            let crossings = zip(part, part.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+            let length = lastLoud - s + 1
+            out.append(Burst(start: s, length: length, hertz: Double(crossings) / 2 / (Double(length) / Double(rate))))
+            start = nil
+        }
+        for (i, v) in samples.enumerated() where abs(Int(v)) > 100 {
+            if start != nil, i - lastLoud > quiet { close() }
+            if start == nil { start = i }
+            lastLoud = i
+        }
+        close()
+        return out
+    }
+}
