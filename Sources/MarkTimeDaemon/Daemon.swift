@@ -94,12 +94,18 @@ public final class MarkTimeDaemon: Sendable {
     func handle(_ event: InputEvent) {
         guard case .mark(let nanoseconds) = filter.withLock({ $0.handle(event) }) else { return }
         let instant = MonotonicInstant(bootID: clock.bootID, nanoseconds: nanoseconds)
-        guard let reading = try? clock.read() else { return }
-        let (estimate, fix) = state.withLock { s in
-            s.model.add(reading.sample)
-            let e = s.model.estimate(at: nanoseconds, now: reading.instant.nanoseconds)
-                ?? ClockModel.project(reading.sample, to: nanoseconds, driftPPM: s.model.driftPPM)
+        // A failed clock read must not lose the press: the model's last samples still count.
+        let reading = try? clock.read()
+        let (estimate, fix) = state.withLock { s -> (UTCEstimate?, Fix?) in
+            if let reading { s.model.add(reading.sample) }
+            let e = s.model.estimate(at: nanoseconds, now: reading?.instant.nanoseconds ?? nanoseconds)
+                ?? reading.map { ClockModel.project($0.sample, to: nanoseconds, driftPPM: s.model.driftPPM) }
             return (e, s.fix)
+        }
+        guard let estimate else {
+            logger.critical("key-down with no clock at all; sight not stamped", metadata: ["monotonic_ns": "\(nanoseconds)"])
+            beeper?.play(.failure)
+            return
         }
         record(instant, estimate, fix)
     }
