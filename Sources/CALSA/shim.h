@@ -3,9 +3,21 @@
 
 #include <alsa/asoundlib.h>
 
+static void calsa_quiet_handler(const char *file, int line, const char *function, int err, const char *fmt, ...) {
+    (void)file; (void)line; (void)function; (void)err; (void)fmt;
+}
+
+/// Stops libasound printing its own diagnostics to stderr (snd_lib_error_set_handler):
+/// marktime logs one line of its own, with the device name, instead.
+static inline void calsa_quiet(void) {
+    snd_lib_error_set_handler(calsa_quiet_handler);
+}
+
 /// Opens `device` for blocking mono S16_LE playback at `rate` with about
 /// `latency_us` of buffer (snd_pcm_set_params: no alloca macros). 0 or -errno.
+/// libasound's own stderr diagnostics are silenced first: the caller logs the failure.
 static inline int calsa_open(snd_pcm_t **pcm, const char *device, unsigned int rate, unsigned int latency_us) {
+    calsa_quiet();
     int rc = snd_pcm_open(pcm, device, SND_PCM_STREAM_PLAYBACK, 0);
     if (rc < 0) return rc;
     rc = snd_pcm_set_params(*pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, rate, 1, latency_us);

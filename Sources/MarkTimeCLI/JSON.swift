@@ -12,6 +12,7 @@ enum JSON: Sendable {
     static func from(_ v: Double?) -> JSON { v.map { $0.isFinite ? .number($0) : .null } ?? .null }
     static func from(_ v: Int64?) -> JSON { v.map(JSON.int) ?? .null }
     static func from(_ v: Int?) -> JSON { v.map { .int(Int64($0)) } ?? .null }
+    static func from(_ v: Bool?) -> JSON { v.map(JSON.bool) ?? .null }
 
     /// Pretty-printed with two-space indents.
     func render(indent: String = "") -> String {

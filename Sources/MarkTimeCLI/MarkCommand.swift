@@ -32,10 +32,8 @@ extension MarkTime {
         func run() async throws {
             let settings = try config.settings()
             let db = try store.open()
-            let reading = try SystemClock().read()
             let published = try db.daemonStatus()
-            let estimate = NowEstimate.estimate(system: reading.sample, at: reading.instant, published: published,
-                                                maxSampleAge: settings.maxSampleAge)
+            let (reading, estimate) = try sharedClock(settings, published)
             let recorder = SightRecorder(store: db, beeper: nil, logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }),
                                          attempts: 3)
             let sight = try recorder.record(instant: reading.instant, estimate: estimate, fix: published?.fix,
@@ -62,10 +60,7 @@ extension MarkTime {
 
         func run() async throws {
             let settings = try config.settings()
-            let reading = try SystemClock().read()
-            let published = try store.open().daemonStatus()
-            let e = NowEstimate.estimate(system: reading.sample, at: reading.instant, published: published,
-                                         maxSampleAge: settings.maxSampleAge)
+            let (_, e) = try sharedClock(settings, try store.open().daemonStatus())
             switch format {
             case .table:
                 print("\(e.utc.sightFormat)  \(e.utc.iso8601)  \(e.source.rawValue) \(SightRendering.uncertainty(e.uncertainty))")

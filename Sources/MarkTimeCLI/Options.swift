@@ -69,3 +69,11 @@ func confirm(_ question: String, hint: String) throws -> Bool {
 
 /// The system's wall clock, for bookkeeping times such as `edited_at`.
 func wallClock() throws -> UTCTime { try SystemClock().read().realtime }
+
+/// Now, on the clock the daemon publishes while it is fresh, else on the system clock:
+/// the one clock CLI marks and button marks share.
+func sharedClock(_ settings: Settings, _ published: DaemonStatus?) throws -> (SystemClockReading, UTCEstimate) {
+    let reading = try SystemClock(trustSynchronised: settings.trustSystemClock).read()
+    return (reading, NowEstimate.estimate(system: reading.sample, at: reading.instant, published: published,
+                                          maxSampleAge: settings.maxSampleAge))
+}

@@ -18,11 +18,9 @@ extension MarkTime {
         func run() async throws {
             let settings = try config.settings()
             let db = try store.open()
-            let reading = try SystemClock().read()
             let published = try db.daemonStatus()
             let counts = try db.sightCounts()
-            let now = NowEstimate.estimate(system: reading.sample, at: reading.instant, published: published,
-                                           maxSampleAge: settings.maxSampleAge)
+            let (reading, now) = try sharedClock(settings, published)
             let age = published?.heartbeatAge(now: reading.instant)
             let fixAge = published?.fix?.age(at: reading.instant)
             switch format {
@@ -36,10 +34,12 @@ extension MarkTime {
                     ("source", .string(now.source.rawValue)),
                     ("uncertainty_s", .from(now.uncertainty)),
                     ("daemon_heartbeat_age_s", .from(age)),
+                    ("daemon_stopped", .from(published?.stopped)),
                     ("gpsd", .from(published?.gpsd)),
                     ("fix_mode", .from(published?.fix?.mode)),
                     ("lat", .from(published?.fix?.position.latitude)),
                     ("lon", .from(published?.fix?.position.longitude)),
+                    ("position", .from(published?.fix?.position.ddm)),
                     ("fix_age_s", .from(fixAge)),
                     ("button_device", .from(published?.buttonDevice)),
                     ("button", .from(published?.buttonState)),
@@ -52,7 +52,8 @@ extension MarkTime {
                     ("clock", "\(now.utc.sightFormat)  \(now.utc.iso8601)  \(now.source.rawValue) \(SightRendering.uncertainty(now.uncertainty))"),
                 ]
                 if let published {
-                    let heartbeat = age.map { $0 <= 10 ? "running (heartbeat \(SightRendering.fixed($0, 1)) s ago)" : "not running (last heartbeat \(SightRendering.fixed($0, 0)) s ago)" }
+                    let heartbeat = published.stopped ? "stopped (\(age.map { "\(SightRendering.fixed($0, 0)) s ago" } ?? "in another boot"))"
+                        : age.map { $0 <= 10 ? "running (heartbeat \(SightRendering.fixed($0, 1)) s ago)" : "not running (last heartbeat \(SightRendering.fixed($0, 0)) s ago)" }
                         ?? "not running (last seen in another boot)"
                     lines.append(("daemon", "\(heartbeat), pid \(published.pid)"))
                     lines.append(("gpsd", published.gpsd))

@@ -67,6 +67,7 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "sight.record_position", kind: .bool, defaultValue: .bool(true), help: "store the GPS position with each sight (true/false)"),
         ConfigKey(name: "sight.max_fix_age_s", kind: .double(0...3600), defaultValue: .double(30), help: "oldest GPS fix, in seconds, to store with a sight"),
         ConfigKey(name: "clock.nmea_uncertainty_s", kind: .double(0...10), defaultValue: .double(0.5), help: "uncertainty bound of gpsd NMEA time, in seconds"),
+        ConfigKey(name: "clock.trust_system", kind: .bool, defaultValue: .bool(true), help: "count the system clock as a source when chrony or ntpd has synchronised it (true/false)"),
         ConfigKey(name: "clock.max_sample_age_s", kind: .double(1...3600), defaultValue: .double(10), help: "a clock sample older than this many seconds stops counting"),
         ConfigKey(name: "button.device", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "input device of the button; empty means /dev/input/marktime"),
         ConfigKey(name: "button.debounce_ms", kind: .int(0...1000), defaultValue: .int(30), help: "key-downs this close to the last accepted one are bounces, in ms"),
@@ -114,6 +115,7 @@ public struct Settings: Hashable, Sendable {
     public var maxFixAge: Double { double("sight.max_fix_age_s") }
     public var nmeaUncertainty: Double { double("clock.nmea_uncertainty_s") }
     public var maxSampleAge: Double { double("clock.max_sample_age_s") }
+    public var trustSystemClock: Bool { bool("clock.trust_system") }
     /// `nil` when the file leaves it empty.
     public var buttonDevice: String? { string("button.device").isEmpty ? nil : string("button.device") }
     public var debounceMilliseconds: Int { int("button.debounce_ms") }

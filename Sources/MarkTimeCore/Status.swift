@@ -14,9 +14,13 @@ public struct DaemonStatus: Hashable, Sendable {
     /// Button state, e.g. `waiting for /dev/input/marktime`.
     public var buttonState: String
     public var soundState: String
+    /// The daemon stopped gracefully after this heartbeat.
+    public var stopped: Bool
 
     public init(pid: Int32, bootID: String, startedAt: Int64, heartbeat: Int64, clock: ClockSample? = nil, fix: Fix? = nil,
-                gpsd: String = "", buttonDevice: String? = nil, buttonState: String = "", soundState: String = "") {
+                gpsd: String = "", buttonDevice: String? = nil, buttonState: String = "", soundState: String = "",
+                stopped: Bool = false) {
+        self.stopped = stopped
         self.pid = pid
         self.bootID = bootID
         self.startedAt = startedAt

@@ -48,7 +48,7 @@ public final class MarkTimeDaemon: Sendable {
         self.options = options
         self.store = store
         self.logger = logger
-        clock = try SystemClock()
+        clock = try SystemClock(trustSynchronised: options.settings.trustSystemClock)
         startedAt = try clock.read().instant.nanoseconds
         let s = options.settings
         button = try EvdevButton(path: options.buttonPath, grab: s.buttonGrab, logger: logger)
@@ -75,6 +75,7 @@ public final class MarkTimeDaemon: Sendable {
             "store": "\(store.path)", "button": "\(options.buttonPath)", "gpsd": "\(options.gpsdAddress)",
         ])
         try await group.run()
+        beat(stopping: true)
         beeper?.finish()
         logger.info("marktime daemon stopped")
     }
@@ -122,7 +123,7 @@ public final class MarkTimeDaemon: Sendable {
     }
 
     /// Publishes the status row, retries pending sights, and backfills weak stamps.
-    func beat() {
+    func beat(stopping: Bool = false) {
         guard let reading = try? clock.read() else { return }
         let now = reading.instant.nanoseconds
         let (status, model, pending) = state.withLock { s in
@@ -131,7 +132,7 @@ public final class MarkTimeDaemon: Sendable {
             let status = DaemonStatus(
                 pid: getpid(), bootID: clock.bootID, startedAt: startedAt, heartbeat: now,
                 clock: s.model.currentSample(now: now), fix: s.fix, gpsd: s.gpsd, buttonDevice: options.buttonPath,
-                buttonState: s.button, soundState: beeper?.state ?? "off (sound.enabled = false)")
+                buttonState: s.button, soundState: beeper?.state ?? "off (sound.enabled = false)", stopped: stopping)
             defer { s.pending = [] }
             return (status, s.model, s.pending)
         }

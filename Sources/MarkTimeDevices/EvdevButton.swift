@@ -57,6 +57,15 @@ public final class EvdevButton: ButtonSource, Sendable {
         finished.wait()
     }
 
+    /// The state while the device cannot be opened, worded for `marktime status`.
+    static func waiting(_ error: DeviceError) -> String {
+        switch error.errno {
+        case ENOENT: "waiting for it to be plugged in"
+        case EACCES: "waiting: permission denied (the daemon's user needs group input)"
+        default: "waiting: \(error.description)"
+        }
+    }
+
     private func run(event: (InputEvent) -> Void, state: (String) -> Void) {
         let folder = (path as NSString).deletingLastPathComponent
         guard let watch = try? syscall("inotify_init1", { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }) else {
@@ -81,9 +90,9 @@ public final class EvdevButton: ButtonSource, Sendable {
                 let stopped = listen(device, watch: watch, event: event)
                 device.close()
                 if stopped { return }
-                say("unplugged; waiting for \(path)") { logger.warning("button unplugged; waiting for it", metadata: ["device": "\(path)"]) }
+                say("unplugged; waiting for it") { logger.warning("button unplugged; waiting for it", metadata: ["device": "\(path)"]) }
             } catch {
-                say("waiting for \(path): \(error.description)") {
+                say(Self.waiting(error)) {
                     logger.notice("waiting for the button", metadata: ["device": "\(path)", "reason": "\(error.description)"])
                 }
             }

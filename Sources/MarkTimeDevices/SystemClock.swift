@@ -10,20 +10,27 @@ public struct SystemClockReading: Hashable, Sendable {
     public var synchronised: Bool
     /// `adjtimex()` estimated error, seconds.
     public var estimatedError: Double
+    /// Whether a synchronised clock counts as the `system` source (`clock.trust_system`).
+    public var trusted = true
 
-    /// The reading as a clock sample: `system` with `esterror` when synchronised, else `unsynced`.
+    /// The reading as a clock sample: `system` with `esterror` when synchronised and
+    /// trusted, else `unsynced`.
     public var sample: ClockSample {
-        ClockSample(source: synchronised ? .system : .unsynced, monotonicNanoseconds: instant.nanoseconds,
-                    utc: realtime, uncertainty: synchronised ? estimatedError : nil)
+        let system = synchronised && trusted
+        return ClockSample(source: system ? .system : .unsynced, monotonicNanoseconds: instant.nanoseconds,
+                           utc: realtime, uncertainty: system ? estimatedError : nil)
     }
 }
 
 /// The system clocks: CLOCK_MONOTONIC, CLOCK_REALTIME and `adjtimex()`.
 public struct SystemClock: Sendable {
     public let bootID: String
+    /// `clock.trust_system`: false makes every reading `unsynced`, so only gpsd counts.
+    public let trustSynchronised: Bool
 
-    public init() throws(DeviceError) {
+    public init(trustSynchronised: Bool = true) throws(DeviceError) {
         bootID = try Self.readBootID()
+        self.trustSynchronised = trustSynchronised
     }
 
     /// The kernel's boot id, `/proc/sys/kernel/random/boot_id`.
@@ -46,7 +53,7 @@ public struct SystemClock: Sendable {
         return SystemClockReading(instant: MonotonicInstant(bootID: bootID, nanoseconds: mid),
                                   realtime: UTCTime(nanosecondsSinceEpoch: r.realtime_ns),
                                   synchronised: r.synchronised != 0,
-                                  estimatedError: Double(r.esterror_us) / 1e6)
+                                  estimatedError: Double(r.esterror_us) / 1e6, trusted: trustSynchronised)
     }
 }
 

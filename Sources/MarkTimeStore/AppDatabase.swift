@@ -26,9 +26,23 @@ public final class AppDatabase: Sendable {
             }
         }
         do {
-            try self.init(path: path, writer: DatabasePool(path: path, configuration: Self.configuration()))
+            try self.init(path: path, writer: Self.openPool(path: path))
         } catch {
             throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    /// Opens the pool, retrying for up to the busy timeout while another process holds
+    /// a lock that SQLite will not wait for: two first opens of a new file both switch it
+    /// to WAL, and the loser of that race gets SQLITE_BUSY at once.
+    static func openPool(path: String) throws -> DatabasePool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while true {
+            do {
+                return try DatabasePool(path: path, configuration: configuration())
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
+                Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.05))
+            }
         }
     }
 
@@ -50,10 +64,28 @@ public final class AppDatabase: Sendable {
                 unknownMigrations = applied.filter { !known.contains($0) }.sorted()
             } else {
                 unknownMigrations = []
-                try migrator.migrate(writer)
+                try Self.migrate(writer, with: migrator)
             }
         } catch {
             throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    /// GRDB reads the applied migrations before it runs each one in its own
+    /// transaction, so two processes opening a new file at once (the daemon and a
+    /// CLI command on first boot) can both try "v1", and the later one fails. Such a
+    /// failure means the other process committed a migration: try again from what is
+    /// now applied, and give up only when an attempt made no progress.
+    static func migrate(_ writer: any DatabaseWriter, with migrator: DatabaseMigrator) throws {
+        var applied = try writer.read { try migrator.appliedIdentifiers($0) }
+        while true {
+            do {
+                return try migrator.migrate(writer)
+            } catch {
+                let now = try writer.read { try migrator.appliedIdentifiers($0) }
+                guard now.count > applied.count else { throw error }
+                applied = now
+            }
         }
     }
 

@@ -60,6 +60,10 @@ extension AppDatabase {
             sound_state TEXT
         );
         """),
+        ("v2", """
+        -- Set by a daemon that stopped gracefully, so status does not call it running.
+        ALTER TABLE daemon_status ADD COLUMN stopped INTEGER NOT NULL DEFAULT 0;
+        """),
     ]
 
     static var migrationNames: [String] { migrations.map(\.name) }

@@ -112,4 +112,21 @@ struct ExportAndArchiveCLITests {
         #expect(try db.sight(id: 1).sight.note == "edit 19")
         #expect(try db.integrityCheck() == "ok")
     }
+
+    @Test func processesOpeningANewStoreAtOnceAllSucceed() async throws {
+        // Given 30 new stores, each opened by three `marktime status` at once (the daemon
+        // and the CLI on a first boot race the same way)
+        let cli = CLI()
+        var failures: [String] = []
+        for n in 0..<30 {
+            let path = cli.folder + "/race-\(n).sqlite"
+            let results = try await withThrowingTaskGroup(of: CLI.Result.self) { group in
+                for _ in 0..<3 { group.addTask { try cli.run(["status", "--store", path], storeFlag: false) } }
+                return try await group.reduce(into: [CLI.Result]()) { $0.append($1) }
+            }
+            // When they have all finished, then every one succeeded
+            failures += results.filter { $0.status != 0 }.map(\.stderr)
+        }
+        #expect(failures == [])
+    }
 }

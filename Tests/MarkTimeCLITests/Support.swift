@@ -3,7 +3,7 @@ import MarkTimeCore
 import MarkTimeStore
 
 /// Runs the built `marktime` binary in a private folder with its own store and config.
-final class CLI {
+final class CLI: Sendable {
     /// `marktime`, built beside this test bundle by `swift test`.
     static let binary: String = {
         if let override = ProcessInfo.processInfo.environment["MARKTIME_BIN"] { return override }
@@ -22,6 +22,12 @@ final class CLI {
 
     deinit { try? FileManager.default.removeItem(atPath: folder) }
 
+    /// A private home, XDG folders and config; nothing from the caller's environment.
+    var environment: [String: String] {
+        ["HOME": folder, "XDG_DATA_HOME": folder + "/data", "XDG_CONFIG_HOME": folder + "/cfg",
+         "MARKTIME_CONFIG": config, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+    }
+
     struct Result {
         var status: Int32
         var stdout: String
@@ -33,8 +39,7 @@ final class CLI {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: Self.binary)
         p.arguments = args + (storeFlag ? ["--store", store] : [])
-        p.environment = ["HOME": folder, "XDG_DATA_HOME": folder + "/data", "XDG_CONFIG_HOME": folder + "/cfg",
-                         "MARKTIME_CONFIG": config, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"].merging(extra) { $1 }
+        p.environment = environment.merging(extra) { $1 }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err

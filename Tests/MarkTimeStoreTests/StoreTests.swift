@@ -20,7 +20,29 @@ struct StoreTests {
         }
         #expect(tables == ["daemon_status", "grdb_migrations", "sight"])
         let applied = try DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["v1"])
+        #expect(applied == ["v1", "v2"])
+    }
+
+    @Test func processesOpeningANewStoreTogetherAllMigrateIt() async throws {
+        // Given fresh files, each opened at once by 6 connections (as the daemon and
+        // CLI commands may do on first boot)
+        for _ in 0..<10 {
+            let tmp = TemporaryFolder()
+            let path = tmp.store
+            // When they all open it
+            let failures = await withTaskGroup(of: String?.self) { group in
+                for _ in 0..<6 {
+                    group.addTask {
+                        do { _ = try AppDatabase(path: path, createDirectory: false); return nil } catch { return "\(error)" }
+                    }
+                }
+                return await group.reduce(into: [String]()) { if let f = $1 { $0.append(f) } }
+            }
+            // Then every one succeeds, and each migration is applied once
+            #expect(failures == [])
+            let applied = try await DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
+            #expect(applied == ["v1", "v2"])
+        }
     }
 
     @Test func aNewerSchemaIsReadButNeverWritten() throws {
@@ -174,7 +196,7 @@ struct StoreTests {
             clock: ClockSample(source: .gps, monotonicNanoseconds: 8 * second, utc: UTCTime(nanosecondsSinceEpoch: logDay), uncertainty: 0.5),
             fix: Fix(position: try Position(latitude: -27.2107, longitude: 153.052), mode: 3, horizontalError: 12.5,
                      time: UTCTime(nanosecondsSinceEpoch: logDay), receivedAt: MonotonicInstant(bootID: "boot-a", nanoseconds: 8 * second)),
-            gpsd: "connected localhost:2947", buttonDevice: "/dev/input/marktime", buttonState: "ready", soundState: "ready")
+            gpsd: "connected localhost:2947", buttonDevice: "/dev/input/marktime", buttonState: "ready", soundState: "ready", stopped: true)
         try db.publish(status)
         try db.publish(status)
         #expect(try db.daemonStatus() == status)

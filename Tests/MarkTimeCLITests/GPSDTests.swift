@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+/// `marktime daemon` against a real gpsd, fed by gpsfake from a log dated 2025-03-14.
+@Suite(.serialized)
+struct GPSDTests {
+    let cli = CLI()
+
+    init() throws {
+        // No button and no sound card here: the daemon must run without either. An
+        // NTP-synchronised host clock would outrank gpsd; only gpsd counts in these tests.
+        for (key, value) in [("sound.enabled", "false"), ("clock.trust_system", "false")] {
+            let r = try cli.run(["config", "set", key, value], storeFlag: false)
+            precondition(r.status == 0, r.stderr)
+        }
+    }
+
+    func status() throws -> [String: Any] {
+        try cli.json(["status"]) as? [String: Any] ?? [:]
+    }
+
+    func hasFix() throws -> Bool { try status()["fix_mode"] as? Int == 3 }
+
+    @Test func statusShowsTheLogsPositionInDDM() throws {
+        // Given gpsd playing the log and the daemon watching it
+        let gps = try FakeGPS(folder: cli.folder)
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+
+        // When the first fix has been published
+        #expect(try eventually(within: 30, hasFix), "daemon log:\n\(daemon.log)\ngpsfake:\n\(gps.child.output)")
+
+        // Then status shows it in degrees and decimal minutes
+        let table = try cli.run(["status"]).stdout
+        #expect(table.contains("position  27° 22'.84 S  153° 22'.84 E  (3D fix"), "\(table)")
+        #expect(try status()["gpsd"] as? String == "connected \(gps.address)")
+    }
+
+    @Test func aCLIMarkCarriesTheLogsDate() throws {
+        // Given the daemon publishing GPS time from a log dated 14 March 2025
+        let gps = try FakeGPS(folder: cli.folder)
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        #expect(try eventually(within: 30) { try status()["source"] as? String == "gps" }, "daemon log:\n\(daemon.log)")
+
+        // When the navigator marks from the command line
+        let mark = try cli.run(["mark"])
+
+        // Then the sight is stamped with the log's date, from the gps source
+        #expect(mark.status == 0, "\(mark.stderr)")
+        let sights = try cli.json(["sights"]) as? [[String: Any]] ?? []
+        #expect(sights.count == 1)
+        #expect((sights.first?["utc"] as? String)?.hasPrefix("2025-03-14T10:") == true, "\(sights)")
+        #expect(sights.first?["source"] as? String == "gps")
+    }
+
+    @Test func reconnectsWhenGpsdRestarts() throws {
+        // Given the daemon connected to gpsd
+        let first = try FakeGPS(folder: cli.folder)
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", first.address, "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        #expect(try eventually(within: 30, hasFix), "daemon log:\n\(daemon.log)")
+
+        // When gpsd dies
+        first.kill()
+        #expect(try eventually(within: 10) { try status()["gpsd"] as? String == "waiting for gpsd at \(first.address)" },
+                "daemon log:\n\(daemon.log)")
+
+        // Then a gpsd started again on the same port is picked up
+        let second = try FakeGPS(folder: cli.folder, port: first.port)
+        defer { second.kill() }
+        #expect(try eventually(within: 45) { try status()["gpsd"] as? String == "connected \(second.address)" },
+                "daemon log:\n\(daemon.log)")
+        #expect(try eventually(within: 10) { (try status()["fix_age_s"] as? Double).map { $0 < 2 } == true })
+    }
+
+    @Test func aSightStampedUnsyncedIsBackfilledFromGPS() throws {
+        // Given a daemon whose gpsd is not up yet, and a mark stamped from the free-running clock
+        let port = try FakeGPS.freePort()
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:\(port)", "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        #expect(try eventually(within: 10) { try status()["daemon_heartbeat_age_s"] != nil })
+        let mark = try cli.json(["mark"]) as? [String: Any] ?? [:]
+        #expect(mark["source"] as? String == "unsynced")
+
+        // When gpsd comes up with time from 14 March 2025
+        let gps = try FakeGPS(folder: cli.folder, port: port)
+        defer { gps.kill() }
+
+        // Then the sight is re-stamped from GPS, keeping its first stamp
+        #expect(try eventually(within: 20) { (try cli.json(["sights"]) as? [[String: Any]])?.first?["source"] as? String == "gps" },
+                "daemon log:\n\(daemon.log)")
+        let sight = (try cli.json(["sights"]) as? [[String: Any]])?.first ?? [:]
+        #expect((sight["utc"] as? String)?.hasPrefix("2025-03-14T") == true, "\(sight)")
+        let original = sight["original"] as? [String: Any] ?? [:]
+        #expect(original["utc"] as? String == mark["utc"] as? String)
+        #expect(original["source"] as? String == "unsynced")
+        #expect(sight["corrected_at"] is String)
+        #expect(sight["monotonic_ns"] as? Int64 == mark["monotonic_ns"] as? Int64)
+    }
+
+    @Test func anAbsentGpsdLeavesAQuietRunningDaemon() throws {
+        // Given nothing listening on port 1
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+
+        // When the daemon has retried for a few seconds
+        #expect(try eventually(within: 10) { try status()["daemon_heartbeat_age_s"] != nil })
+        Thread.sleep(forTimeInterval: 4)
+
+        // Then it is still running and said so once
+        #expect(daemon.child.isRunning, "exit status \(daemon.child.exitStatus.map(String.init) ?? "none"), log:\n\(daemon.log)")
+        #expect(daemon.log.components(separatedBy: "gpsd not reachable").count == 2, "\(daemon.log)")
+    }
+
+    @Test func sigtermStopsTheDaemon() throws {
+        // Given a running daemon
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        #expect(eventually(within: 10) { daemon.log.contains("marktime daemon started") })
+
+        // When systemd sends SIGTERM
+        let seconds = daemon.stop()
+
+        // Then it exits cleanly within systemd's patience, saying so
+        #expect(daemon.child.exitedCleanly)
+        #expect(seconds < 5)
+        #expect(daemon.log.contains("marktime daemon stopped"), "\(daemon.log)")
+        #expect(try status()["daemon_stopped"] as? Bool == true)
+    }
+}
