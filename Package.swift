@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "marktime", targets: ["marktime"]),
+        .executable(name: "marktime-rig", targets: ["MarkTimeRig"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -90,6 +91,21 @@ let package = Package(
 
         .executableTarget(name: "marktime", dependencies: ["MarkTimeCLI"]),
 
+        // The real-kernel rig (Tests/rig/run): processes, gpsfake and tone analysis shared
+        // with the tests, and the injector that presses a uinput key inside the guest.
+        .target(name: "RigSupport", path: "Tests/rig/RigSupport"),
+        .executableTarget(
+            name: "MarkTimeRig",
+            dependencies: [
+                "RigSupport",
+                "CEvdev",
+                "CALSA",
+                "MarkTimeCore",
+                "MarkTimeStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tests/rig/Injector"),
+
         .testTarget(name: "MarkTimeCoreTests", dependencies: ["MarkTimeCore"]),
         .testTarget(
             name: "MarkTimeStoreTests",
@@ -98,7 +114,8 @@ let package = Package(
         .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices"]),
         .testTarget(
             name: "MarkTimeCLITests",
-            dependencies: ["marktime", "MarkTimeStore", "MarkTimeCore", "MarkTimeDevices", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["marktime", "MarkTimeStore", "MarkTimeCore", "MarkTimeDevices", "RigSupport",
+                           .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

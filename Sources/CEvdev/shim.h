@@ -2,6 +2,7 @@
 #define CEVDEV_SHIM_H
 
 #include <libevdev/libevdev.h>
+#include <libevdev/libevdev-uinput.h>
 #include <linux/input.h>
 #include <stdint.h>
 
@@ -33,6 +34,12 @@ static inline int cevdev_next_event(struct libevdev *dev, unsigned int flags, ce
 
 static inline int cevdev_grab(struct libevdev *dev, int grab) {
     return libevdev_grab(dev, grab ? LIBEVDEV_GRAB : LIBEVDEV_UNGRAB);
+}
+
+/// A uinput device shaped like `dev`, whose file descriptor libevdev manages
+/// (libevdev_uinput_create_from_device with LIBEVDEV_UINPUT_OPEN_MANAGED).
+static inline int cevdev_uinput_create(const struct libevdev *dev, struct libevdev_uinput **out) {
+    return libevdev_uinput_create_from_device(dev, LIBEVDEV_UINPUT_OPEN_MANAGED, out);
 }
 
 static const unsigned int cevdev_read_flag_normal = LIBEVDEV_READ_FLAG_NORMAL;

@@ -54,7 +54,9 @@ public final class MarkTimeDaemon: Sendable {
         button = try EvdevButton(path: options.buttonPath, grab: s.buttonGrab, logger: logger)
         gps = GPSDClient(address: options.gpsdAddress, nmeaUncertainty: s.nmeaUncertainty, clock: clock, logger: logger)
         beeper = s.soundEnabled ? ALSABeeper(device: s.soundDevice, volume: s.soundVolume, logger: logger) : nil
-        recorder = SightRecorder(store: store, beeper: beeper, logger: logger)
+        let clock = clock
+        recorder = SightRecorder(store: store, beeper: beeper, logger: logger,
+                                 monotonicNow: { try? clock.read().instant.nanoseconds })
         state = Mutex(State(model: ClockModel(maxSampleAge: s.maxSampleAge)))
         filter = Mutex(ButtonFilter(debounceMilliseconds: s.debounceMilliseconds,
                                     latencyCompensationMilliseconds: s.latencyCompensationMilliseconds))

@@ -15,8 +15,12 @@ public struct SightRecorder: Sendable {
     /// Inserts tried before giving up, and the pause between them.
     public var attempts: Int
     public var retryDelay: Duration
+    /// CLOCK_MONOTONIC now, to log how long key-down to commit took.
+    public var monotonicNow: (@Sendable () -> Int64?)?
 
-    public init(store: AppDatabase, beeper: (any Beeper)?, logger: Logger, attempts: Int = 5, retryDelay: Duration = .milliseconds(200)) {
+    public init(store: AppDatabase, beeper: (any Beeper)?, logger: Logger, attempts: Int = 5, retryDelay: Duration = .milliseconds(200),
+                monotonicNow: (@Sendable () -> Int64?)? = nil) {
+        self.monotonicNow = monotonicNow
         self.store = store
         self.beeper = beeper
         self.logger = logger
@@ -35,10 +39,14 @@ public struct SightRecorder: Sendable {
         while true {
             do {
                 let stored = try store.insert(sight)
+                let committed = monotonicNow?()
                 beeper?.play(.stored(stored.estimate.source))
-                logger.info("sight stored", metadata: [
+                var metadata: Logger.Metadata = [
                     "id": "\(stored.id ?? -1)", "utc": "\(stored.estimate.utc.iso8601)", "source": "\(stored.estimate.source.rawValue)",
-                ])
+                    "monotonic_ns": "\(instant.nanoseconds)",
+                ]
+                if let committed { metadata["commit_ms"] = "\(Double(committed - instant.nanoseconds) / 1e6)" }
+                logger.info("sight stored", metadata: metadata)
                 return stored
             } catch {
                 beeper?.play(.failure)

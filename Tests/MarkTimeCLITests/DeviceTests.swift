@@ -1,11 +1,12 @@
 import Foundation
 import MarkTimeCore
+import RigSupport
 import Testing
 
 @Suite("ALSA tones through a WAV-file PCM", .serialized)
 struct ALSATests {
     /// Plays `tone` with `marktime beep` into a `type file` PCM and decodes the WAV.
-    func record(_ tone: String, extra: [String] = []) throws -> (CLI.Result, WAV) {
+    func record(_ tone: String, extra: [String] = []) throws -> (CLI.Result, PCMSamples) {
         let cli = CLI()
         let wav = cli.folder + "/out.wav"
         let conf = cli.folder + "/asound.conf"
@@ -19,7 +20,7 @@ struct ALSATests {
             """.write(toFile: conf, atomically: true, encoding: .utf8)
         let r = try cli.run(["beep", "--tone", tone] + extra,
                             environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf)"])
-        return (r, try WAV(path: wav))
+        return (r, try PCMSamples(wavFile: wav))
     }
 
     @Test func okIsADouble2kHzBeep() throws {

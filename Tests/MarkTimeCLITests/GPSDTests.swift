@@ -1,4 +1,5 @@
 import Foundation
+import RigSupport
 import Testing
 
 /// `marktime daemon` against a real gpsd, fed by gpsfake from a log dated 2025-03-14.

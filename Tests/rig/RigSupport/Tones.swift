@@ -1,11 +1,17 @@
 import Foundation
 
-/// A 16-bit mono WAV's samples.
-struct WAV {
-    var rate: Int
-    var samples: [Int16]
+/// 16-bit mono samples, from a WAV file or a capture, and the tones in them.
+public struct PCMSamples: Sendable {
+    public var rate: Int
+    public var samples: [Int16]
 
-    init(path: String) throws {
+    public init(rate: Int, samples: [Int16]) {
+        self.rate = rate
+        self.samples = samples
+    }
+
+    /// Reads a 16-bit mono WAV file.
+    public init(wavFile path: String) throws {
         let d = try Data(contentsOf: URL(fileURLWithPath: path))
         func u32(_ at: Int) -> Int { Int(d[at]) | Int(d[at + 1]) << 8 | Int(d[at + 2]) << 16 | Int(d[at + 3]) << 24 }
         rate = u32(24)
@@ -23,10 +29,10 @@ struct WAV {
     }
 
     /// A stretch of sound: where it starts and ends (samples) and its frequency from zero crossings.
-    struct Burst { var start: Int; var length: Int; var hertz: Double }
+    public struct Burst: Sendable { public var start: Int; public var length: Int; public var hertz: Double }
 
     /// Runs of sound separated by at least 2 ms of near-silence.
-    func bursts() -> [Burst] {
+    public func bursts() -> [Burst] {
         let quiet = rate * 2 / 1000
         var out: [Burst] = []
         var start: Int?, lastLoud = 0

@@ -1,0 +1,127 @@
+import CALSA
+import Foundation
+import RigSupport
+
+/// Records what the daemon plays into snd-aloop, from the loopback's capture side
+/// (`hw:Loopback,1`), with the CLOCK_MONOTONIC time of every sample.
+///
+/// It opens first, at 48 kHz mono S16_LE, so the daemon's playback on
+/// `plughw:Loopback,0` is held to the same format.
+final class LoopbackCapture: @unchecked Sendable {
+    static let rate = 48_000
+    private let pcm: OpaquePointer
+    private let lock = NSLock()
+    private var samples: [Int16] = []
+    /// (index of a chunk's last sample, its capture time in monotonic ns).
+    private var marks: [(index: Int, nanoseconds: Int64)] = []
+    private var stopping = false
+    private var lastError: String?
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(device: String = "hw:Loopback,1") throws {
+        var p: OpaquePointer?
+        var rc = snd_pcm_open(&p, device, SND_PCM_STREAM_CAPTURE, 0)
+        guard rc >= 0, let p else { throw RigError("cannot capture from \(device): \(String(cString: snd_strerror(rc))) (is snd-aloop loaded?)") }
+        rc = snd_pcm_set_params(p, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(Self.rate), 0, 100_000)
+        guard rc >= 0 else { throw RigError("cannot set 48 kHz mono on \(device): \(String(cString: snd_strerror(rc)))") }
+        // snd-aloop's capture answers EIO to a read that would start it: start it here.
+        rc = snd_pcm_start(p)
+        guard rc >= 0 else { throw RigError("cannot start capturing on \(device): \(String(cString: snd_strerror(rc)))") }
+        pcm = p
+        let thread = Thread { [self] in self.loop() }
+        thread.name = "rig-capture"
+        thread.start()
+        guard eventually(within: 5, { lock.withLock { !samples.isEmpty } }) else {
+            throw RigError("nothing captured from \(device) in 5 s: \(summary)")
+        }
+    }
+
+    private func loop() {
+        defer { finished.signal() }
+        var chunk = [Int16](repeating: 0, count: 240)
+        while !lock.withLock({ stopping }) {
+            let n = chunk.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, 240) }
+            if n < 0 {
+                lock.withLock { lastError = String(cString: snd_strerror(Int32(n))) }
+                // EIO comes when the playback side stops: prepare and start again.
+                snd_pcm_drop(pcm)
+                if snd_pcm_prepare(pcm) < 0 || snd_pcm_start(pcm) < 0 { Thread.sleep(forTimeInterval: 0.01) }
+                continue
+            }
+            var delay = snd_pcm_sframes_t(0)
+            if snd_pcm_delay(pcm, &delay) < 0 { delay = 0 }
+            let now = monotonicNow()
+            lock.withLock {
+                samples.append(contentsOf: chunk[0..<Int(n)])
+                marks.append((samples.count - 1, now - Int64(delay) * 1_000_000_000 / Int64(Self.rate)))
+            }
+        }
+    }
+
+    /// What has been captured so far, for a failure's message.
+    var summary: String {
+        lock.withLock {
+            let loudest = samples.map { abs(Int($0)) }.max() ?? 0
+            return "\(samples.count) samples, loudest \(loudest), last chunk at \(marks.last?.nanoseconds ?? 0) ns, now \(monotonicNow()) ns"
+                + (lastError.map { ", last error: \($0)" } ?? "")
+        }
+    }
+
+    func stop() {
+        lock.withLock { stopping = true }
+        finished.wait()
+        snd_pcm_close(pcm)
+    }
+
+    /// The monotonic time of sample `i`, from the chunk that holds it.
+    private func time(ofSample i: Int) -> Int64 {
+        var lo = 0, hi = marks.count - 1
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if marks[mid].index < i { lo = mid + 1 } else { hi = mid }
+        }
+        let m = marks[lo]
+        return m.nanoseconds - Int64(m.index - i) * 1_000_000_000 / Int64(Self.rate)
+    }
+
+    /// The first sample captured at or after monotonic `t`.
+    private func index(atOrAfter t: Int64) -> Int? {
+        guard let m = marks.first(where: { $0.nanoseconds >= t }) else { return nil }
+        var i = m.index
+        while i > 0, time(ofSample: i - 1) >= t { i -= 1 }
+        return i
+    }
+
+    /// A tone heard after `t`: its bursts (start times in monotonic ns), once `window`
+    /// seconds of sound after its first loud sample have been captured.
+    struct Heard {
+        var start: Int64
+        var bursts: [(start: Int64, burst: PCMSamples.Burst)]
+    }
+
+    /// Waits up to `timeout` seconds for sound after monotonic `t`.
+    func tone(after t: Int64, window: Double = 0.5, timeout: Double = 10) -> Heard? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let heard: Heard?? = lock.withLock {
+                guard let from = index(atOrAfter: t),
+                      let loud = samples[from...].firstIndex(where: { abs(Int($0)) > 1000 }) else { return .none }
+                let end = loud + Int(window * Double(Self.rate))
+                guard end < samples.count else { return .none }
+                let found = PCMSamples(rate: Self.rate, samples: Array(samples[loud..<end])).bursts()
+                return .some(Heard(start: time(ofSample: loud),
+                                   bursts: found.map { (time(ofSample: loud + $0.start), $0) }))
+            }
+            if let heard { return heard }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return nil
+    }
+}
+
+/// CLOCK_MONOTONIC now, in nanoseconds.
+func monotonicNow() -> Int64 {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+}

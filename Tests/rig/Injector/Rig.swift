@@ -1,0 +1,150 @@
+import Foundation
+import MarkTimeCore
+import MarkTimeStore
+import RigSupport
+
+/// One scenario's world: the loopback capture, gpsd fed by gpsfake, the uinput
+/// button linked at /dev/input/marktime, and `marktime daemon` on a store.
+final class Rig {
+    let marktime: String
+    let folder: String
+    let store: String
+    let config: String
+    let log: ReceiverLog
+    let capture: LoopbackCapture
+    let gps: FakeGPS
+    var button: VirtualButton
+    var daemon: Child?
+    let bootID: String
+    private(set) var failures = 0
+    static let buttonLink = "/dev/input/marktime"
+
+    init(marktime: String, nmea: String?, folder: String, store: String? = nil, settings: [String: String] = [:]) throws {
+        self.marktime = marktime
+        self.folder = folder
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        self.store = store ?? folder + "/marktime.sqlite"
+        config = folder + "/config.toml"
+        log = try ReceiverLog(path: nmea)
+        bootID = try String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        // Only gpsd counts as a clock; the button is shared with the rig's reader.
+        let base = ["sound.device": "plughw:Loopback,0", "button.grab": "false", "clock.trust_system": "false"]
+        capture = try LoopbackCapture()
+        gps = try FakeGPS(folder: folder, log: log.text)
+        button = try VirtualButton()
+        try button.link(as: Self.buttonLink)
+        for (key, value) in base.merging(settings, uniquingKeysWith: { $1 }).sorted(by: { $0.key < $1.key }) {
+            try cli(["config", "set", key, value, "--config", config])
+        }
+    }
+
+    /// Starts the daemon and waits for a GPS fix and the button.
+    func startDaemon() throws {
+        daemon = try Child(marktime, ["daemon", "--store", store, "--config", config, "--gpsd", gps.address],
+                           log: folder + "/daemon.log", environment: ["PATH": "/usr/bin:/bin", "HOME": folder, "LANG": "C.UTF-8"])
+        let ready = try eventually(within: 120) {
+            let s = try status()
+            return s["source"] as? String == "gps" && s["fix_mode"] as? Int ?? 0 >= 2 && (s["button"] as? String)?.hasPrefix("ready") == true
+        }
+        guard ready else { throw RigError("the daemon never reported GPS time, a fix and a ready button: \(try status())") }
+        say("# daemon ready: sound \(try status()["sound"] as? String ?? "?")")
+    }
+
+    func stopDaemon() -> Double {
+        defer { daemon = nil }
+        return daemon?.stop() ?? 0
+    }
+
+    func status() throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(try cli(["status", "--format", "json", "--store", store, "--config", config]).utf8)) as? [String: Any] ?? [:]
+    }
+
+    func sights() throws -> [Sight] {
+        try AppDatabase(path: store, createDirectory: false).sights().sorted { ($0.id ?? 0) < ($1.id ?? 0) }
+    }
+
+    /// Runs `marktime ARGS`; its standard output, or an error with its standard error.
+    @discardableResult
+    func cli(_ args: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: marktime)
+        p.arguments = args
+        p.environment = ["PATH": "/usr/bin:/bin", "HOME": folder, "LANG": "C.UTF-8"]
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = err
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw RigError("marktime \(args.joined(separator: " ")): \(String(decoding: e, as: UTF8.self))") }
+        return String(decoding: o, as: UTF8.self)
+    }
+
+    /// Unplugs the button and plugs in a new one.
+    func replug() throws {
+        button.destroy()
+        Thread.sleep(forTimeInterval: 0.5)
+        button = try VirtualButton()
+        try button.link(as: Self.buttonLink)
+    }
+
+    /// Records one TAP-style result line.
+    func check(_ ok: Bool, _ what: String, _ detail: @autoclosure () -> String = "") {
+        if !ok { failures += 1 }
+        let extra = ok ? "" : detail()
+        say("\(ok ? "ok" : "not ok") - \(what)\(extra.isEmpty ? "" : " (\(extra))")")
+    }
+
+    func tearDown() {
+        if let daemon, failures > 0 {
+            say("# daemon log (tail):")
+            for line in daemon.output.split(separator: "\n").suffix(30) { say("# \(line)") }
+        }
+        _ = stopDaemon()
+        button.destroy()
+        gps.kill()
+        capture.stop()
+    }
+}
+
+/// Prints a line to the console at once (the host may cut the power any moment).
+func say(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// The NMEA log gpsfake plays, and what the sights should carry from it.
+struct ReceiverLog {
+    let text: String
+    /// `YYYY-MM-DD` of the log's RMC sentences.
+    let date: String
+    /// Every position the log's valid RMC sentences give, in DDM.
+    let positions: Set<String>
+
+    /// `path` is a real receiver's log; without one, a log the rig writes (2025-03-14).
+    init(path: String?) throws {
+        text = try path.map { try String(contentsOfFile: $0, encoding: .utf8) } ?? FakeGPS.log()
+        var dates: [String] = [], positions: Set<String> = []
+        for line in text.split(whereSeparator: \.isNewline) {
+            let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            guard f.count >= 10, f[0].hasSuffix("RMC"), f[2] == "A", f[9].count == 6,
+                  let lat = Self.degrees(f[3], f[4]), let lon = Self.degrees(f[5], f[6]),
+                  let p = try? Position(latitude: lat, longitude: lon) else { continue }
+            let d = Array(f[9])
+            dates.append("20\(d[4])\(d[5])-\(d[2])\(d[3])-\(d[0])\(d[1])")
+            positions.insert(p.ddm)
+        }
+        guard let first = dates.first else { throw RigError("the NMEA log has no valid RMC sentence") }
+        date = first
+        self.positions = positions
+    }
+
+    /// `ddmm.mmmm` and a hemisphere, as signed degrees.
+    static func degrees(_ value: String, _ hemisphere: String) -> Double? {
+        guard let v = Double(value) else { return nil }
+        let d = (v / 100).rounded(.towardZero) + v.truncatingRemainder(dividingBy: 100) / 60
+        return hemisphere == "S" || hemisphere == "W" ? -d : d
+    }
+}

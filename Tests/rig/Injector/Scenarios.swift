@@ -1,0 +1,117 @@
+import Foundation
+import MarkTimeCore
+import MarkTimeStore
+import RigSupport
+
+/// A double 2 kHz beep: the daemon's "stored" confirmation.
+func isDoubleBeep(_ heard: LoopbackCapture.Heard?) -> Bool {
+    guard let heard else { return false }
+    let beeps = heard.bursts.filter { abs($0.burst.hertz - 2000) < 100 }
+    return beeps.count == 2 && heard.bursts.count == 2
+}
+
+enum Scenario {
+    /// Presses through the real kernel, checked against the store, the beeps and the CLI.
+    static func e2e(marktime: String, nmea: String?) throws -> Int32 {
+        let rig = try Rig(marktime: marktime, nmea: nmea, folder: "/tmp/rig-e2e")
+        defer { rig.tearDown() }
+        try rig.startDaemon()
+        say("# log date \(rig.log.date), positions \(rig.log.positions.sorted())")
+
+        // Five presses, a second apart.
+        var kernel: [Int64] = [], beeps: [Bool] = []
+        for _ in 0..<5 {
+            let t = try rig.button.press()
+            kernel.append(t)
+            beeps.append(isDoubleBeep(rig.capture.tone(after: t)))
+            Thread.sleep(forTimeInterval: 0.7)
+        }
+        var sights = try rig.sights()
+        rig.check(sights.count == 5, "5 presses store 5 sights", "stored \(sights.count)")
+        rig.check(sights.map(\.instant.nanoseconds) == kernel, "each sight's instant is the kernel's key-down timestamp, to the microsecond",
+                  "stored \(sights.map(\.instant.nanoseconds)) kernel \(kernel)")
+        rig.check(sights.allSatisfy { $0.instant.bootID == rig.bootID }, "each sight carries this boot's id")
+        rig.check(sights.allSatisfy { $0.estimate.utc.iso8601.hasPrefix(rig.log.date) && $0.estimate.source == .gps },
+                  "each sight is stamped with the log's GPS date \(rig.log.date), source gps",
+                  sights.map { "\($0.estimate.utc.iso8601) \($0.estimate.source.rawValue)" }.joined(separator: ", "))
+        rig.check(sights.allSatisfy { $0.position.map { rig.log.positions.contains($0.ddm) } == true },
+                  "each sight has a position of the log, in DDM", sights.map { $0.position?.ddm ?? "none" }.joined(separator: "; "))
+        rig.check(beeps == [true, true, true, true, true], "a double beep was captured on hw:Loopback,1 after each press",
+                  "\(beeps); capture: \(rig.capture.summary)")
+
+        let listed = try rig.cli(["sights", "--all", "--store", rig.store])
+        rig.check(sights.allSatisfy { listed.contains($0.estimate.utc.sightFormat) }, "`marktime sights` shows them", listed)
+        let csv = try rig.cli(["export", "csv", "--store", rig.store])
+        let rows = csv.split(separator: "\r\n").dropFirst()
+        // gpsfake loops a short log, so log time jumps back: compare as sets, and check UTC order.
+        let exported = rows.map { $0.split(separator: ",", maxSplits: 4).map(String.init) }
+        rig.check(Set(exported.map { $0[0] }) == Set(sights.map { "\($0.id ?? 0)" }) && exported.allSatisfy { $0[1] == rig.log.date }
+                  && exported.map { $0[3] } == exported.map { $0[3] }.sorted(),
+                  "`marktime export csv` has them, on the log's date, oldest first", csv)
+
+        // Unplug and plug in again.
+        try rig.replug()
+        let replugged = try eventually(within: 30) { (try rig.status()["button"] as? String)?.hasPrefix("ready") == true }
+        rig.check(replugged, "the daemon picks the button up again after unplug and replug")
+        let afterReplug = try rig.button.press()
+        _ = rig.capture.tone(after: afterReplug)
+        sights = try rig.sights()
+        rig.check(sights.count == 6 && sights.last?.instant.nanoseconds == afterReplug, "a press after the replug is recorded",
+                  "stored \(sights.count)")
+
+        // Autorepeat: the kernel repeats a held key.
+        Thread.sleep(forTimeInterval: 0.5)
+        let held = try rig.button.key(1)
+        let repeats = try rig.button.repeats(during: 1.0)
+        try rig.button.key(0)
+        _ = rig.capture.tone(after: held)
+        Thread.sleep(forTimeInterval: 0.5)
+        sights = try rig.sights()
+        rig.check(repeats > 5 && sights.count == 7 && sights.last?.instant.nanoseconds == held,
+                  "a key held for 1 s (\(repeats) autorepeats) records one sight", "stored \(sights.count)")
+
+        // Bounce: two key-downs 5 ms apart.
+        Thread.sleep(forTimeInterval: 0.5)
+        let (first, second) = try rig.button.bounce(gap: 0.005)
+        _ = rig.capture.tone(after: first)
+        Thread.sleep(forTimeInterval: 0.5)
+        sights = try rig.sights()
+        rig.check(sights.count == 8 && sights.last?.instant.nanoseconds == first,
+                  "two key-downs \((second - first) / 1_000_000) ms apart record one sight, at the first edge", "stored \(sights.count)")
+
+        let stop = rig.stopDaemon()
+        rig.check(stop < 5, "SIGTERM stops the daemon within 5 s", "\(stop) s")
+        return rig.failures == 0 ? 0 : 1
+    }
+
+    /// Presses in bursts until the host cuts the power; each press whose beep is
+    /// captured is acknowledged on the console at once.
+    static func powercut(marktime: String, nmea: String?, check only: Bool) throws -> Int32 {
+        let folder = "/tmp/store"
+        let store = folder + "/marktime.sqlite"
+        var failures = 0
+        if FileManager.default.fileExists(atPath: store) {
+            let db = try AppDatabase(path: store, createDirectory: false)
+            let integrity = try db.integrityCheck()
+            if integrity != "ok" { failures += 1 }
+            say("\(integrity == "ok" ? "ok" : "not ok") - after the cut, PRAGMA integrity_check is \(integrity)")
+            let sights = try db.sights()
+            say("# \(sights.count) sights in the store")
+            if only {
+                for s in sights { say("RIG-STORED \(s.instant.bootID) \(s.instant.nanoseconds)") }
+            }
+        }
+        if only { return failures == 0 ? 0 : 1 }
+
+        let rig = try Rig(marktime: marktime, nmea: nmea, folder: "/tmp/rig-powercut", store: store)
+        try rig.startDaemon()
+        say("# pressing")
+        while true {
+            for _ in 0..<5 {
+                let t = try rig.button.press()
+                if isDoubleBeep(rig.capture.tone(after: t)) { say("RIG-ACK \(rig.bootID) \(t)") }
+            }
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+
+/// A child process in its own session (posix_spawn with POSIX_SPAWN_SETSID), so that
+/// stopping it also stops what it started (gpsfake's gpsd). Signals start at their
+/// defaults whatever the test runner's threads block. Output goes to a file.
+public final class Child {
+    public let pid: pid_t
+    public let log: String
+    public private(set) var exitStatus: Int32?
+
+    public init(_ executable: String, _ arguments: [String], log: String, environment: [String: String]) throws {
+        self.log = log
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), defaults = sigset_t()
+        sigemptyset(&none)
+        sigemptyset(&defaults)
+        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID, glibc 2.26+; not imported into Swift
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | setsid))
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
+        guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EINVAL) }
+        self.pid = pid
+    }
+
+    public var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
+
+    public var isRunning: Bool {
+        if exitStatus != nil { return false }
+        var status: Int32 = 0
+        guard waitpid(pid, &status, WNOHANG) == pid else { return true }
+        exitStatus = status
+        return false
+    }
+
+    /// Sends `signal` to the child's session and waits for the child, at most 10 s
+    /// before SIGKILL. Returns the seconds it took.
+    @discardableResult
+    public func stop(_ signal: Int32 = SIGTERM) -> Double {
+        let start = Date()
+        guard isRunning else { return 0 }
+        kill(-pid, signal)
+        if !eventually(within: 10, { !isRunning }) {
+            kill(-pid, SIGKILL)
+            _ = eventually(within: 10, { !isRunning })
+        }
+        return Date().timeIntervalSince(start)
+    }
+
+    /// Whether it exited by itself with status 0.
+    public var exitedCleanly: Bool { exitStatus.map { $0 & 0x7f == 0 && ($0 >> 8) & 0xff == 0 } ?? false }
+
+    deinit { stop(SIGKILL) }
+}
+
+/// Polls `condition` every 100 ms until it holds or `seconds` pass; returns whether it held.
+public func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = Date().addingTimeInterval(seconds)
+    repeat {
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: 0.1)
+    } while Date() < deadline
+    return try condition()
+}
