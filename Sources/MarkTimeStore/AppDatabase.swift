@@ -39,7 +39,12 @@ public final class AppDatabase: Sendable {
         let deadline = ContinuousClock.now + .seconds(5)
         while true {
             do {
-                return try DatabasePool(path: path, configuration: configuration())
+                let pool = try DatabasePool(path: path, configuration: configuration())
+                // GRDB puts the writer in synchronous=NORMAL when it enables WAL, after
+                // prepareDatabase: a commit would then wait for a checkpoint to be durable,
+                // and a power cut loses sights that were beeped. FULL syncs every commit.
+                try pool.writeWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+                return pool
             } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && ContinuousClock.now < deadline {
                 Thread.sleep(forTimeInterval: Double.random(in: 0.005...0.05))
             }
@@ -113,10 +118,12 @@ public final class AppDatabase: Sendable {
         try read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: "\n") }
     }
 
-    /// The current journal mode and synchronous level, for `marktime status`.
+    /// The writer connection's journal mode and `synchronous` level (2 is FULL).
     public func pragmas() throws(StoreError) -> (journalMode: String, synchronous: Int) {
-        try read { db in
-            (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?", try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
-        }
+        do {
+            return try writer.writeWithoutTransaction { db in
+                (try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "?", try Int.fetchOne(db, sql: "PRAGMA synchronous") ?? -1)
+            }
+        } catch { throw StoreError.wrap(error, path: path) }
     }
 }
