@@ -26,11 +26,15 @@ let package = Package(
         // The pure domain: no I/O, no clock reads.
         .target(name: "MarkTimeCore"),
 
+        // Places, geofences and the anchor watch: pure state machines over fixes.
+        .target(name: "MarkTimePlaces", dependencies: ["MarkTimeCore"]),
+
         // The one SQLite store shared by the daemon and the CLI.
         .target(
             name: "MarkTimeStore",
             dependencies: [
                 "MarkTimeCore",
+                "MarkTimePlaces",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
 
@@ -68,6 +72,7 @@ let package = Package(
             name: "MarkTimeDaemon",
             dependencies: [
                 "MarkTimeCore",
+                "MarkTimePlaces",
                 "MarkTimeStore",
                 "MarkTimeDevices",
                 "MarkTimeRecorder",
@@ -80,6 +85,7 @@ let package = Package(
             name: "MarkTimeCLI",
             dependencies: [
                 "MarkTimeCore",
+                "MarkTimePlaces",
                 "MarkTimeStore",
                 "MarkTimeConfig",
                 "MarkTimeDevices",
@@ -107,6 +113,7 @@ let package = Package(
             path: "Tests/rig/Injector"),
 
         .testTarget(name: "MarkTimeCoreTests", dependencies: ["MarkTimeCore"]),
+        .testTarget(name: "MarkTimePlacesTests", dependencies: ["MarkTimePlaces", "MarkTimeCore"]),
         .testTarget(
             name: "MarkTimeStoreTests",
             dependencies: ["MarkTimeStore", "MarkTimeRecorder", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -73,6 +73,13 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "button.debounce_ms", kind: .int(0...1000), defaultValue: .int(30), help: "key-downs this close to the last accepted one are bounces, in ms"),
         ConfigKey(name: "button.latency_compensation_ms", kind: .int(0...1000), defaultValue: .int(0), help: "known driver delay subtracted from each key-down, in ms"),
         ConfigKey(name: "button.grab", kind: .bool, defaultValue: .bool(true), help: "grab the button so presses do not reach the console (true/false)"),
+        ConfigKey(name: "places.confirm_fixes", kind: .int(1...100), defaultValue: .int(3), help: "consecutive fixes that confirm entering or leaving a place"),
+        ConfigKey(name: "places.margin_percent", kind: .double(0...100), defaultValue: .double(10), help: "leave margin beyond a place's radius, in percent of the radius"),
+        ConfigKey(name: "places.margin_min_m", kind: .double(0...10000), defaultValue: .double(20), help: "smallest leave margin beyond a place's radius, in metres"),
+        ConfigKey(name: "places.max_fix_age_s", kind: .double(1...3600), defaultValue: .double(10), help: "oldest daemon fix, in seconds, that --here accepts"),
+        ConfigKey(name: "anchor.confirm_fixes", kind: .int(1...100), defaultValue: .int(3), help: "consecutive fixes outside the swing radius that raise the anchor alarm"),
+        ConfigKey(name: "anchor.gps_margin_m", kind: .double(0...1000), defaultValue: .double(10), help: "GPS margin added to a swing radius from rode and depth, in metres"),
+        ConfigKey(name: "anchor.stale_s", kind: .double(1...3600), defaultValue: .double(30), help: "seconds without a fix before the anchor watch warns that it is blind"),
         ConfigKey(name: "gpsd.address", kind: .string(allowEmpty: false), defaultValue: .string("localhost:2947"), help: "gpsd HOST:PORT"),
     ]
 
@@ -122,4 +129,11 @@ public struct Settings: Hashable, Sendable {
     public var latencyCompensationMilliseconds: Int { int("button.latency_compensation_ms") }
     public var buttonGrab: Bool { bool("button.grab") }
     public var gpsdAddress: String { string("gpsd.address") }
+    public var placeConfirmations: Int { int("places.confirm_fixes") }
+    public var placeMarginPercent: Double { double("places.margin_percent") }
+    public var placeMarginMinimum: Double { double("places.margin_min_m") }
+    public var placeMaxFixAge: Double { double("places.max_fix_age_s") }
+    public var anchorConfirmations: Int { int("anchor.confirm_fixes") }
+    public var anchorGPSMargin: Double { double("anchor.gps_margin_m") }
+    public var anchorStaleAfter: Double { double("anchor.stale_s") }
 }

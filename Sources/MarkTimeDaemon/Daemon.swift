@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MarkTimeCore
 import MarkTimeDevices
+import MarkTimePlaces
 import MarkTimeRecorder
 import MarkTimeStore
 import ServiceLifecycle
@@ -40,6 +41,8 @@ public final class MarkTimeDaemon: Sendable {
         var fix: Fix?
         var gpsd = "starting"
         var button = "starting"
+        /// Fixes for the geofence, stored by the heartbeat (off gpsd's thread).
+        var geoFixes: [GeoFix] = []
         /// Key-downs whose insert failed every attempt: retried at each heartbeat.
         var pending: [(MonotonicInstant, UTCEstimate, Fix?)] = []
     }
@@ -87,7 +90,9 @@ public final class MarkTimeDaemon: Sendable {
         state.withLock { s in
             switch report {
             case .state(let text): s.gpsd = text
-            case .fix(let fix): s.fix = fix
+            case .fix(let fix):
+                s.fix = fix
+                if let time = fix.time { s.geoFixes.append(GeoFix(position: fix.position, error: fix.horizontalError, time: time)) }
             case .clock(let sample): s.model.add(sample)
             }
         }
@@ -128,15 +133,27 @@ public final class MarkTimeDaemon: Sendable {
     func beat(stopping: Bool = false) {
         guard let reading = try? clock.read() else { return }
         let now = reading.instant.nanoseconds
-        let (status, model, pending) = state.withLock { s in
+        let (status, model, pending, geoFixes) = state.withLock { s in
             s.model.add(reading.sample)
             s.model.expire(now: now)
             let status = DaemonStatus(
                 pid: getpid(), bootID: clock.bootID, startedAt: startedAt, heartbeat: now,
                 clock: s.model.currentSample(now: now), fix: s.fix, gpsd: s.gpsd, buttonDevice: options.buttonPath,
                 buttonState: s.button, soundState: beeper?.state ?? "off (sound.enabled = false)", stopped: stopping)
-            defer { s.pending = [] }
-            return (status, s.model, s.pending)
+            defer { s.pending = []; s.geoFixes = [] }
+            return (status, s.model, s.pending, s.geoFixes)
+        }
+        let rules = GeofenceRules(confirmations: options.settings.placeConfirmations,
+                                  marginFraction: options.settings.placeMarginPercent / 100,
+                                  marginMinimum: options.settings.placeMarginMinimum)
+        for fix in geoFixes {
+            do {
+                for e in try store.report(fix, member: nil, rules: rules) {
+                    logger.info("\(e.kind == .enter ? "entered" : "left") \(e.place)", metadata: ["utc": "\(e.time.iso8601)", "position": "\(e.position.ddm)"])
+                }
+            } catch {
+                logger.error("cannot record the fix for places", metadata: ["error": "\(error)"])
+            }
         }
         for (instant, estimate, fix) in pending { record(instant, estimate, fix) }
         do {

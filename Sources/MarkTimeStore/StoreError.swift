@@ -7,6 +7,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case newerSchema(path: String, unknown: [String])
     case unknownSight(Int64)
     case failed(path: String, reason: String)
+    /// The request itself is wrong (a duplicate name, an unknown place): nothing was written.
+    case refused(String)
 
     public var description: String {
         switch self {
@@ -20,6 +22,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             "no sight with id \(id): `marktime sights --all` lists the ids"
         case .failed(let path, let reason):
             "store \(path) failed: \(reason)"
+        case .refused(let reason):
+            reason
         }
     }
 

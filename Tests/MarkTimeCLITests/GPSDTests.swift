@@ -128,4 +128,27 @@ struct GPSDTests {
         #expect(daemon.log.contains("marktime daemon stopped"), "\(daemon.log)")
         #expect(try status()["daemon_stopped"] as? Bool == true)
     }
+
+    @Test func aTrackEntersThenLeavesHome() throws {
+        // Given Home (150 m) and the device's member, and a track: 30 fixes at Home, then 30 fixes 11 km south
+        _ = try cli.run(["place", "add", "Home", "--position", "27 22.84 S 153 22.84 E", "--radius", "150", "--kind", "home"])
+        _ = try cli.run(["member", "add", "Anna", "--me"])
+        let home = (latitude: -(27 + 22.84 / 60), longitude: 153 + 22.84 / 60)
+        let away = (latitude: -(27 + 28.8 / 60), longitude: home.longitude)
+        let track = FakeGPS.track(Array(repeating: home, count: 30) + Array(repeating: away, count: 30))
+        // When the daemon follows it from gpsd
+        let gps = try FakeGPS(folder: cli.folder, log: track, cycle: 0.05, once: true)
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        let events = { try self.cli.json(["place", "history"]) as? [[String: Any]] ?? [] }
+        #expect(try eventually(within: 40) { try events().count == 2 }, "daemon log:\n\(daemon.log)")
+        // Then Anna entered Home (on the third fix the daemon saw there: gpsd's first ones may
+        // come before the daemon's watch) and left on the third fix outside, at 10:00:32
+        let seen = try events().map { "\($0["member"] ?? "") \($0["event"] ?? "") \($0["place"] ?? "")" }
+        #expect(seen == ["Anna enter Home", "Anna leave Home"])
+        let times = try events().compactMap { $0["time"] as? String }
+        #expect(times.count == 2 && times[0] >= "2025-03-14T10:00:02.000Z" && times[0] <= "2025-03-14T10:00:29.000Z", "\(times)")
+        #expect(times.last == "2025-03-14T10:00:32.000Z")
+        #expect(try cli.run(["where"]).stdout == "Unknown — nearest Home, 6.0 nm\n")
+    }
 }

@@ -58,7 +58,7 @@ enum Bench {
         rows.append(("graceful stop", String(format: "%.2f s after SIGTERM", stop)))
 
         let width = rows.map(\.0.count).max() ?? 0
-        say("RIG-BENCH marktime rig figures (QEMU TCG, Debian kernel; a Pi is faster): median [min … max]")
+        say("RIG-BENCH marktime rig figures (QEMU TCG, Debian kernel; not measured on a Pi): median [min … max]")
         for (name, value) in rows { say("RIG-BENCH \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(value)") }
         return failures == 0 ? 0 : 1
     }

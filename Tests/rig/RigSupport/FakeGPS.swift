@@ -17,18 +17,36 @@ public final class FakeGPS {
         }.joined()
     }
 
+    /// A track: one RMC and GGA pair per second from 10:00:00 on `date`, through `points`
+    /// (signed decimal degrees).
+    public static func track(date: String = "140325", _ points: [(latitude: Double, longitude: Double)]) -> String {
+        func ddmm(_ v: Double, _ width: Int) -> String {
+            let a = abs(v), d = Int(a), m = (a - Double(d)) * 60
+            return String(format: "%0\(width)d%06.3f", d, m)
+        }
+        return points.enumerated().map { i, p in
+            let t = String(format: "%02d%02d%02d.00", 10 + i / 3600, i / 60 % 60, i % 60)
+            let lat = "\(ddmm(p.latitude, 2)),\(p.latitude < 0 ? "S" : "N")", lon = "\(ddmm(p.longitude, 3)),\(p.longitude < 0 ? "W" : "E")"
+            return [
+                "GPRMC,\(t),A,\(lat),\(lon),000.0,000.0,\(date),,,A",
+                "GPGGA,\(t),\(lat),\(lon),1,08,0.9,12.0,M,39.0,M,,",
+            ].map(sentence).joined()
+        }.joined()
+    }
+
     public static func sentence(_ body: String) -> String {
         let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
         return "$\(body)*\(String(format: "%02X", sum))\r\n"
     }
 
-    /// Starts gpsfake on `port` (a free one when nil) with `log` written to `folder`, at two
-    /// sentences a second, so that log time runs at the real rate.
-    public init(folder: String, port: UInt16? = nil, log: String = FakeGPS.log()) throws {
+    /// Starts gpsfake on `port` (a free one when nil) with `log` written to `folder`. `cycle`
+    /// is the delay between sentences: 0.5 s gives log time at the real rate. `once` plays
+    /// the log once instead of in a loop.
+    public init(folder: String, port: UInt16? = nil, log: String = FakeGPS.log(), cycle: Double = 0.5, once: Bool = false) throws {
         self.port = try port ?? FakeGPS.freePort()
         let file = folder + "/gps-\(self.port).nmea"
         try log.write(toFile: file, atomically: true, encoding: .utf8)
-        child = try Child("/usr/bin/gpsfake", ["-q", "-c", "0.5", "-P", "\(self.port)", file],
+        child = try Child("/usr/bin/gpsfake", ["-q", "-c", "\(cycle)", "-P", "\(self.port)"] + (once ? ["-1"] : []) + [file],
                           log: folder + "/gpsfake-\(self.port).log",
                           environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"])
     }

@@ -1,0 +1,285 @@
+import ArgumentParser
+import Foundation
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimePlaces
+import MarkTimeStore
+
+extension Settings {
+    var geofenceRules: GeofenceRules {
+        GeofenceRules(confirmations: placeConfirmations, marginFraction: placeMarginPercent / 100, marginMinimum: placeMarginMinimum)
+    }
+}
+
+/// `--position POS` or `--here` (the daemon's latest fix, if fresh).
+struct PositionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("A position: 27 22.84 S 153 22.84 E, 27° 22'.84 S 153° 22'.84 E or -27.3807 153.3807.", valueName: "pos"))
+    var position: String?
+
+    @Flag(help: "Use the daemon's latest GPS fix.")
+    var here = false
+
+    func resolve(_ db: AppDatabase, _ settings: Settings) throws -> Position {
+        switch (position, here) {
+        case (let text?, false): return try Position.parse(text)
+        case (nil, true):
+            let reading = try SystemClock().read()
+            guard let fix = try db.daemonStatus()?.fix else {
+                throw InputError("--here needs a GPS fix, and the daemon has published none: is `marktime daemon` running with a receiver? Or give --position")
+            }
+            guard let age = fix.age(at: reading.instant), age <= settings.placeMaxFixAge else {
+                throw InputError("--here needs a fresh GPS fix, and the daemon's last one is \(fix.age(at: reading.instant).map { "\(Int($0)) s old" } ?? "from another boot") (places.max_fix_age_s is \(Int(settings.placeMaxFixAge)) s); give --position")
+            }
+            return fix.position
+        case (nil, false): throw ValidationError("give --position POS or --here")
+        case (_?, true): throw ValidationError("give either --position or --here, not both")
+        }
+    }
+}
+
+extension PlaceKind: ExpressibleByArgument {}
+
+/// Hours and minutes of a UTC time, `10:02 UTC`.
+func hourMinute(_ t: UTCTime) -> String { "\(t.iso8601.dropFirst(11).prefix(5)) UTC" }
+
+extension MarkTime {
+    struct PlaceCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "place",
+            abstract: "Named places with a radius; the daemon records entering and leaving them.",
+            discussion: """
+                Examples:
+                  marktime place add Home --position "27 22.84 S 153 22.84 E" --radius 150 --kind home
+                  marktime place add Anchorage --here --radius 300 --kind anchorage
+                  marktime place list
+                  marktime place history --since 2026-11-01
+                Entering takes places.confirm_fixes (3) fixes in a row inside the radius; leaving as many
+                outside the radius plus a margin (places.margin_percent, 10 %, or places.margin_min_m, 20 m).
+                """,
+            subcommands: [Add.self, List.self, Remove.self, Rename.self, History.self])
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Add a place.")
+            @OptionGroup var store: StoreOptions
+            @OptionGroup var config: ConfigOptions
+            @Argument(help: "Its name (unique, whatever the case).") var name: String
+            @OptionGroup var where_: PositionOptions
+            @Option(help: "Radius in metres, more than 0 and at most 100 km.") var radius: Double
+            @Option(help: "home, work, school, harbour, anchorage or other.") var kind: PlaceKind = .other
+
+            func run() async throws {
+                let settings = try config.settings()
+                let db = try store.open()
+                let place = try Place(name: name, kind: kind, center: try where_.resolve(db, settings), radius: radius)
+                try db.addPlace(place, now: try wallClock())
+                print("added \(place.name) (\(place.kind.rawValue)): \(place.center.ddm), radius \(Int(place.radius)) m")
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List the places.")
+            @OptionGroup var store: StoreOptions
+            @Option(help: "table or json.") var format: Format = .table
+
+            func run() async throws {
+                let places = try store.open().places()
+                switch format {
+                case .json:
+                    print(JSON.array(places.map { p in
+                        .object([("name", .string(p.name)), ("kind", .string(p.kind.rawValue)), ("lat", .number(p.center.latitude)),
+                                 ("lon", .number(p.center.longitude)), ("position", .string(p.center.ddm)), ("radius_m", .number(p.radius))])
+                    }).render())
+                case .table:
+                    guard !places.isEmpty else { return print("no places yet: `marktime place add NAME --position POS --radius M`") }
+                    var table = TextTable(header: ["NAME", "KIND", "POSITION", "RADIUS"])
+                    for p in places { table.rows.append([p.name, p.kind.rawValue, p.center.ddm, "\(Int(p.radius)) m"]) }
+                    print(table.render())
+                }
+            }
+        }
+
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove a place (its history stays).")
+            @OptionGroup var store: StoreOptions
+            @Argument var name: String
+            func run() async throws {
+                try store.open().removePlace(named: name)
+                print("removed \(name)")
+            }
+        }
+
+        struct Rename: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Rename a place, in its history too.")
+            @OptionGroup var store: StoreOptions
+            @Argument var old: String
+            @Argument var new: String
+            func run() async throws {
+                try store.open().renamePlace(old, to: new)
+                print("renamed \(old) to \(new)")
+            }
+        }
+
+        struct History: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Enter and leave events, oldest first.")
+            @OptionGroup var store: StoreOptions
+            @Option(help: "From this date (YYYY-MM-DD or ISO-8601, UTC).") var since: String?
+            @Option(help: "Only this member's.") var member: String?
+            @Option(help: "table or json.") var format: Format = .table
+
+            func run() async throws {
+                let events = try store.open().placeEvents(since: try parseBound(since, upper: false, option: "--since"), member: member)
+                switch format {
+                case .json:
+                    print(JSON.array(events.map { e in
+                        .object([("member", .string(e.member)), ("place", .string(e.event.place)), ("event", .string(e.event.kind.rawValue)),
+                                 ("time", .string(e.event.time.iso8601)), ("lat", .number(e.event.position.latitude)),
+                                 ("lon", .number(e.event.position.longitude))])
+                    }).render())
+                case .table:
+                    guard !events.isEmpty else { return print("no place events yet") }
+                    var table = TextTable(header: ["TIME (UTC)", "MEMBER", "EVENT", "PLACE", "POSITION"])
+                    for e in events {
+                        table.rows.append([e.event.time.iso8601, e.member, e.event.kind.rawValue, e.event.place, e.event.position.ddm])
+                    }
+                    print(table.render())
+                }
+            }
+        }
+    }
+
+    struct Where: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Where you are: the place the geofence has you at, or the nearest one.",
+            discussion: "Answers for the member marked --me (the daemon's GPS), or --member NAME.")
+        @OptionGroup var store: StoreOptions
+        @Option(help: "Whose place (default: the member marked --me).") var member: String?
+        @Option(help: "table or json.") var format: Format = .table
+
+        func run() async throws {
+            let db = try store.open()
+            let members = try db.members()
+            let who: Member?
+            if let member {
+                guard let m = members.first(where: { $0.name.lowercased() == member.lowercased() }) else {
+                    throw InputError("no member named '\(member)'; members: \(members.map(\.name).joined(separator: ", "))")
+                }
+                who = m
+            } else {
+                who = members.first(where: \.isMe)
+            }
+            let places = try db.places()
+            let nearest = who?.position.flatMap { p in
+                places.map { ($0, GreatCircle.distance(p, $0.center)) }.min { $0.1 < $1.1 }
+            }
+            let place = who?.geofence.place
+            let since = who?.geofence.since
+            switch format {
+            case .json:
+                print(JSON.object([("member", .from(who?.name)), ("place", .from(place)), ("since", .from(since?.iso8601)),
+                                   ("nearest", .from(nearest?.0.name)), ("distance_m", .from(nearest?.1))]).render())
+            case .table:
+                if let place {
+                    print("At \(place)\(since.map { " since \(hourMinute($0))" } ?? "")")
+                } else if let nearest {
+                    print("Unknown — nearest \(nearest.0.name), \(distanceText(nearest.1))")
+                } else if who?.position == nil {
+                    print("Unknown — no position yet (the daemon reports the member marked --me from the GPS)")
+                } else {
+                    print("Unknown — no places yet (`marktime place add`)")
+                }
+            }
+        }
+    }
+
+    struct MemberCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "member",
+            abstract: "The crew or family on the clock (at most six).",
+            discussion: """
+                Examples:
+                  marktime member add Anna --color blue --me     # the daemon moves Anna with the GPS
+                  marktime member add Ben --color green
+                  marktime member report Ben --position "27 28.1 S 153 01.9 E" --time 2026-11-21T09:30Z
+                """,
+            subcommands: [Add.self, List.self, Remove.self, Report.self])
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Add a member.")
+            @OptionGroup var store: StoreOptions
+            @Argument var name: String
+            @Option(help: "The hand's colour: red, green, yellow, blue, magenta, cyan or white.") var color: String?
+            @Flag(help: "This is the device's own member, moved by the daemon's GPS.") var me = false
+
+            static let colors = ["red", "green", "yellow", "blue", "magenta", "cyan", "white"]
+
+            func run() async throws {
+                let trimmed = name.trimmingCharacters(in: .whitespaces)
+                guard !trimmed.isEmpty else { throw ValidationError("a member needs a name") }
+                let db = try store.open()
+                let taken = Set(try db.members().map(\.color))
+                let chosen = color?.lowercased() ?? Self.colors.first { !taken.contains($0) } ?? "white"
+                guard Self.colors.contains(chosen) else {
+                    throw ValidationError("unknown colour '\(color ?? "")': use \(Self.colors.joined(separator: ", "))")
+                }
+                try db.addMember(Member(name: trimmed, color: chosen, isMe: me))
+                print("added \(trimmed) (\(chosen)\(me ? ", me" : ""))")
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "List the members and where they are.")
+            @OptionGroup var store: StoreOptions
+            @Option(help: "table or json.") var format: Format = .table
+
+            func run() async throws {
+                let members = try store.open().members()
+                switch format {
+                case .json:
+                    print(JSON.array(members.map { m in
+                        .object([("name", .string(m.name)), ("color", .string(m.color)), ("me", .bool(m.isMe)),
+                                 ("place", .from(m.geofence.place)), ("since", .from(m.geofence.since?.iso8601)),
+                                 ("lat", .from(m.position?.latitude)), ("lon", .from(m.position?.longitude)),
+                                 ("reported_at", .from(m.reportedAt?.iso8601))])
+                    }).render())
+                case .table:
+                    guard !members.isEmpty else { return print("no members yet: `marktime member add NAME`") }
+                    var table = TextTable(header: ["NAME", "COLOUR", "PLACE", "SINCE", "LAST REPORT"])
+                    for m in members {
+                        table.rows.append([m.name + (m.isMe ? " (me)" : ""), m.color, m.geofence.place ?? "unknown",
+                                   m.geofence.since.map(hourMinute) ?? "", m.reportedAt?.iso8601 ?? "never"])
+                    }
+                    print(table.render())
+                }
+            }
+        }
+
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove a member.")
+            @OptionGroup var store: StoreOptions
+            @Argument var name: String
+            func run() async throws {
+                try store.open().removeMember(named: name)
+                print("removed \(name)")
+            }
+        }
+
+        struct Report: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Report where a member is; the geofence runs as for the daemon's own fixes.")
+            @OptionGroup var store: StoreOptions
+            @OptionGroup var config: ConfigOptions
+            @Argument var name: String
+            @Option(help: ArgumentHelp("Where they are.", valueName: "pos")) var position: String
+            @Option(help: "When (ISO-8601 UTC; default now).") var time: String?
+            @Option(help: "The report's error estimate in metres, if known.") var error: Double?
+
+            func run() async throws {
+                let settings = try config.settings()
+                let when = try parseBound(time, upper: false, option: "--time") ?? (try wallClock())
+                let fix = GeoFix(position: try Position.parse(position), error: error, time: when)
+                let events = try store.open().report(fix, member: name, rules: settings.geofenceRules)
+                print(events.isEmpty ? "\(name): reported" : events.map { "\(name): \($0.kind.rawValue) \($0.place)" }.joined(separator: "\n"))
+            }
+        }
+    }
+}

@@ -1,0 +1,177 @@
+import GRDB
+import MarkTimeCore
+import MarkTimePlaces
+
+/// A member of the crew or family, and where the geofence has them.
+public struct Member: Hashable, Sendable {
+    public var id: Int64?
+    public var name: String
+    public var color: String
+    public var isMe: Bool
+    public var geofence: Geofence
+    /// The last reported position, and when (UTC).
+    public var position: Position?
+    public var reportedAt: UTCTime?
+
+    public init(name: String, color: String, isMe: Bool = false) {
+        self.name = name
+        self.color = color
+        self.isMe = isMe
+        geofence = Geofence()
+    }
+}
+
+/// A stored enter or leave, with whose it was.
+public struct StoredPlaceEvent: Hashable, Sendable {
+    public var member: String
+    public var event: PlaceEvent
+}
+
+extension AppDatabase {
+    // MARK: Places
+
+    public func addPlace(_ place: Place, now: UTCTime) throws(StoreError) {
+        try write { db in
+            if let other = try String.fetchOne(db, sql: "SELECT name FROM place WHERE name = ? COLLATE NOCASE", arguments: [place.name]) {
+                throw StoreError.refused("a place named '\(other)' already exists; choose another name, or `marktime place remove \(other)` first")
+            }
+            try db.execute(sql: "INSERT INTO place (name, kind, lat, lon, radius_m, created_at_ns) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [place.name, place.kind.rawValue, place.center.latitude, place.center.longitude, place.radius,
+                                       now.nanosecondsSinceEpoch])
+        }
+    }
+
+    public func places() throws(StoreError) -> [Place] {
+        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM place ORDER BY name COLLATE NOCASE").compactMap(Self.place) }
+    }
+
+    static func place(_ row: Row) -> Place? {
+        guard let center = try? Position(latitude: row["lat"], longitude: row["lon"]) else { return nil }
+        return try? Place(name: row["name"], kind: PlaceKind(rawValue: row["kind"]) ?? .other, center: center, radius: row["radius_m"])
+    }
+
+    /// Removes a place; members at it become "unknown" (their history stays).
+    public func removePlace(named name: String) throws(StoreError) {
+        try write { db in
+            let canonical = try Self.placeName(name, db)
+            try db.execute(sql: "DELETE FROM place WHERE name = ?", arguments: [canonical])
+            try db.execute(sql: "UPDATE member SET place = NULL, since_ns = NULL WHERE place = ?", arguments: [canonical])
+            try db.execute(sql: "UPDATE member SET candidate = NULL, streak = 0 WHERE candidate = ?", arguments: [canonical])
+        }
+    }
+
+    /// Renames a place everywhere: the place, members at it, and its history.
+    public func renamePlace(_ old: String, to new: String) throws(StoreError) {
+        let trimmed = new.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { throw .refused("a place needs a name") }
+        try write { db in
+            let canonical = try Self.placeName(old, db)
+            if let other = try String.fetchOne(db, sql: "SELECT name FROM place WHERE name = ? COLLATE NOCASE AND name != ?",
+                                               arguments: [trimmed, canonical]) {
+                throw StoreError.refused("a place named '\(other)' already exists; choose another name")
+            }
+            for (table, column) in [("place", "name"), ("member", "place"), ("member", "candidate"), ("place_event", "place")] {
+                try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE \(column) = ?", arguments: [trimmed, canonical])
+            }
+        }
+    }
+
+    static func placeName(_ name: String, _ db: Database) throws -> String {
+        guard let canonical = try String.fetchOne(db, sql: "SELECT name FROM place WHERE name = ? COLLATE NOCASE", arguments: [name]) else {
+            let known = try String.fetchAll(db, sql: "SELECT name FROM place ORDER BY name COLLATE NOCASE")
+            throw StoreError.refused("no place named '\(name)'; " + (known.isEmpty ? "`marktime place add` makes one" : "known places: \(known.joined(separator: ", "))"))
+        }
+        return canonical
+    }
+
+    // MARK: Members
+
+    public func addMember(_ member: Member) throws(StoreError) {
+        try write { db in
+            if let other = try String.fetchOne(db, sql: "SELECT name FROM member WHERE name = ? COLLATE NOCASE", arguments: [member.name]) {
+                throw StoreError.refused("a member named '\(other)' already exists")
+            }
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM member") ?? 0
+            guard count < 6 else { throw StoreError.refused("the clock has six hands: remove a member before adding another") }
+            if member.isMe { try db.execute(sql: "UPDATE member SET is_me = 0") }
+            try db.execute(sql: "INSERT INTO member (name, color, is_me) VALUES (?, ?, ?)", arguments: [member.name, member.color, member.isMe])
+        }
+    }
+
+    public func members() throws(StoreError) -> [Member] {
+        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM member ORDER BY id").map(Self.member) }
+    }
+
+    static func member(_ row: Row) -> Member {
+        var m = Member(name: row["name"], color: row["color"], isMe: row["is_me"])
+        m.id = row["id"]
+        m.geofence = Geofence(place: row["place"], since: (row["since_ns"] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:)),
+                              candidate: row["candidate"], streak: row["streak"])
+        if let lat: Double = row["lat"], let lon: Double = row["lon"] { m.position = try? Position(latitude: lat, longitude: lon) }
+        m.reportedAt = (row["reported_at_ns"] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:))
+        return m
+    }
+
+    public func removeMember(named name: String) throws(StoreError) {
+        try write { db in
+            let canonical = try Self.memberName(name, db)
+            try db.execute(sql: "DELETE FROM member WHERE name = ?", arguments: [canonical])
+        }
+    }
+
+    static func memberName(_ name: String, _ db: Database) throws -> String {
+        guard let canonical = try String.fetchOne(db, sql: "SELECT name FROM member WHERE name = ? COLLATE NOCASE", arguments: [name]) else {
+            let known = try String.fetchAll(db, sql: "SELECT name FROM member ORDER BY id")
+            throw StoreError.refused("no member named '\(name)'; " + (known.isEmpty ? "`marktime member add NAME` adds one" : "members: \(known.joined(separator: ", "))"))
+        }
+        return canonical
+    }
+
+    /// Runs one fix for a member through the geofence, in one transaction: the member's
+    /// state, position and any enter or leave events are written together. `name` nil
+    /// means the member marked as me, made ("Me") if there is none.
+    @discardableResult
+    public func report(_ fix: GeoFix, member name: String?, rules: GeofenceRules) throws(StoreError) -> [PlaceEvent] {
+        try write { db in
+            let row: Row
+            if let name {
+                let canonical = try Self.memberName(name, db)
+                row = try Row.fetchOne(db, sql: "SELECT * FROM member WHERE name = ?", arguments: [canonical])!
+            } else if let me = try Row.fetchOne(db, sql: "SELECT * FROM member WHERE is_me = 1") {
+                row = me
+            } else {
+                try db.execute(sql: "INSERT INTO member (name, color, is_me) VALUES ('Me', 'red', 1) ON CONFLICT (name) DO UPDATE SET is_me = 1")
+                row = try Row.fetchOne(db, sql: "SELECT * FROM member WHERE is_me = 1")!
+            }
+            var member = Self.member(row)
+            let places = try Row.fetchAll(db, sql: "SELECT * FROM place").compactMap(Self.place)
+            let events = member.geofence.handle(fix, places: places, rules: rules)
+            let g = member.geofence
+            try db.execute(sql: """
+                UPDATE member SET place = ?, since_ns = ?, candidate = ?, streak = ?, lat = ?, lon = ?, reported_at_ns = ? WHERE id = ?
+                """, arguments: [g.place, g.since?.nanosecondsSinceEpoch, g.candidate, g.streak,
+                                 fix.position.latitude, fix.position.longitude, fix.time.nanosecondsSinceEpoch, member.id])
+            for e in events {
+                try db.execute(sql: "INSERT INTO place_event (member, place, event, time_ns, lat, lon) VALUES (?, ?, ?, ?, ?, ?)",
+                               arguments: [member.name, e.place, e.kind.rawValue, e.time.nanosecondsSinceEpoch,
+                                           e.position.latitude, e.position.longitude])
+            }
+            return events
+        }
+    }
+
+    /// Enter and leave events, oldest first, from `since` on.
+    public func placeEvents(since: UTCTime? = nil, member: String? = nil) throws(StoreError) -> [StoredPlaceEvent] {
+        try read { db in
+            var sql = "SELECT * FROM place_event WHERE time_ns >= ?"
+            var arguments: StatementArguments = [since?.nanosecondsSinceEpoch ?? Int64.min]
+            if let member { sql += " AND member = ? COLLATE NOCASE"; arguments += [member] }
+            return try Row.fetchAll(db, sql: sql + " ORDER BY time_ns, id", arguments: arguments).compactMap { row in
+                guard let p = try? Position(latitude: row["lat"], longitude: row["lon"]),
+                      let kind = PlaceEvent.Kind(rawValue: row["event"]) else { return nil }
+                return StoredPlaceEvent(member: row["member"], event: PlaceEvent(
+                    place: row["place"], kind: kind, time: UTCTime(nanosecondsSinceEpoch: row["time_ns"]), position: p))
+            }
+        }
+    }
+}
