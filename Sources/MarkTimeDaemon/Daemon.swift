@@ -41,8 +41,10 @@ public final class MarkTimeDaemon: Sendable {
         var fix: Fix?
         var gpsd = "starting"
         var button = "starting"
-        /// Fixes for the geofence, stored by the heartbeat (off gpsd's thread).
+        /// Fixes for the geofence and the anchor watch, used by the heartbeat (off gpsd's thread).
         var geoFixes: [GeoFix] = []
+        /// The anchor alarm is looping.
+        var anchorAlarm = false
         /// Key-downs whose insert failed every attempt: retried at each heartbeat.
         var pending: [(MonotonicInstant, UTCEstimate, Fix?)] = []
     }
@@ -101,6 +103,13 @@ public final class MarkTimeDaemon: Sendable {
     /// The button's thread: key-down → UTC → position → durable insert → beep.
     func handle(_ event: InputEvent) {
         guard case .mark(let nanoseconds) = filter.withLock({ $0.handle(event) }) else { return }
+        // A press while the anchor alarm sounds silences it (and is not a sight).
+        if state.withLock({ $0.anchorAlarm }) {
+            _ = try? store.updateAnchorWatch(settings: options.settings) { w, _ in w.acknowledge() }
+            silenceAnchorAlarm()
+            logger.notice("anchor alarm acknowledged with the button")
+            return
+        }
         let instant = MonotonicInstant(bootID: clock.bootID, nanoseconds: nanoseconds)
         // A failed clock read must not lose the press: the model's last samples still count.
         let reading = try? clock.read()
@@ -146,6 +155,7 @@ public final class MarkTimeDaemon: Sendable {
         let rules = GeofenceRules(confirmations: options.settings.placeConfirmations,
                                   marginFraction: options.settings.placeMarginPercent / 100,
                                   marginMinimum: options.settings.placeMarginMinimum)
+        watchAnchor(geoFixes, now: now)
         for fix in geoFixes {
             do {
                 for e in try store.report(fix, member: nil, rules: rules) {
@@ -171,6 +181,47 @@ public final class MarkTimeDaemon: Sendable {
         } catch {
             logger.error("cannot update the store", metadata: ["error": "\(error)"])
         }
+    }
+}
+
+extension MarkTimeDaemon {
+    /// Applies the beat's fixes to the anchor watch, and starts or stops the alarm to match.
+    func watchAnchor(_ fixes: [GeoFix], now: Int64) {
+        do {
+            let result = try store.updateAnchorWatch(settings: options.settings, bootID: clock.bootID) { w, sameBoot in
+                if !sameBoot { w.rebase(now: now) }
+                return fixes.flatMap { w.handle($0, now: now) } + w.tick(now: now)
+            }
+            let watch = result?.0
+            for action in result?.1 ?? [] {
+                switch action {
+                case .soundAlarm:
+                    logger.critical("anchor dragging", metadata: [
+                        "distance_m": "\(Int(watch?.distance ?? 0))", "radius_m": "\(Int(watch?.radius ?? 0))",
+                        "bearing_deg": "\(Int(watch?.bearing ?? 0))",
+                    ])
+                case .warnStale:
+                    logger.warning("anchor watch has no GPS fix", metadata: ["stale_after_s": "\(options.settings.anchorStaleAfter)"])
+                    beeper?.play(.warning)
+                case .silenceAlarm: break
+                }
+            }
+            let alarm = watch?.state == .alarm
+            let sounding = state.withLock { $0.anchorAlarm }
+            if alarm, !sounding {
+                state.withLock { $0.anchorAlarm = true }
+                beeper?.play(.alarm)
+            } else if !alarm, sounding {
+                silenceAnchorAlarm()
+            }
+        } catch {
+            logger.error("cannot update the anchor watch", metadata: ["error": "\(error)"])
+        }
+    }
+
+    func silenceAnchorAlarm() {
+        state.withLock { $0.anchorAlarm = false }
+        beeper?.stop()
     }
 }
 

@@ -78,6 +78,9 @@ public struct AnchorWatch: Hashable, Sendable {
         return [.warnStale]
     }
 
+    /// After a reboot the stored monotonic time means nothing: count staleness from `now`.
+    public mutating func rebase(now: Int64) { lastFix = now }
+
     /// `anchor ack` (or the sight button): silence and re-arm.
     public mutating func acknowledge() -> [Action] {
         guard state == .alarm else { return [] }

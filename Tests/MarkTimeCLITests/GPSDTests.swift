@@ -151,4 +151,44 @@ struct GPSDTests {
         #expect(times.last == "2025-03-14T10:00:32.000Z")
         #expect(try cli.run(["where"]).stdout == "Unknown — nearest Home, 6.0 nm\n")
     }
+
+    @Test func aDraggingTrackSoundsTheAnchorAlarm() throws {
+        // Given a 60 m anchor watch, sound into a WAV file, and a track: 10 fixes at the
+        // anchor, then 10 fixes 100 m east of it
+        let anchor = (latitude: -(27 + 22.84 / 60), longitude: 153 + 22.84 / 60)
+        let dragged = (latitude: anchor.latitude, longitude: anchor.longitude + 100 / (111_194.9 * cos(anchor.latitude * .pi / 180)))
+        _ = try cli.run(["config", "set", "sound.enabled", "true"], storeFlag: false)
+        #expect(try cli.run(["anchor", "drop", "--position", "27 22.84 S 153 22.84 E", "--radius", "60"]).stdout
+                == "anchor watch set at 27° 22'.84 S  153° 22'.84 E, radius 60 m\n")
+        let wav = cli.folder + "/alarm.wav", conf = cli.folder + "/asound.conf"
+        try "pcm.!default {\n type file\n slave.pcm \"null\"\n file \"\(wav)\"\n format \"wav\"\n}\n"
+            .write(toFile: conf, atomically: true, encoding: .utf8)
+        let gps = try FakeGPS(folder: cli.folder, log: FakeGPS.track(Array(repeating: anchor, count: 10) + Array(repeating: dragged, count: 10)),
+                              cycle: 0.05, once: true)
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"],
+                                       environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf)"])
+
+        // When the boat drags, then the watch is in alarm, 100 m from the anchor, bearing 090
+        let status = { try self.cli.json(["anchor", "status"]) as? [String: Any] ?? [:] }
+        #expect(try eventually(within: 30) { try status()["state"] as? String == "alarm" }, "daemon log:\n\(daemon.log)")
+        #expect(abs((try status()["distance_m"] as? Double ?? 0) - 100) < 1)
+        #expect(abs((try status()["bearing_deg"] as? Double ?? 0) - 90) < 1)
+        Thread.sleep(forTimeInterval: 1.2)
+        // When someone acknowledges it, then it is silenced and re-armed
+        #expect(try cli.run(["anchor", "ack"]).stdout == "alarm silenced; watching again\n")
+        #expect(try status()["state"] as? String == "watching")
+        daemon.stop()
+
+        // And the looping alarm was played: whole 500 ms cycles of 2.5 kHz then 1.8 kHz
+        let sound = try PCMSamples(wavFile: wav)
+        let bursts = sound.bursts()
+        #expect(bursts.count == 1, "\(bursts)")
+        let start = bursts.first?.start ?? 0
+        #expect((bursts.first?.length ?? 0) >= 24_000 - 48)
+        func hertz(_ from: Int) -> Double {
+            PCMSamples(rate: sound.rate, samples: Array(sound.samples[(start + from)..<(start + from + 11_000)])).bursts().first?.hertz ?? 0
+        }
+        #expect(abs(hertz(500) - 2500) < 15, "\(hertz(500)) Hz")
+        #expect(abs(hertz(12_500) - 1800) < 15, "\(hertz(12_500)) Hz")
+    }
 }

@@ -18,9 +18,9 @@ struct StoreTests {
         let tables = try DatabaseQueue(path: tmp.store).read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         }
-        #expect(tables == ["daemon_status", "grdb_migrations", "member", "place", "place_event", "sight"])
+        #expect(tables == ["anchor_watch", "daemon_status", "grdb_migrations", "member", "place", "place_event", "sight"])
         let applied = try DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["v1", "v2", "v3"])
+        #expect(applied == ["v1", "v2", "v3", "v4"])
     }
 
     @Test func processesOpeningANewStoreTogetherAllMigrateIt() async throws {
@@ -41,7 +41,7 @@ struct StoreTests {
             // Then every one succeeds, and each migration is applied once
             #expect(failures == [])
             let applied = try await DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-            #expect(applied == ["v1", "v2", "v3"])
+            #expect(applied == ["v1", "v2", "v3", "v4"])
         }
     }
 
