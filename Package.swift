@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.0"),
     ],
     targets: [
         // C shims: one per system facility, names prefixed by the module.
@@ -93,6 +94,7 @@ let package = Package(
                 "MarkTimeDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CSV", package: "CSV.swift"),
+                .product(name: "Rainbow", package: "Rainbow"),
             ]),
 
         .executableTarget(name: "marktime", dependencies: ["MarkTimeCLI"]),

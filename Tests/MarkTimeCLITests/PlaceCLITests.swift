@@ -79,4 +79,23 @@ struct PlaceCLITests {
         #expect(seventh.status == 1)
         #expect(seventh.stderr == "Error: the clock has six hands: remove a member before adding another\n")
     }
+
+    @Test func theClockShowsEachMemberAndWritesSVG() throws {
+        // Given a member at Home and one unknown
+        _ = try cli.run(["place", "add", "Home", "--position", home, "--radius", "150", "--kind", "home"])
+        _ = try cli.run(["member", "add", "Anna", "--color", "blue"])
+        _ = try cli.run(["member", "add", "Ben", "--color", "green"])
+        for i in 0..<3 { _ = try cli.run(["member", "report", "Anna", "--position", home, "--time", "2025-03-14T10:0\(i):00Z"]) }
+        // When the clock is drawn, then the legend says where each is, with no colour codes off a terminal
+        let text = try cli.run(["clock"]).stdout
+        #expect(text.hasSuffix("● Anna: at Home since 10:02 UTC\n● Ben: unknown\n"), "\(text)")
+        #expect(!text.contains("\u{1B}["))
+        #expect(text.contains("HOME") && text.contains("UNKN"))
+        // When it is written as SVG, then the file has both hands
+        let file = cli.folder + "/clock.svg"
+        #expect(try cli.run(["clock", "--svg", file]).stdout == "wrote \(file)\n")
+        let svg = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(svg.contains("stroke=\"blue\"") && svg.contains("stroke=\"green\""))
+        #expect(svg.contains(">Anna: at Home since 10:02 UTC</text>"))
+    }
 }

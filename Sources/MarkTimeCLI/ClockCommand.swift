@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import MarkTimeCore
+import MarkTimePlaces
+import MarkTimeStore
+import Rainbow
+
+extension MarkTime {
+    struct Clock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "The family clock: one hand per member, pointing at the kind of place they are at.",
+            discussion: """
+                Sectors are the place kinds (home, work, school, harbour, anchorage, other) and Unknown.
+                Members come from `marktime member add`; the daemon moves the one marked --me.
+                  marktime clock
+                  marktime clock --svg clock.svg
+                """)
+        @OptionGroup var store: StoreOptions
+        @Option(help: ArgumentHelp("Write the clock as an SVG picture to this file.", valueName: "file")) var svg: String?
+
+        func run() async throws {
+            let db = try store.open()
+            let members = try db.members()
+            let kinds = Dictionary(try db.places().map { ($0.name, $0.kind) }, uniquingKeysWith: { a, _ in a })
+            let clock = FamilyClock(members: members.map { m in (m.name, m.color, m.geofence.place.flatMap { kinds[$0] }) })
+            let legend = members.prefix(FamilyClock.maximumHands).map { m in
+                "\(m.name): " + (m.geofence.place.map { "at \($0)\(m.geofence.since.map { " since \(hourMinute($0))" } ?? "")" } ?? "unknown")
+            }
+            if let svg {
+                do {
+                    try clock.svg(legend: legend).write(toFile: svg, atomically: true, encoding: .utf8)
+                } catch {
+                    throw InputError("cannot write \(svg): \(error.localizedDescription)")
+                }
+                print("wrote \(svg)")
+                return
+            }
+            for row in clock.text() {
+                print(row.map { cell in Self.paint(String(cell.0), cell.1) }.joined().replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression))
+            }
+            if members.isEmpty { print("no members yet: `marktime member add NAME --me`") }
+            for (m, line) in zip(members, legend) { print(Self.paint("●", m.color) + " " + line) }
+        }
+
+        static func paint(_ text: String, _ color: String?) -> String {
+            switch color {
+            case "red": text.red
+            case "green": text.green
+            case "yellow": text.yellow
+            case "blue": text.blue
+            case "magenta": text.magenta
+            case "cyan": text.cyan
+            case "white": text.white
+            default: text
+            }
+        }
+    }
+}
