@@ -5,12 +5,6 @@ import MarkTimeDevices
 import MarkTimePlaces
 import MarkTimeStore
 
-extension Settings {
-    var geofenceRules: GeofenceRules {
-        GeofenceRules(confirmations: placeConfirmations, marginFraction: placeMarginPercent / 100, marginMinimum: placeMarginMinimum)
-    }
-}
-
 /// `--position POS` or `--here` (the daemon's latest fix, if fresh).
 struct PositionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("A position: 27 22.84 S 153 22.84 E, 27° 22'.84 S 153° 22'.84 E or -27.3807 153.3807.", valueName: "pos"))

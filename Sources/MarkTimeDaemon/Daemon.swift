@@ -152,13 +152,10 @@ public final class MarkTimeDaemon: Sendable {
             defer { s.pending = []; s.geoFixes = [] }
             return (status, s.model, s.pending, s.geoFixes)
         }
-        let rules = GeofenceRules(confirmations: options.settings.placeConfirmations,
-                                  marginFraction: options.settings.placeMarginPercent / 100,
-                                  marginMinimum: options.settings.placeMarginMinimum)
         watchAnchor(geoFixes, now: now)
         for fix in geoFixes {
             do {
-                for e in try store.report(fix, member: nil, rules: rules) {
+                for e in try store.report(fix, member: nil, rules: options.settings.geofenceRules) {
                     logger.info("\(e.kind == .enter ? "entered" : "left") \(e.place)", metadata: ["utc": "\(e.time.iso8601)", "position": "\(e.position.ddm)"])
                 }
             } catch {

@@ -74,6 +74,13 @@ public struct GeofenceRules: Hashable, Sendable {
     public func margin(for place: Place) -> Double { max(place.radius * marginFraction, marginMinimum) }
 }
 
+extension Settings {
+    /// `places.confirm_fixes`, `places.margin_percent` and `places.margin_min_m`.
+    public var geofenceRules: GeofenceRules {
+        GeofenceRules(confirmations: placeConfirmations, marginFraction: placeMarginPercent / 100, marginMinimum: placeMarginMinimum)
+    }
+}
+
 /// Where one person is, as a state machine over fixes: `(fix, places) → events`.
 ///
 /// A fix whose error is larger than a place's radius says nothing about that place.

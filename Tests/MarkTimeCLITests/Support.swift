@@ -1,6 +1,7 @@
 import Foundation
 import MarkTimeCore
 import MarkTimeStore
+import RigSupport
 
 /// Runs the built `marktime` binary in a private folder with its own store and config.
 final class CLI: Sendable {
@@ -28,27 +29,11 @@ final class CLI: Sendable {
          "MARKTIME_CONFIG": config, "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
     }
 
-    struct Result {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
+    typealias Result = CommandResult
 
-    /// Runs `marktime ARGS --store S --config C` (unless `storeFlag` is false) with stdin from /dev/null.
+    /// Runs `marktime ARGS --store S` (unless `storeFlag` is false) with stdin from /dev/null.
     func run(_ args: [String], storeFlag: Bool = true, environment extra: [String: String] = [:]) throws -> Result {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: Self.binary)
-        p.arguments = args + (storeFlag ? ["--store", store] : [])
-        p.environment = environment.merging(extra) { $1 }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return Result(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+        try runCommand(Self.binary, args + (storeFlag ? ["--store", store] : []), environment: environment.merging(extra) { $1 })
     }
 
     /// Parses JSON output.

@@ -42,7 +42,7 @@ final class Rig {
     /// Starts the daemon and waits for a GPS fix and the button.
     func startDaemon() throws {
         daemon = try Child(marktime, ["daemon", "--store", store, "--config", config, "--gpsd", gps.address],
-                           log: folder + "/daemon.log", environment: ["PATH": "/usr/bin:/bin", "HOME": folder, "LANG": "C.UTF-8"])
+                           log: folder + "/daemon.log", environment: environment)
         let ready = try eventually(within: 120) {
             let s = try status()
             return s["source"] as? String == "gps" && s["fix_mode"] as? Int ?? 0 >= 2 && (s["button"] as? String)?.hasPrefix("ready") == true
@@ -67,21 +67,13 @@ final class Rig {
     /// Runs `marktime ARGS`; its standard output, or an error with its standard error.
     @discardableResult
     func cli(_ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: marktime)
-        p.arguments = args
-        p.environment = ["PATH": "/usr/bin:/bin", "HOME": folder, "LANG": "C.UTF-8"]
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw RigError("marktime \(args.joined(separator: " ")): \(String(decoding: e, as: UTF8.self))") }
-        return String(decoding: o, as: UTF8.self)
+        let r = try runCommand(marktime, args, environment: environment)
+        guard r.status == 0 else { throw RigError("marktime \(args.joined(separator: " ")): \(r.stderr)") }
+        return r.stdout
     }
+
+    /// What the daemon and the CLI run with: nothing from the caller's environment.
+    var environment: [String: String] { ["PATH": "/usr/bin:/bin", "HOME": folder, "LANG": "C.UTF-8"] }
 
     /// Unplugs the button and plugs in a new one.
     func replug() throws {

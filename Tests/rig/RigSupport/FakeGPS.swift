@@ -8,13 +8,7 @@ public final class FakeGPS {
     /// A log of RMC and GGA sentences, one pair per second from `start` (hhmmss),
     /// dated `date` (ddmmyy), at 27° 22'.84 S 153° 22'.84 E.
     public static func log(date: String = "140325", seconds: Int = 60) -> String {
-        (0..<seconds).map { i in
-            let t = String(format: "10%02d%02d.00", i / 60, i % 60)
-            return [
-                "GPRMC,\(t),A,2722.840,S,15322.840,E,000.0,000.0,\(date),,,A",
-                "GPGGA,\(t),2722.840,S,15322.840,E,1,08,0.9,12.0,M,39.0,M,,",
-            ].map(sentence).joined()
-        }.joined()
+        track(date: date, Array(repeating: (latitude: -(27 + 22.84 / 60), longitude: 153 + 22.84 / 60), count: seconds))
     }
 
     /// A track: one RMC and GGA pair per second from 10:00:00 on `date`, through `points`

@@ -66,6 +66,50 @@ public final class Child {
     deinit { stop(SIGKILL) }
 }
 
+/// What a finished command printed, and how it ended.
+public struct CommandResult: Sendable {
+    public var status: Int32
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs `executable ARGS` to the end with stdin from /dev/null, collecting both outputs
+/// (standard error on its own thread, so neither pipe can fill up and stall the child).
+public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> CommandResult {
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: executable)
+    p.arguments = arguments
+    p.environment = environment
+    let out = Pipe(), err = Pipe()
+    p.standardOutput = out
+    p.standardError = err
+    p.standardInput = FileHandle.nullDevice
+    try p.run()
+    let errors = FileHandleReader(err.fileHandleForReading)
+    let o = out.fileHandleForReading.readDataToEndOfFile()
+    let e = errors.wait()
+    p.waitUntilExit()
+    return CommandResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+}
+
+/// Reads a file handle to its end on a thread of its own.
+private final class FileHandleReader: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }.start()
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}
+
 /// Polls `condition` every 100 ms until it holds or `seconds` pass; returns whether it held.
 public func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
