@@ -29,6 +29,8 @@ let package = Package(
 
         // Places, geofences and the anchor watch: pure state machines over fixes.
         .target(name: "MarkTimePlaces", dependencies: ["MarkTimeCore"]),
+        // People across time zones: zone names, sky shades, nautical zone time (pure).
+        .target(name: "MarkTimePeople", dependencies: ["MarkTimeCore"]),
 
         // The one SQLite store shared by the daemon and the CLI.
         .target(
@@ -52,6 +54,7 @@ let package = Package(
             name: "MarkTimeDevices",
             dependencies: [
                 "MarkTimeCore",
+                "MarkTimePeople",
                 "CSystemClock",
                 "CEvdev",
                 "CGPS",
@@ -87,6 +90,7 @@ let package = Package(
             dependencies: [
                 "MarkTimeCore",
                 "MarkTimePlaces",
+                "MarkTimePeople",
                 "MarkTimeStore",
                 "MarkTimeConfig",
                 "MarkTimeDevices",
@@ -116,6 +120,7 @@ let package = Package(
 
         .testTarget(name: "MarkTimeCoreTests", dependencies: ["MarkTimeCore"]),
         .testTarget(name: "MarkTimePlacesTests", dependencies: ["MarkTimePlaces", "MarkTimeCore"]),
+        .testTarget(name: "MarkTimePeopleTests", dependencies: ["MarkTimePeople", "MarkTimeCore", "MarkTimeDevices"]),
         .testTarget(
             name: "MarkTimeStoreTests",
             dependencies: ["MarkTimeStore", "MarkTimeRecorder", .product(name: "GRDB", package: "GRDB.swift")]),
@@ -123,7 +128,7 @@ let package = Package(
         .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices"]),
         .testTarget(
             name: "MarkTimeCLITests",
-            dependencies: ["marktime", "MarkTimeStore", "MarkTimeCore", "MarkTimeDevices", "RigSupport",
+            dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeCore", "MarkTimeDevices", "RigSupport",
                            .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]

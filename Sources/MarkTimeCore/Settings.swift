@@ -80,6 +80,7 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "anchor.confirm_fixes", kind: .int(1...100), defaultValue: .int(3), help: "consecutive fixes outside the swing radius that raise the anchor alarm"),
         ConfigKey(name: "anchor.gps_margin_m", kind: .double(0...1000), defaultValue: .double(10), help: "GPS margin added to a swing radius from rode and depth, in metres"),
         ConfigKey(name: "anchor.stale_s", kind: .double(1...3600), defaultValue: .double(30), help: "seconds without a fix before the anchor watch warns that it is blind"),
+        ConfigKey(name: "home.zone", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "your home time zone, e.g. Australia/Brisbane; empty means the system's"),
         ConfigKey(name: "gpsd.address", kind: .string(allowEmpty: false), defaultValue: .string("localhost:2947"), help: "gpsd HOST:PORT"),
     ]
 
@@ -136,4 +137,6 @@ public struct Settings: Hashable, Sendable {
     public var anchorConfirmations: Int { int("anchor.confirm_fixes") }
     public var anchorGPSMargin: Double { double("anchor.gps_margin_m") }
     public var anchorStaleAfter: Double { double("anchor.stale_s") }
+    /// `nil` when the file leaves it empty: the system zone.
+    public var homeZone: String? { string("home.zone").isEmpty ? nil : string("home.zone") }
 }

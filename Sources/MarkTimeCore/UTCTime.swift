@@ -98,14 +98,14 @@ func pad(_ value: Int, _ width: Int = 2) -> String {
 
 /// A proleptic Gregorian date, converted to and from days since 1970-01-01.
 /// The algorithm is Howard Hinnant's `days_from_civil`.
-struct CivilDate: Hashable {
-    var year: Int, month: Int, day: Int
+public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var year: Int, month: Int, day: Int
 
-    init(year: Int, month: Int, day: Int) {
+    public init(year: Int, month: Int, day: Int) {
         self.year = year; self.month = month; self.day = day
     }
 
-    init(daysSinceEpoch z0: Int) {
+    public init(daysSinceEpoch z0: Int) {
         let z = z0 + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -117,7 +117,7 @@ struct CivilDate: Hashable {
         year = yoe + era * 400 + (month <= 2 ? 1 : 0)
     }
 
-    var daysSinceEpoch: Int {
+    public var daysSinceEpoch: Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
@@ -127,7 +127,26 @@ struct CivilDate: Hashable {
         return era * 146_097 + doe - 719_468
     }
 
-    static func daysIn(month: Int, year: Int) -> Int {
+    /// `YYYY-MM-DD`, or `nil` when it is not a real date (2026-02-30).
+    public init?(iso text: String) {
+        let d = text.trimmingWhitespace().split(separator: "-", omittingEmptySubsequences: false)
+        guard d.count == 3, d[0].count == 4, d[1].count == 2, d[2].count == 2,
+              let y = Int(d[0]), let m = Int(d[1]), let day = Int(d[2]),
+              (1...12).contains(m), (1...Self.daysIn(month: m, year: y)).contains(day) else { return nil }
+        self.init(year: y, month: m, day: day)
+    }
+
+    /// 0 is Sunday … 6 Saturday.
+    public var weekday: Int { ((daysSinceEpoch % 7) + 7 + 4) % 7 }
+
+    public func adding(days: Int) -> CivilDate { CivilDate(daysSinceEpoch: daysSinceEpoch + days) }
+
+    /// `YYYY-MM-DD`.
+    public var description: String { "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))" }
+
+    public static func < (a: CivilDate, b: CivilDate) -> Bool { a.daysSinceEpoch < b.daysSinceEpoch }
+
+    public static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: return 30
@@ -172,11 +191,11 @@ extension UTCTime {
 func pow10(_ n: Int) -> Int64 { (0..<n).reduce(Int64(1)) { acc, _ in acc * 10 } }
 
 extension Character {
-    var isASCIIDigit: Bool { ("0"..."9").contains(self) }
+    public var isASCIIDigit: Bool { ("0"..."9").contains(self) }
 }
 
 extension StringProtocol {
-    func trimmingWhitespace() -> String {
+    public func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
               let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }

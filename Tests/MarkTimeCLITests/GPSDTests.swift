@@ -42,7 +42,7 @@ struct GPSDTests {
         let gps = try FakeGPS(folder: cli.folder)
         let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
         defer { daemon.stop() }
-        #expect(try eventually(within: 30) { try status()["source"] as? String == "gps" }, "daemon log:\n\(daemon.log)")
+        #expect(try eventually(within: 30) { try status()["source"] as? String == "gps" }, "daemon log:\n\(daemon.log)\ngpsfake:\n\(gps.child.output)")
 
         // When the navigator marks from the command line
         let mark = try cli.run(["mark"])
@@ -190,5 +190,54 @@ struct GPSDTests {
         }
         #expect(abs(hertz(500) - 2500) < 15, "\(hertz(500)) Hz")
         #expect(abs(hertz(12_500) - 1800) < 15, "\(hertz(12_500)) Hz")
+    }
+
+    @Test func aWatchWithNoFixesGoesStaleAndWarns() throws {
+        // Given sound into a WAV file, anchor.stale_s = 3, and gpsd playing 60 fixes at
+        // the anchor, once, then nothing
+        let anchor = (latitude: -(27 + 22.84 / 60), longitude: 153 + 22.84 / 60)
+        _ = try cli.run(["config", "set", "sound.enabled", "true"], storeFlag: false)
+        _ = try cli.run(["config", "set", "anchor.stale_s", "3"], storeFlag: false)
+        let wav = cli.folder + "/warning.wav", conf = cli.folder + "/asound.conf"
+        try "pcm.!default {\n type file\n slave.pcm \"null\"\n file \"\(wav)\"\n format \"wav\"\n}\n"
+            .write(toFile: conf, atomically: true, encoding: .utf8)
+        let gps = try FakeGPS(folder: cli.folder, log: FakeGPS.track(Array(repeating: anchor, count: 60)), cycle: 0.05, once: true)
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"],
+                                       environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf)"])
+        #expect(try eventually(within: 30, hasFix), "daemon log:\n\(daemon.log)")
+        #expect(try cli.run(["anchor", "drop", "--position", "27 22.84 S 153 22.84 E", "--radius", "60"]).status == 0)
+
+        // When the fixes stop for more than 3 s
+        let status = { try self.cli.json(["anchor", "status"]) as? [String: Any] ?? [:] }
+        #expect(try eventually(within: 30) { try status()["state"] as? String == "stale" }, "daemon log:\n\(daemon.log)")
+        Thread.sleep(forTimeInterval: 1)
+        daemon.stop()
+
+        // Then the watch is stale, the daemon logged it, and the warning played once:
+        // three 120 ms bursts of 1 kHz
+        #expect(try status()["state"] as? String == "stale")
+        #expect(daemon.log.contains("anchor watch has no GPS fix"))
+        let bursts = try PCMSamples(wavFile: wav).bursts()
+        #expect(bursts.count == 3, "\(bursts)")
+        #expect(bursts.allSatisfy { abs($0.hertz - 1000) < 15 && abs($0.length - 5_760) <= 48 }, "\(bursts)")
+    }
+
+    @Test func theShipKeepsZoneTimeForTheFixsLongitude() throws {
+        // Given the daemon with a fix at 153° 22'.84 E, and nobody ashore
+        let gps = try FakeGPS(folder: cli.folder)
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        #expect(try eventually(within: 30, hasFix), "daemon log:\n\(daemon.log)")
+
+        // When the people view is asked for 12:00 UTC on 15 January 2026
+        let rows = try cli.json(["people", "at", "12:00", "--date", "2026-01-15", "--zone", "UTC"]) as? [[String: Any]] ?? []
+
+        // Then a Ship row keeps zone time: ZD −10, 22:00 the same day
+        #expect(rows.count == 1)
+        #expect(rows.first?["name"] as? String == "Ship")
+        #expect(rows.first?["zone"] as? String == "ZD −10")
+        #expect(rows.first?["local"] as? String == "2026-01-15 22:00")
+        #expect(rows.first?["offset"] as? String == "+10:00")
+        #expect(rows.first?["sky"] as? String == "night")
     }
 }

@@ -101,19 +101,46 @@ final class LoopbackCapture: @unchecked Sendable {
 
     /// Waits up to `timeout` seconds for sound after monotonic `t`.
     func tone(after t: Int64, window: Double = 0.5, timeout: Double = 10) -> Heard? {
+        sound(after: t, window: window, timeout: timeout).map { start, pcm in
+            Heard(start: time(ofSample: start), bursts: pcm.bursts().map { (time(ofSample: start + $0.start), $0) })
+        }
+    }
+
+    /// `window` seconds of capture from the first loud sample after monotonic `t`,
+    /// and that sample's index; waits up to `timeout` seconds for them.
+    func sound(after t: Int64, window: Double, timeout: Double = 10) -> (start: Int, pcm: PCMSamples)? {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let heard: Heard?? = lock.withLock {
+            let found: (Int, PCMSamples)? = lock.withLock {
                 guard let from = index(atOrAfter: t),
-                      let loud = samples[from...].firstIndex(where: { abs(Int($0)) > 1000 }) else { return .none }
+                      let loud = samples[from...].firstIndex(where: { abs(Int($0)) > 1000 }) else { return nil }
                 let end = loud + Int(window * Double(Self.rate))
-                guard end < samples.count else { return .none }
-                let found = PCMSamples(rate: Self.rate, samples: Array(samples[loud..<end])).bursts()
-                return .some(Heard(start: time(ofSample: loud),
-                                   bursts: found.map { (time(ofSample: loud + $0.start), $0) }))
+                guard end < samples.count else { return nil }
+                return (loud, PCMSamples(rate: Self.rate, samples: Array(samples[loud..<end])))
             }
-            if let heard { return heard }
+            if let found { return found }
             Thread.sleep(forTimeInterval: 0.01)
+        }
+        return nil
+    }
+
+    /// Waits up to `timeout` seconds for `window` seconds of silence after monotonic
+    /// `t`; the time the silence began.
+    func quiet(after t: Int64, window: Double = 0.3, timeout: Double = 10) -> Int64? {
+        let deadline = Date().addingTimeInterval(timeout)
+        let length = Int(window * Double(Self.rate))
+        while Date() < deadline {
+            let found: Int64?? = lock.withLock {
+                guard let from = index(atOrAfter: t) else { return .none }
+                var run = 0
+                for i in from..<samples.count {
+                    run = abs(Int(samples[i])) > 1000 ? 0 : run + 1
+                    if run == length { return .some(time(ofSample: i - length + 1)) }
+                }
+                return .none
+            }
+            if let found { return found }
+            Thread.sleep(forTimeInterval: 0.05)
         }
         return nil
     }

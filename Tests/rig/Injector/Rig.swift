@@ -114,11 +114,13 @@ struct ReceiverLog {
     let date: String
     /// Every position the log's valid RMC sentences give, in DDM.
     let positions: Set<String>
+    /// The log's first position.
+    let first: Position
 
     /// `path` is a real receiver's log; without one, a log the rig writes (2025-03-14).
     init(path: String?) throws {
         text = try path.map { try String(contentsOfFile: $0, encoding: .utf8) } ?? FakeGPS.log()
-        var dates: [String] = [], positions: Set<String> = []
+        var dates: [String] = [], positions: Set<String> = [], first: Position?
         for line in text.split(whereSeparator: \.isNewline) {
             let f = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             guard f.count >= 10, f[0].hasSuffix("RMC"), f[2] == "A", f[9].count == 6,
@@ -127,9 +129,11 @@ struct ReceiverLog {
             let d = Array(f[9])
             dates.append("20\(d[4])\(d[5])-\(d[2])\(d[3])-\(d[0])\(d[1])")
             positions.insert(p.ddm)
+            first = first ?? p
         }
-        guard let first = dates.first else { throw RigError("the NMEA log has no valid RMC sentence") }
-        date = first
+        guard let date = dates.first, let first else { throw RigError("the NMEA log has no valid RMC sentence") }
+        self.date = date
+        self.first = first
         self.positions = positions
     }
 

@@ -79,6 +79,42 @@ enum Scenario {
         rig.check(sights.count == 8 && sights.last?.instant.nanoseconds == first,
                   "two key-downs \((second - first) / 1_000_000) ms apart record one sight, at the first edge", "stored \(sights.count)")
 
+        // Anchor watch: an anchor 2' of latitude (3.7 km) north of the boat drags at once.
+        let dropped = monotonicNow()
+        let anchor = try Position(latitude: rig.log.first.latitude + 2.0 / 60, longitude: rig.log.first.longitude)
+        try rig.cli(["anchor", "drop", "--position", anchor.ddm, "--radius", "50", "--store", rig.store, "--config", rig.config])
+        let anchorState = {
+            (try? JSONSerialization.jsonObject(with: Data(try rig.cli(["anchor", "status", "--format", "json", "--store", rig.store,
+                                                                       "--config", rig.config]).utf8)) as? [String: Any]) ?? [:]
+        }
+        let alarmed = eventually(within: 60) { anchorState()["state"] as? String == "alarm" }
+        rig.check(alarmed, "the anchor watch goes to alarm", "\(anchorState())")
+        // The alarm is gapless: read its pitch in 20 ms windows over one second.
+        let alarm = rig.capture.sound(after: dropped, window: 1.0)?.pcm
+        let pitches = stride(from: 0, to: alarm?.samples.count ?? 0, by: 960).map { at in
+            Int(((PCMSamples(rate: 48_000, samples: Array(alarm!.samples[at..<min(at + 960, alarm!.samples.count)])).bursts().first?.hertz ?? 0)
+                 / 100).rounded()) * 100
+        }
+        let steady = Set(pitches.filter { p in pitches.filter { $0 == p }.count >= 8 })
+        rig.check(steady == [1800, 2500], "the alarm tone (2.5 kHz, 1.8 kHz) plays on hw:Loopback,1", "pitches \(pitches)")
+
+        // A press of the sight button silences it, re-arms the watch, and is not a sight.
+        let press = try rig.button.press()
+        let silence = rig.capture.quiet(after: press, window: 0.3)
+        rig.check(silence.map { $0 - press < 1_000_000_000 } == true, "a press of the button silences the alarm within a second",
+                  silence.map { "silent from \(($0 - press) / 1_000_000) ms after the press" } ?? "still sounding")
+        let stored = try rig.sights().count
+        rig.check(stored == 8, "the press that silenced the alarm is not a sight", "stored \(stored)")
+        let daemonLog = (try? String(contentsOfFile: rig.folder + "/daemon.log", encoding: .utf8)) ?? ""
+        rig.check(daemonLog.contains("anchor alarm acknowledged with the button"), "the daemon logs the acknowledgement")
+        let rearmed = rig.capture.tone(after: silence ?? press, window: 0.5, timeout: 60)
+        rig.check(rearmed != nil, "still outside the radius, the re-armed watch sounds the alarm again",
+                  "\(anchorState())")
+        try rig.cli(["anchor", "lift", "--store", rig.store, "--config", rig.config])
+        let lifted = rig.capture.quiet(after: monotonicNow(), window: 0.3)
+        rig.check(lifted != nil && anchorState()["state"] as? String == "off", "`marktime anchor lift` ends the watch and the alarm",
+                  "\(anchorState())")
+
         let stop = rig.stopDaemon()
         rig.check(stop < 5, "SIGTERM stops the daemon within 5 s", "\(stop) s")
         return rig.failures == 0 ? 0 : 1

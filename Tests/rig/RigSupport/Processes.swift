@@ -71,6 +71,12 @@ public struct CommandResult: Sendable {
     public var status: Int32
     public var stdout: String
     public var stderr: String
+
+    public init(status: Int32, stdout: String, stderr: String) {
+        self.status = status
+        self.stdout = stdout
+        self.stderr = stderr
+    }
 }
 
 /// Runs `executable ARGS` to the end with stdin from /dev/null, collecting both outputs

@@ -1,0 +1,73 @@
+import Foundation
+import MarkTimeCore
+import MarkTimePeople
+import Synchronization
+
+/// The machine's IANA tz database (`/usr/share/zoneinfo`, or `$TZDIR`): its names
+/// and each zone's rules, read through the C library.
+public struct TZDatabase: Sendable {
+    public let directory: String
+
+    public init(directory: String? = nil) {
+        self.directory = directory ?? ProcessInfo.processInfo.environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
+    }
+
+    /// Zones and links, from the database's `tzdata.zi`.
+    public func catalogue() throws(InputError) -> ZoneCatalogue {
+        let path = directory + "/tzdata.zi"
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw InputError("cannot read the tz database at \(path): install it with `sudo apt-get install tzdata`")
+        }
+        return ZoneCatalogue(tzdataZi: text)
+    }
+
+    /// A zone's rules; `identifier` must be a file of the database.
+    public func rules(_ identifier: String) throws(InputError) -> SystemZoneRules {
+        var isDirectory: ObjCBool = false
+        guard !identifier.hasPrefix("/"), !identifier.contains(".."),
+              FileManager.default.fileExists(atPath: directory + "/" + identifier, isDirectory: &isDirectory), !isDirectory.boolValue
+        else { throw InputError("the tz database at \(directory) has no zone \(identifier)") }
+        return SystemZoneRules(identifier: identifier, directory: directory)
+    }
+
+    /// The machine's own zone: `$TZ`, else `/etc/timezone`, else where `/etc/localtime` points; UTC when none says.
+    public func systemZone() -> String {
+        let env = ProcessInfo.processInfo.environment["TZ"].map { $0.hasPrefix(":") ? String($0.dropFirst()) : $0 }
+        if let env, !env.isEmpty, (try? rules(env)) != nil { return env }
+        if let text = try? String(contentsOfFile: "/etc/timezone", encoding: .utf8) {
+            let name = text.trimmingWhitespace()
+            if (try? rules(name)) != nil { return name }
+        }
+        if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime"),
+           let range = target.range(of: "zoneinfo/") {
+            return String(target[range.upperBound...])
+        }
+        return "UTC"
+    }
+}
+
+/// One zone's rules from the tz database file, through glibc's `localtime_r`.
+///
+/// glibc reads a zone from the process-wide `TZ`, so each lookup sets it, reads,
+/// and puts it back, under one lock.
+public struct SystemZoneRules: ZoneRules {
+    public let identifier: String
+    let directory: String
+
+    private static let lock = Mutex(())
+
+    public func offset(atSecondsSinceEpoch seconds: Int64) -> ZoneOffset {
+        Self.lock.withLock { _ in
+            let saved = getenv("TZ").map { String(cString: $0) }
+            setenv("TZ", ":" + directory + "/" + identifier, 1)
+            tzset()
+            var t = time_t(seconds), tm = tm()
+            localtime_r(&t, &tm)
+            let offset = ZoneOffset(seconds: tm.tm_gmtoff, abbreviation: tm.tm_zone.map { String(cString: $0) } ?? "",
+                                    isDST: tm.tm_isdst > 0)
+            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+            tzset()
+            return offset
+        }
+    }
+}

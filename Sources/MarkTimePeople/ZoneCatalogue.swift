@@ -1,0 +1,109 @@
+import MarkTimeCore
+
+/// The tz database's names: its zones, and the links (old or alternative names)
+/// that point at them. Turns what a user types into a canonical identifier.
+public struct ZoneCatalogue: Sendable {
+    /// Canonical identifiers: `Asia/Kolkata`.
+    public private(set) var zones: Set<String>
+    /// Alias → target: `Asia/Calcutta` → `Asia/Kolkata`.
+    public private(set) var links: [String: String]
+
+    public init(zones: Set<String>, links: [String: String]) {
+        self.zones = zones
+        self.links = links
+    }
+
+    /// Reads the tz database's `tzdata.zi`: `Z NAME …` lines are zones, `L TARGET ALIAS` links.
+    public init(tzdataZi text: String) {
+        var zones: Set<String> = [], links: [String: String] = [:]
+        for line in text.split(whereSeparator: \.isNewline) {
+            let f = line.split(separator: " ", omittingEmptySubsequences: true)
+            if f.count >= 2, f[0] == "Z" { zones.insert(String(f[1])) }
+            if f.count >= 3, f[0] == "L" { links[String(f[2])] = String(f[1]) }
+        }
+        self.init(zones: zones, links: links)
+    }
+
+    /// Follows links to a zone; `nil` for a name the database does not have.
+    public func canonical(_ identifier: String) -> String? {
+        var name = identifier, hops = 0
+        while !zones.contains(name) {
+            guard let next = links[name], hops < 8 else { return nil }
+            name = next
+            hops += 1
+        }
+        return name
+    }
+
+    /// Every identifier: zones and links.
+    var allNames: [String] { Array(zones) + Array(links.keys) }
+
+    /// `new york`, `New_York`, ` NEW  YORK ` → `new_york`.
+    static func key(_ text: String) -> String {
+        text.trimmingWhitespace().lowercased().split(whereSeparator: { $0 == " " || $0 == "_" }).joined(separator: "_")
+    }
+
+    /// The city part of an identifier: `America/Argentina/Buenos_Aires` → `Buenos Aires`.
+    public static func city(_ identifier: String) -> String {
+        String(identifier.split(separator: "/").last ?? Substring(identifier)).replacingUnderscores()
+    }
+
+    /// The canonical zone for an identifier (any case), an old name, or a city name.
+    public func resolve(_ query: String) throws(InputError) -> String {
+        let q = Self.key(query)
+        guard !q.isEmpty else { throw InputError("give a city or a tz identifier, e.g. Brisbane or America/New_York") }
+        if let exact = allNames.first(where: { Self.key($0) == q }), let zone = canonical(exact) { return zone }
+        let byCity = Set(allNames.filter { Self.key(Self.city($0)) == q }.compactMap(canonical))
+        if byCity.count == 1 { return byCity.first! }
+        if byCity.count > 1 {
+            throw InputError("'\(query)' could be \(byCity.sorted().joined(separator: ", ")): give the identifier")
+        }
+        let near = suggestions(for: query)
+        throw InputError("no time zone matches '\(query)'"
+            + (near.isEmpty ? "" : "; did you mean \(near.joined(separator: ", "))?")
+            + " (`marktime people zones TEXT` searches the list)")
+    }
+
+    /// Up to `limit` canonical zones close to `query`: names containing it first,
+    /// then by edit distance of the city name.
+    public func suggestions(for query: String, limit: Int = 3) -> [String] {
+        let q = Self.key(query)
+        var best: [String: Int] = [:]
+        for name in allNames {
+            guard let zone = canonical(name) else { continue }
+            let key = Self.key(name), city = Self.key(Self.city(name))
+            let score = key.contains(q) ? 0 : 1 + editDistance(q, city)
+            if score < best[zone] ?? .max { best[zone] = score }
+        }
+        let cutoff = max(2, q.count / 2)
+        return best.filter { $0.value <= cutoff + 1 }
+            .sorted { ($0.value, $0.key) < ($1.value, $1.key) }.prefix(limit).map(\.key)
+    }
+
+    /// Canonical zones whose identifier or an alias contains `text`, sorted.
+    public func search(_ text: String) -> [String] {
+        let q = Self.key(text)
+        return Set(allNames.filter { q.isEmpty || Self.key($0).contains(q) }.compactMap(canonical)).sorted()
+    }
+}
+
+/// Levenshtein distance over characters.
+func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a), b = Array(b)
+    guard !a.isEmpty else { return b.count }
+    var row = Array(0...b.count)
+    for i in 1...a.count {
+        var previous = row[0]
+        row[0] = i
+        for j in stride(from: 1, through: b.count, by: 1) {
+            let kept = row[j]
+            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+            previous = kept
+        }
+    }
+    return row[b.count]
+}
+
+extension String {
+    func replacingUnderscores() -> String { String(map { $0 == "_" ? " " : $0 }) }
+}
