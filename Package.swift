@@ -31,6 +31,8 @@ let package = Package(
         .target(name: "MarkTimePlaces", dependencies: ["MarkTimeCore"]),
         // People across time zones: zone names, sky shades, nautical zone time (pure).
         .target(name: "MarkTimePeople", dependencies: ["MarkTimeCore"]),
+        // Tasks, reminders and grades: time expressions, the grade maths, the reminder schedule (pure).
+        .target(name: "MarkTimeTasks", dependencies: ["MarkTimeCore"]),
 
         // The one SQLite store shared by the daemon and the CLI.
         .target(
@@ -120,6 +122,7 @@ let package = Package(
 
         .testTarget(name: "MarkTimeCoreTests", dependencies: ["MarkTimeCore"]),
         .testTarget(name: "MarkTimePlacesTests", dependencies: ["MarkTimePlaces", "MarkTimeCore"]),
+        .testTarget(name: "MarkTimeTasksTests", dependencies: ["MarkTimeTasks", "MarkTimeCore", "MarkTimeDevices"]),
         .testTarget(name: "MarkTimePeopleTests", dependencies: ["MarkTimePeople", "MarkTimeCore", "MarkTimeDevices"]),
         .testTarget(
             name: "MarkTimeStoreTests",

@@ -29,7 +29,7 @@ public struct Position: Hashable, Sendable {
         return "\(degrees)° \(pad(minutes / 100))'.\(pad(minutes % 100)) \(hemisphere)"
     }
 
-    static func plain(_ value: Double) -> String {
+    public static func plain(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 

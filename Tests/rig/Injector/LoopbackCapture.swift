@@ -107,43 +107,66 @@ final class LoopbackCapture: @unchecked Sendable {
     }
 
     /// `window` seconds of capture from the first loud sample after monotonic `t`,
-    /// and that sample's index; waits up to `timeout` seconds for them.
+    /// and that sample's index; waits up to `timeout` seconds for them. Each pass
+    /// copies only new samples under the lock and scans them outside it, so a long
+    /// wait cannot starve the capture thread.
     func sound(after t: Int64, window: Double, timeout: Double = 10) -> (start: Int, pcm: PCMSamples)? {
         let deadline = Date().addingTimeInterval(timeout)
+        let length = Int(window * Double(Self.rate))
+        var scanned: Int?, loud: Int?
         while Date() < deadline {
-            let found: (Int, PCMSamples)? = lock.withLock {
-                guard let from = index(atOrAfter: t),
-                      let loud = samples[from...].firstIndex(where: { abs(Int($0)) > 1000 }) else { return nil }
-                let end = loud + Int(window * Double(Self.rate))
-                guard end < samples.count else { return nil }
-                return (loud, PCMSamples(rate: Self.rate, samples: Array(samples[loud..<end])))
+            if let loud {
+                let pcm: PCMSamples? = lock.withLock {
+                    loud + length <= samples.count ? PCMSamples(rate: Self.rate, samples: Array(samples[loud..<(loud + length)])) : nil
+                }
+                if let pcm { return (loud, pcm) }
+            } else {
+                let fresh: (Int, [Int16])? = lock.withLock {
+                    guard let from = scanned ?? index(atOrAfter: t) else { return nil }
+                    return (from, Array(samples[from...]))
+                }
+                if let (from, chunk) = fresh {
+                    loud = chunk.firstIndex { abs(Int($0)) > 1000 }.map { from + $0 }
+                    scanned = from + chunk.count
+                    if loud != nil { continue }
+                }
             }
-            if let found { return found }
             Thread.sleep(forTimeInterval: 0.01)
         }
         return nil
     }
 
     /// Waits up to `timeout` seconds for `window` seconds of silence after monotonic
-    /// `t`; the time the silence began.
+    /// `t`; the time the silence began. Scans new samples outside the lock.
     func quiet(after t: Int64, window: Double = 0.3, timeout: Double = 10) -> Int64? {
         let deadline = Date().addingTimeInterval(timeout)
         let length = Int(window * Double(Self.rate))
+        var scanned: Int?, run = 0
         while Date() < deadline {
-            let found: Int64?? = lock.withLock {
-                guard let from = index(atOrAfter: t) else { return .none }
-                var run = 0
-                for i in from..<samples.count {
-                    run = abs(Int(samples[i])) > 1000 ? 0 : run + 1
-                    if run == length { return .some(time(ofSample: i - length + 1)) }
-                }
-                return .none
+            let fresh: (Int, [Int16])? = lock.withLock {
+                guard let from = scanned ?? index(atOrAfter: t) else { return nil }
+                return (from, Array(samples[from...]))
             }
-            if let found { return found }
+            if let (from, chunk) = fresh {
+                for (i, v) in chunk.enumerated() {
+                    run = abs(Int(v)) > 1000 ? 0 : run + 1
+                    if run == length { return lock.withLock { time(ofSample: from + i - length + 1) } }
+                }
+                scanned = from + chunk.count
+            }
             Thread.sleep(forTimeInterval: 0.05)
         }
         return nil
     }
+
+    /// What was captured after monotonic `t`: samples, and the loudest.
+    func after(_ t: Int64) -> String {
+        lock.withLock {
+            guard let from = index(atOrAfter: t) else { return "nothing captured after \(t) (last mark \(marks.last?.nanoseconds ?? 0))" }
+            return "\(samples.count - from) samples after \(t), loudest \(samples[from...].map { abs(Int($0)) }.max() ?? 0)"
+        }
+    }
+
 }
 
 /// CLOCK_MONOTONIC now, in nanoseconds.

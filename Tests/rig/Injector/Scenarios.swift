@@ -96,7 +96,8 @@ enum Scenario {
                  / 100).rounded()) * 100
         }
         let steady = Set(pitches.filter { p in pitches.filter { $0 == p }.count >= 8 })
-        rig.check(steady == [1800, 2500], "the alarm tone (2.5 kHz, 1.8 kHz) plays on hw:Loopback,1", "pitches \(pitches)")
+        rig.check(steady == [1800, 2500], "the alarm tone (2.5 kHz, 1.8 kHz) plays on hw:Loopback,1",
+                  "pitches \(pitches); \(rig.capture.after(dropped)); capture: \(rig.capture.summary)")
 
         // A press of the sight button silences it, re-arms the watch, and is not a sight.
         let press = try rig.button.press()

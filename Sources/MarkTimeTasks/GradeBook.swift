@@ -1,0 +1,123 @@
+import MarkTimeCore
+
+/// Letter grades and the lowest percent for each: `A=90,B=80,C=70,D=60`; below the
+/// lowest is F.
+public struct GradeScale: Hashable, Sendable, CustomStringConvertible {
+    /// Highest first.
+    public private(set) var letters: [(letter: String, minimum: Double)]
+
+    public static let standard = try! GradeScale("A=90,B=80,C=70,D=60")
+
+    public init(_ text: String) throws(InputError) {
+        var letters: [(String, Double)] = []
+        for part in text.split(separator: ",") {
+            let kv = part.split(separator: "=", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
+            guard kv.count == 2, !kv[0].isEmpty, let v = Double(kv[1]), (0...100).contains(v) else {
+                throw InputError("cannot read the scale '\(text)': use LETTER=PERCENT pairs, e.g. \"A=90,B=80,C=70,D=60\"")
+            }
+            guard !letters.contains(where: { $0.0.lowercased() == kv[0].lowercased() }) else {
+                throw InputError("the scale '\(text)' gives \(kv[0]) twice")
+            }
+            letters.append((kv[0], v))
+        }
+        guard !letters.isEmpty else { throw InputError("the scale is empty: use e.g. \"A=90,B=80,C=70,D=60\"") }
+        self.letters = letters.sorted { $0.1 > $1.1 }
+    }
+
+    /// The letter a percent earns.
+    public func letter(for percent: Double) -> String {
+        letters.first { percent >= $0.minimum - 1e-9 }?.letter ?? "F"
+    }
+
+    /// The lowest percent for `letter` (any case); `nil` when the scale has no such letter.
+    public func minimum(for letter: String) -> Double? {
+        letters.first { $0.letter.lowercased() == letter.lowercased() }?.minimum
+    }
+
+    public var description: String { letters.map { "\($0.letter)=\(Position.plain($0.minimum))" }.joined(separator: ",") }
+
+    public static func == (a: GradeScale, b: GradeScale) -> Bool { a.description == b.description }
+    public func hash(into h: inout Hasher) { h.combine(description) }
+}
+
+/// A course's grade breakdown: assignment types with their share of the final grade,
+/// and assignments, graded or pending.
+///
+/// Within a type, an assignment's share is the type's weight divided equally among
+/// the type's assignments that have no explicit weight, after those that do. A type
+/// with no assignments yet is pending work of its whole weight.
+public struct GradeBook: Hashable, Sendable {
+    public struct Assignment: Hashable, Sendable {
+        public var title: String
+        public var type: String
+        public var score: Double?
+        public var outOf: Double
+        /// An explicit share of the final grade, in percent.
+        public var weight: Double?
+
+        public init(title: String, type: String, score: Double? = nil, outOf: Double = 100, weight: Double? = nil) {
+            self.title = title
+            self.type = type
+            self.score = score
+            self.outOf = outOf
+            self.weight = weight
+        }
+    }
+
+    /// Type → percent of the final grade.
+    public var weights: [String: Double]
+    public var assignments: [Assignment]
+
+    public init(weights: [String: Double], assignments: [Assignment]) {
+        self.weights = weights
+        self.assignments = assignments
+    }
+
+    /// Each assignment's share of the final grade, in percent, in order.
+    public var shares: [Double] {
+        assignments.map { a in
+            let type = weights[a.type] ?? 0
+            if let w = a.weight { return w }
+            let same = assignments.filter { $0.type == a.type }
+            let explicit = same.compactMap(\.weight).reduce(0, +)
+            return max(0, type - explicit) / Double(same.filter { $0.weight == nil }.count)
+        }
+    }
+
+    /// Points of the final grade earned so far.
+    public var secured: Double {
+        zip(assignments, shares).reduce(0) { sum, p in sum + (p.0.score.map { $0 / p.0.outOf * p.1 } ?? 0) }
+    }
+
+    /// The share of the final grade already graded.
+    public var gradedWeight: Double {
+        zip(assignments, shares).reduce(0) { $0 + ($1.0.score == nil ? 0 : $1.1) }
+    }
+
+    /// The share still to be earned: pending assignments, and types with none yet.
+    public var pendingWeight: Double {
+        let pending = zip(assignments, shares).reduce(0) { $0 + ($1.0.score == nil ? $1.1 : 0) }
+        let empty = weights.filter { type, _ in !assignments.contains { $0.type == type } }.values.reduce(0, +)
+        return pending + empty
+    }
+
+    /// The grade on graded work, in percent; `nil` before anything is graded.
+    public var current: Double? { gradedWeight > 0 ? secured / gradedWeight * 100 : nil }
+
+    /// The best final grade still possible, in percent.
+    public var possible: Double { secured + pendingWeight }
+
+    /// What the pending work needs to average to reach `target` percent.
+    public enum Need: Hashable, Sendable {
+        case needs(percent: Double)
+        case secured
+        case unreachable(best: Double)
+    }
+
+    public func need(_ target: Double) -> Need {
+        if secured >= target - 1e-9 { return .secured }
+        guard pendingWeight > 0 else { return .unreachable(best: possible) }
+        let needed = (target - secured) / pendingWeight * 100
+        return needed > 100 + 1e-9 ? .unreachable(best: possible) : .needs(percent: needed)
+    }
+}

@@ -1,0 +1,139 @@
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimeTasks
+import Testing
+
+func utc(_ y: Int, _ mo: Int, _ d: Int, _ h: Int, _ mi: Int, _ s: Int = 0) -> Int64 {
+    UTCTime(year: y, month: mo, day: d, hour: h, minute: mi, second: s)!.nanosecondsSinceEpoch / 1_000_000_000
+}
+
+/// Saturday 21 November 2026, 10:15 in Brisbane (00:15 UTC).
+@Suite("WHEN: deadlines and reminders")
+struct WhenTests {
+    let parser = WhenParser(now: utc(2026, 11, 21, 0, 15), zone: try! TZDatabase().rules("Australia/Brisbane"))
+
+    @Test func isoWithZ() throws { #expect(try parser.parse("2026-11-25T17:00Z") == utc(2026, 11, 25, 17, 0)) }
+    @Test func isoWithAnOffset() throws { #expect(try parser.parse("2026-11-25T17:00:30+10:00") == utc(2026, 11, 25, 7, 0, 30)) }
+    @Test func isoWithACompactNegativeOffset() throws { #expect(try parser.parse("2026-11-25T17:00-0330") == utc(2026, 11, 25, 20, 30)) }
+    @Test func dateAndTimeInTheHomeZone() throws { #expect(try parser.parse("2026-11-25 17:00") == utc(2026, 11, 25, 7, 0)) }
+    @Test func today() throws { #expect(try parser.parse("today 17:00") == utc(2026, 11, 21, 7, 0)) }
+    @Test func tomorrow() throws { #expect(try parser.parse("tomorrow 09:00") == utc(2026, 11, 21, 23, 0)) }
+    @Test func aWeekdayIsTheNextOneToCome() throws { #expect(try parser.parse("fri 17:00") == utc(2026, 11, 27, 7, 0)) }
+    @Test func todaysWeekdayLaterTodayIsToday() throws { #expect(try parser.parse("Saturday 17:00") == utc(2026, 11, 21, 7, 0)) }
+    @Test func todaysWeekdayEarlierTodayIsNextWeek() throws { #expect(try parser.parse("sat 09:00") == utc(2026, 11, 27, 23, 0)) }
+    @Test func relativeHours() throws { #expect(try parser.parse("+2h") == utc(2026, 11, 21, 2, 15)) }
+    @Test func relativeCombined() throws { #expect(try parser.parse("+1d1h30m20s") == utc(2026, 11, 22, 1, 45, 20)) }
+
+    @Test func beforeTheDueTime() throws {
+        #expect(try parser.parse("30m-before", before: utc(2026, 11, 25, 7, 0)) == utc(2026, 11, 25, 6, 30))
+    }
+
+    @Test func beforeWithoutADueTimeIsRefused() {
+        #expect(throws: InputError("'30m-before' counts back from the due time, so it only works for --remind")) {
+            try parser.parse("30m-before")
+        }
+    }
+
+    @Test func aMalformedTimeListsTheAcceptedForms() {
+        #expect(throws: InputError("cannot read the time 'next week': use " + WhenParser.forms)) { try parser.parse("next week") }
+        #expect(throws: InputError("cannot read the time '2026-02-30 10:00': use " + WhenParser.forms)) { try parser.parse("2026-02-30 10:00") }
+        #expect(throws: InputError("cannot read the time '+2x': use " + WhenParser.forms)) { try parser.parse("+2x") }
+        #expect(throws: InputError("cannot read the time '2026-11-25T25:00Z': use " + WhenParser.forms)) { try parser.parse("2026-11-25T25:00Z") }
+    }
+
+    @Test func aMinuteInAGapIsRefused() {
+        let ny = WhenParser(now: utc(2026, 3, 1, 0, 0), zone: try! TZDatabase().rules("America/New_York"))
+        #expect(throws: InputError("02:30 does not exist on 2026-03-08 in America/New_York: the clocks go forward 60 minutes there, from EST to EDT; choose a time outside the gap")) {
+            try ny.parse("2026-03-08 02:30")
+        }
+    }
+}
+
+@Suite("grade maths")
+struct GradeBookTests {
+    /// Exams 60 (Midterm 80, Final pending), Homework 40 (HW1 95).
+    let worked = GradeBook(weights: ["Exams": 60, "Homework": 40], assignments: [
+        .init(title: "Midterm", type: "Exams", score: 80),
+        .init(title: "Final", type: "Exams"),
+        .init(title: "HW1", type: "Homework", score: 95),
+    ])
+
+    @Test func theWorkedExample() {
+        #expect(worked.shares == [30, 30, 40])
+        #expect(worked.secured == 62)
+        #expect(worked.gradedWeight == 70)
+        #expect(String(format: "%.2f", worked.current!) == "88.57")
+        #expect(GradeScale.standard.letter(for: worked.current!) == "B")
+        guard case .needs(let p) = worked.need(90) else { Issue.record("\(worked.need(90))"); return }
+        #expect(String(format: "%.2f", p) == "93.33")
+    }
+
+    @Test func nothingGraded() {
+        let book = GradeBook(weights: ["Exams": 60, "Homework": 40], assignments: [.init(title: "Final", type: "Exams")])
+        #expect(book.current == nil)
+        #expect(book.secured == 0)
+        #expect(book.pendingWeight == 100)
+        #expect(book.need(90) == .needs(percent: 90))
+    }
+
+    @Test func allGraded() {
+        let book = GradeBook(weights: ["Exams": 100], assignments: [.init(title: "Final", type: "Exams", score: 45, outOf: 50)])
+        #expect(book.current == 90)
+        #expect(book.pendingWeight == 0)
+        #expect(book.need(90) == .secured)
+        #expect(book.need(95) == .unreachable(best: 90))
+    }
+
+    @Test func anImpossibleTarget() {
+        let book = GradeBook(weights: ["Exams": 100], assignments: [
+            .init(title: "Midterm", type: "Exams", score: 20), .init(title: "Final", type: "Exams"),
+        ])
+        #expect(book.need(90) == .unreachable(best: 60))
+    }
+
+    @Test func explicitWeightsTakeTheirShareFirst() {
+        let book = GradeBook(weights: ["Exams": 60], assignments: [
+            .init(title: "Midterm", type: "Exams", score: 70, weight: 20),
+            .init(title: "Quiz", type: "Exams", score: 100),
+            .init(title: "Final", type: "Exams"),
+        ])
+        #expect(book.shares == [20, 20, 20])
+        #expect(book.secured == 34)
+        #expect(book.current == 85)
+    }
+
+    @Test func aCustomScale() throws {
+        let scale = try GradeScale("HD=85, D=75, C=65, P=50")
+        #expect(scale.description == "HD=85,D=75,C=65,P=50")
+        #expect(scale.letter(for: 88.57) == "HD")
+        #expect(scale.letter(for: 49.9) == "F")
+        #expect(scale.minimum(for: "hd") == 85)
+        #expect(throws: InputError("cannot read the scale 'A90': use LETTER=PERCENT pairs, e.g. \"A=90,B=80,C=70,D=60\"")) {
+            try GradeScale("A90")
+        }
+    }
+}
+
+@Suite("reminder schedule")
+struct ReminderScheduleTests {
+    let schedule = ReminderSchedule(lateAfter: 60)
+    let s: Int64 = 1_000_000_000
+
+    @Test func dueRemindersFireOnceOldestFirstAndLateOnesAreMarked() {
+        let reminders = [
+            ReminderState(id: 1, remindAt: 1000 * s),
+            ReminderState(id: 2, remindAt: 500 * s),
+            ReminderState(id: 3, remindAt: 900 * s, remindedAt: 900 * s),
+            ReminderState(id: 4, remindAt: 950 * s, doneAt: 10 * s),
+            ReminderState(id: 5, remindAt: 2000 * s),
+        ]
+        let due = schedule.due(reminders, now: 1001 * s)
+        #expect(due.map(\.id) == [2, 1])
+        #expect(due.map(\.late) == [true, false])
+        #expect(schedule.next(reminders, now: 1001 * s) == 2000 * s)
+    }
+
+    @Test func nothingArmedMeansNoWakeUp() {
+        #expect(schedule.next([ReminderState(id: 1, remindAt: 5 * s, remindedAt: 5 * s)], now: 0) == nil)
+    }
+}
