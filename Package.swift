@@ -40,6 +40,7 @@ let package = Package(
             dependencies: [
                 "MarkTimeCore",
                 "MarkTimePlaces",
+                "MarkTimeTasks",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
 
@@ -79,6 +80,7 @@ let package = Package(
             dependencies: [
                 "MarkTimeCore",
                 "MarkTimePlaces",
+                "MarkTimeTasks",
                 "MarkTimeStore",
                 "MarkTimeDevices",
                 "MarkTimeRecorder",

@@ -2,6 +2,8 @@
 #include "shim.h"
 #include <errno.h>
 #include <string.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
 #include <sys/timex.h>
 #include <time.h>
 
@@ -32,4 +34,23 @@ int csystemclock_read(csystemclock_reading *out) {
     out->esterror_us = tx.esterror;
     out->maxerror_us = tx.maxerror;
     return 0;
+}
+
+int csystemclock_timer_create(void) {
+    return timerfd_create(CLOCK_REALTIME, TFD_CLOEXEC | TFD_NONBLOCK);
+}
+
+int csystemclock_timer_arm(int fd, int64_t ns) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    if (ns < 0) return timerfd_settime(fd, 0, &spec, NULL);
+    // it_value 0 would disarm: a time at or before the epoch fires at once.
+    if (ns == 0) ns = 1;
+    spec.it_value.tv_sec = (time_t)(ns / 1000000000);
+    spec.it_value.tv_nsec = (long)(ns % 1000000000);
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, NULL);
+}
+
+int csystemclock_eventfd(void) {
+    return eventfd(0, EFD_CLOEXEC);
 }

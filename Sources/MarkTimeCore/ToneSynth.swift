@@ -13,14 +13,15 @@ public struct ToneStep: Hashable, Sendable {
 
 extension Tone {
     /// The pattern of each tone. The ok beep is a double 2 kHz pip; the failure
-    /// is a long low buzz; the alarm is one cycle, repeated until stopped.
+    /// is a long low buzz; the alarm is one cycle, repeated until stopped; the chime
+    /// (reminders) is two rising notes.
     public var steps: [ToneStep] {
         switch self {
         case .ok: [ToneStep(2000, 80), ToneStep(0, 60), ToneStep(2000, 80)]
         case .warning: [ToneStep(1000, 120), ToneStep(0, 80), ToneStep(1000, 120), ToneStep(0, 80), ToneStep(1000, 120)]
         case .failure: [ToneStep(400, 1000)]
         case .alarm: [ToneStep(2500, 250), ToneStep(1800, 250)]
-        case .chime: [ToneStep(880, 200), ToneStep(1320, 300)]
+        case .chime: [ToneStep(880, 200), ToneStep(0, 40), ToneStep(1320, 300)]
         }
     }
 

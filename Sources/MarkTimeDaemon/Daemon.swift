@@ -32,6 +32,7 @@ public final class MarkTimeDaemon: Sendable {
     let gps: any GPSSource
     let beeper: ALSABeeper?
     let recorder: SightRecorder
+    let reminders: ReminderLoop
     let state: Mutex<State>
     let filter: Mutex<ButtonFilter>
     let startedAt: Int64
@@ -63,8 +64,10 @@ public final class MarkTimeDaemon: Sendable {
         recorder = SightRecorder(store: store, beeper: beeper, logger: logger,
                                  monotonicNow: { try? clock.read().instant.nanoseconds })
         state = Mutex(State(model: ClockModel(maxSampleAge: s.maxSampleAge)))
+        reminders = try ReminderLoop(store: store, beeper: beeper, logger: logger)
         filter = Mutex(ButtonFilter(debounceMilliseconds: s.debounceMilliseconds,
                                     latencyCompensationMilliseconds: s.latencyCompensationMilliseconds))
+        reminders.alarmSounding = { [unowned self] in state.withLock { $0.anchorAlarm } }
     }
 
     /// Runs until SIGTERM or SIGINT.
@@ -75,6 +78,7 @@ public final class MarkTimeDaemon: Sendable {
                 button.start(event: handle, state: { s in self.state.withLock { $0.button = s } })
             }, stop: { [self] in button.stop() }),
             HeartbeatService(daemon: self),
+            ThreadService(start: { [self] in reminders.start() }, stop: { [self] in reminders.stop() }),
         ]
         let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

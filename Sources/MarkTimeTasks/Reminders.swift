@@ -17,8 +17,7 @@ public struct ReminderState: Hashable, Sendable {
 }
 
 /// When reminders fire: each armed reminder once its time has come; "late" when it
-/// fell due more than `lateAfter` before it fired (the daemon was down, or the
-/// machine asleep).
+/// fell due before the daemon started, or more than `lateAfter` before it fired.
 public struct ReminderSchedule: Sendable {
     public var lateAfterNanoseconds: Int64
 
@@ -27,9 +26,9 @@ public struct ReminderSchedule: Sendable {
     }
 
     /// The reminders to fire at `now`, oldest first, each with whether it is late.
-    public func due(_ reminders: [ReminderState], now: Int64) -> [(id: Int64, late: Bool)] {
+    public func due(_ reminders: [ReminderState], now: Int64, startedAt: Int64? = nil) -> [(id: Int64, late: Bool)] {
         reminders.filter { $0.isArmed && $0.remindAt <= now }.sorted { $0.remindAt < $1.remindAt }
-            .map { ($0.id, now - $0.remindAt > lateAfterNanoseconds) }
+            .map { ($0.id, now - $0.remindAt > lateAfterNanoseconds || $0.remindAt < startedAt ?? .min) }
     }
 
     /// The next time a reminder falls due after `now`; `nil` when none is armed.

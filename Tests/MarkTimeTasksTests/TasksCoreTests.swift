@@ -133,6 +133,12 @@ struct ReminderScheduleTests {
         #expect(schedule.next(reminders, now: 1001 * s) == 2000 * s)
     }
 
+    @Test func aReminderDueBeforeTheDaemonStartedIsLate() {
+        let due = schedule.due([ReminderState(id: 7, remindAt: 995 * s)], now: 1000 * s, startedAt: 999 * s)
+        #expect(due.map(\.id) == [7])
+        #expect(due.map(\.late) == [true])
+    }
+
     @Test func nothingArmedMeansNoWakeUp() {
         #expect(schedule.next([ReminderState(id: 1, remindAt: 5 * s, remindedAt: 5 * s)], now: 0) == nil)
     }

@@ -22,4 +22,14 @@ typedef struct {
 /// Fills `out`; returns 0, or -1 with `out->error` set.
 int csystemclock_read(csystemclock_reading *out);
 
+/// A CLOCK_REALTIME timerfd, non-blocking and close-on-exec; -1 with errno on failure.
+int csystemclock_timer_create(void);
+
+/// Arms the timer to fire at `ns` since the epoch, and also when the clock is set
+/// (TFD_TIMER_CANCEL_ON_SET); disarms it when `ns` is negative. 0, or -1 with errno.
+int csystemclock_timer_arm(int fd, int64_t ns);
+
+/// An eventfd, close-on-exec; -1 with errno on failure.
+int csystemclock_eventfd(void);
+
 #endif

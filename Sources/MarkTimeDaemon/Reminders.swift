@@ -1,0 +1,95 @@
+import Foundation
+import Logging
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimeStore
+import MarkTimeTasks
+
+/// The reminder thread. It sleeps in poll(2) until the next reminder's wall-clock
+/// time (a CLOCK_REALTIME timer that a clock step also wakes), until the CLI rings
+/// the store's doorbell, or until the daemon stops. It never polls the store.
+final class ReminderLoop: @unchecked Sendable {
+    let store: AppDatabase
+    let beeper: ALSABeeper?
+    let logger: Logger
+    let schedule = ReminderSchedule(lateAfter: 60)
+    /// Wall-clock start of the daemon: a reminder due before it was missed, so it is late.
+    let startedAt: Int64
+    let doorbell: Doorbell?
+    let timer: WallTimer
+    let wake: Int32
+    let finished = DispatchSemaphore(value: 0)
+    /// Whether the anchor alarm is sounding (then a chime would cut it short); set before `start`.
+    var alarmSounding: @Sendable () -> Bool = { false }
+
+    init(store: AppDatabase, beeper: ALSABeeper?, logger: Logger) throws {
+        self.store = store
+        self.beeper = beeper
+        self.logger = logger
+        startedAt = Self.now()
+        timer = try WallTimer()
+        wake = makeEventFD()
+        do {
+            doorbell = try Doorbell(path: Doorbell.path(forStore: store.path))
+        } catch {
+            logger.warning("no wake socket: new reminders are seen within a minute", metadata: ["error": "\(error)"])
+            doorbell = nil
+        }
+    }
+
+    static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_REALTIME, &ts)
+        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
+    }
+
+    func start() {
+        Thread { [self] in
+            run()
+            finished.signal()
+        }.start()
+    }
+
+    func stop() {
+        var one: UInt64 = 1
+        _ = write(wake, &one, 8)
+        finished.wait()
+    }
+
+    private func run() {
+        while true {
+            var next = fireDue()
+            if doorbell == nil { next = min(next ?? .max, Self.now() + 60_000_000_000) }
+            timer.arm(at: next)
+            var fds = [pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
+            if let doorbell { fds.append(pollfd(fd: doorbell.fd, events: Int16(POLLIN), revents: 0)) }
+            guard poll(&fds, nfds_t(fds.count), -1) >= 0 || errno == EINTR else {
+                logger.error("reminders stopped: poll failed", metadata: ["errno": "\(errno)"])
+                return
+            }
+            if fds[1].revents != 0 { return }
+            timer.drain()
+            doorbell?.drain()
+        }
+    }
+
+    /// Fires what is due; the next reminder's time, if any. A failed read retries in 5 s.
+    private func fireDue() -> Int64? {
+        do {
+            let now = Self.now()
+            for (id, late) in schedule.due(try store.armedReminders(), now: now, startedAt: startedAt) {
+                // The store decides: a task done or removed meanwhile, or fired by another daemon, returns nil.
+                guard let task = try store.markReminded(id, at: UTCTime(nanosecondsSinceEpoch: now), late: late) else { continue }
+                if !alarmSounding() { beeper?.play(.chime) }
+                logger.notice(late ? "reminder (late)" : "reminder", metadata: [
+                    "task": "\(task.id)", "title": "\(task.title)", "due": "\(task.due.iso8601)",
+                    "remind": "\(task.remind?.iso8601 ?? "")", "late": "\(late)",
+                ])
+            }
+            return schedule.next(try store.armedReminders(), now: Self.now())
+        } catch {
+            logger.error("cannot read reminders; retrying in 5 s", metadata: ["error": "\(error)"])
+            return Self.now() + 5_000_000_000
+        }
+    }
+}
