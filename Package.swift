@@ -95,6 +95,7 @@ let package = Package(
                 "MarkTimeCore",
                 "MarkTimePlaces",
                 "MarkTimePeople",
+                "MarkTimeTasks",
                 "MarkTimeStore",
                 "MarkTimeConfig",
                 "MarkTimeDevices",

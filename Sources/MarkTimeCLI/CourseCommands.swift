@@ -1,0 +1,293 @@
+import ArgumentParser
+import Foundation
+import MarkTimeCore
+import MarkTimeStore
+import MarkTimeTasks
+
+/// Two decimals: `88.57`.
+func twoDecimals(_ v: Double) -> String { String(format: "%.2f", v) }
+
+/// A number option that also takes `none` (to clear it).
+enum Clearable<T: LosslessStringConvertible & Sendable>: ExpressibleByArgument, Sendable {
+    case value(T), none
+
+    init?(argument: String) {
+        if argument.lowercased() == "none" { self = .none } else if let v = T(argument) { self = .value(v) } else { return nil }
+    }
+
+    var value: T? { if case .value(let v) = self { v } else { nil } }
+}
+
+extension MarkTime {
+    struct CourseCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "course",
+            abstract: "Courses and their grade breakdown: what is secured, and what the rest needs.",
+            discussion: """
+                Example, the worked one:
+                  marktime course add NAV101 --name "Celestial Navigation"
+                  marktime course weight NAV101 Exams 60
+                  marktime course weight NAV101 Homework 40
+                  marktime grade add NAV101 Midterm --type Exams --score 80
+                  marktime grade add NAV101 Final --type Exams
+                  marktime grade add NAV101 HW1 --type Homework --score 95
+                  marktime course show NAV101     (current 88.57%, B: 62 of the 70 graded points)
+                  marktime course need NAV101 A   (the Final needs 93.33%)
+                Within a type, each assignment's share is the type's weight divided equally, after any
+                set with --weight. A type with no assignments yet counts as work still to come.
+                """,
+            subcommands: [Add.self, List.self, Remove.self, Weight.self, Show.self, Need.self])
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Add a course.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "Its code, one word: NAV101.") var code: String
+            @Option(help: "Its name.") var name: String
+            @Option(help: "Letter grades and their lowest percent.") var scale = "A=90,B=80,C=70,D=60"
+
+            func run() async throws {
+                let course = Course(code: code, name: name, scale: try GradeScale(scale))
+                try store.open().addCourse(course)
+                print("added \(course.code.trimmingWhitespace()): \(course.name.trimmingWhitespace()), scale \(course.scale)")
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "The courses, with their current grade.")
+            @OptionGroup var store: StoreOptions
+            @Option(help: "table or json.") var format: Format = .table
+
+            func run() async throws {
+                let db = try store.open()
+                let records = try db.courses().map { try db.course($0.code) }
+                switch format {
+                case .json:
+                    print(JSON.array(records.map { r in
+                        .object([("code", .string(r.course.code)), ("name", .string(r.course.name)), ("scale", .string(r.course.scale.description)),
+                                 ("current", JSON.from(r.book.current)), ("letter", JSON.from(r.book.current.map(r.course.scale.letter)))])
+                    }).render())
+                case .table:
+                    guard !records.isEmpty else { print("no courses yet: `marktime course add CODE --name NAME`"); return }
+                    print(TextTable(header: ["CODE", "NAME", "CURRENT", "SCALE"], rows: records.map { r in
+                        [r.course.code, r.course.name, r.book.current.map { "\(twoDecimals($0))% (\(r.course.scale.letter(for: $0)))" } ?? "nothing graded",
+                         r.course.scale.description]
+                    }).render())
+                }
+            }
+        }
+
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Delete a course with its weights and grades.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "Its code.") var code: String
+            @Flag(help: "Do not ask.") var yes = false
+
+            func run() async throws {
+                let db = try store.open()
+                let record = try db.course(code)
+                if !yes, try !confirm("Delete \(record.course.code) and its \(record.assignments.count) grades?",
+                                      hint: "add --yes to delete without asking") {
+                    print("kept \(record.course.code)")
+                    return
+                }
+                try db.removeCourse(code)
+                print("removed \(record.course.code)")
+            }
+        }
+
+        struct Weight: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Set an assignment type's share of the final grade, in percent.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "The course.") var code: String
+            @Argument(help: "The type: Exams, Homework…") var type: String
+            @Argument(help: "Its percent of the final grade.") var percent: Double
+
+            func run() async throws {
+                let db = try store.open()
+                try db.setWeight(course: code, type: type, percent: percent)
+                let r = try db.course(code)
+                print("\(r.course.code): \(r.weights.map { "\($0.type) \(Position.plain($0.percent))%" }.joined(separator: ", ")) (total \(Position.plain(r.totalWeight))%)")
+            }
+        }
+
+        struct Show: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "The breakdown: types, assignments and their shares, the current grade.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "The course.") var code: String
+            @Option(help: "table or json.") var format: Format = .table
+
+            func run() async throws {
+                let r = try store.open().course(code)
+                let book = r.book
+                let shares = book.shares
+                let rows = Array(zip(r.assignments, shares))
+                switch format {
+                case .json:
+                    print(JSON.object([
+                        ("code", .string(r.course.code)), ("name", .string(r.course.name)), ("scale", .string(r.course.scale.description)),
+                        ("types", .array(r.weights.map { w in
+                            .object([("type", .string(w.type)), ("weight", .number(w.percent)),
+                                     ("assignments", .array(rows.filter { $0.0.assignment.type == w.type }.map { a, share in
+                                         .object([("id", JSON.from(a.id)), ("title", .string(a.assignment.title)),
+                                                  ("score", JSON.from(a.assignment.score)), ("out_of", .number(a.assignment.outOf)),
+                                                  ("share", .number(share)),
+                                                  ("points", JSON.from(a.assignment.score.map { $0 / a.assignment.outOf * share })),
+                                                  ("due", JSON.from(a.due?.isoSeconds)), ("class_average", JSON.from(a.classAverage))])
+                                     }))])
+                        })),
+                        ("current", JSON.from(book.current)), ("letter", JSON.from(book.current.map(r.course.scale.letter))),
+                        ("secured", .number(book.secured)), ("graded_weight", .number(book.gradedWeight)),
+                        ("pending_weight", .number(book.pendingWeight)), ("possible", .number(book.possible)),
+                    ]).render())
+                case .table:
+                    print("\(r.course.code)  \(r.course.name)  (scale \(r.course.scale))")
+                    if r.weights.isEmpty { print("no assignment types yet: `marktime course weight \(r.course.code) Exams 60`") }
+                    var table = TextTable(header: ["", "ID", "TITLE", "SCORE", "SHARE", "POINTS", "CLASS AVG"])
+                    for w in r.weights {
+                        table.rows.append([w.type, "", "", "", "\(Position.plain(w.percent))%", "", ""])
+                        for (a, share) in rows where a.assignment.type == w.type {
+                            let x = a.assignment
+                            table.rows.append(["", "\(a.id ?? 0)", x.title,
+                                               x.score.map { "\(Position.plain($0))/\(Position.plain(x.outOf))" } ?? "pending",
+                                               "\(twoDecimals(share))%", x.score.map { twoDecimals($0 / x.outOf * share) } ?? "",
+                                               a.classAverage.map { "\(Position.plain($0))/\(Position.plain(x.outOf))" } ?? ""])
+                        }
+                    }
+                    if !r.weights.isEmpty { print(table.render()) }
+                    print("current   " + (book.current.map { "\(twoDecimals($0))% (\(r.course.scale.letter(for: $0))): \(twoDecimals(book.secured)) of \(twoDecimals(book.gradedWeight)) graded points" } ?? "nothing graded yet"))
+                    print("secured   \(twoDecimals(book.secured)) points of the final grade")
+                    print("pending   \(twoDecimals(book.pendingWeight))% still to earn; at best \(twoDecimals(book.possible))%")
+                }
+            }
+        }
+
+        struct Need: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "What the pending work must average to reach a letter or a percent.",
+                discussion: "  marktime course need NAV101 A\n  marktime course need NAV101 85")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "The course.") var code: String
+            @Argument(help: "A letter of the scale, or a percent.") var target: String
+            @Option(help: "table or json.") var format: Format = .table
+
+            func run() async throws {
+                let r = try store.open().course(code)
+                let text = target.trimmingWhitespace()
+                let percent: Double
+                let label: String
+                if let letter = r.course.scale.minimum(for: text) {
+                    percent = letter
+                    label = "\(r.course.scale.letters.first { $0.letter.lowercased() == text.lowercased() }!.letter) (\(Position.plain(letter))%)"
+                } else if let p = Double(text.hasSuffix("%") ? String(text.dropLast()) : text), p.isFinite, (0...100).contains(p) {
+                    percent = p
+                    label = "\(Position.plain(p))%"
+                } else {
+                    throw InputError("'\(target)' is neither a letter of \(r.course.code)'s scale (\(r.course.scale)) nor a percent from 0 to 100")
+                }
+                let book = r.book
+                let need = book.need(percent)
+                switch format {
+                case .json:
+                    let (status, needed): (String, Double?) = switch need {
+                    case .needs(let p): ("needs", p)
+                    case .secured: ("secured", nil)
+                    case .unreachable: ("unreachable", nil)
+                    }
+                    print(JSON.object([("target", .number(percent)), ("status", .string(status)), ("needed", JSON.from(needed)),
+                                       ("pending_weight", .number(book.pendingWeight)), ("secured", .number(book.secured)),
+                                       ("possible", .number(book.possible))]).render())
+                case .table:
+                    switch need {
+                    case .needs(let p):
+                        print("for \(label): average \(twoDecimals(p))% on the \(twoDecimals(book.pendingWeight))% still pending "
+                            + "(secured \(twoDecimals(book.secured)), at best \(twoDecimals(book.possible))%)")
+                    case .secured:
+                        print("\(label) is already secured: \(twoDecimals(book.secured)) points are in")
+                    case .unreachable(let best):
+                        print("\(label) can no longer be reached: the best possible is \(twoDecimals(best))%")
+                    }
+                }
+            }
+        }
+    }
+
+    struct GradeCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "grade",
+            abstract: "Assignments of a course: graded, or pending until they have a score.",
+            discussion: """
+                  marktime grade add NAV101 Midterm --type Exams --score 80
+                  marktime grade add NAV101 "Sight reduction" --type Homework --score 18 --out-of 20 --class-average 15
+                  marktime grade add NAV101 Final --type Exams --due 2026-12-10T09:00Z
+                  marktime grade edit 2 --score 88
+                `marktime course show CODE` lists the ids.
+                """,
+            subcommands: [Add.self, Edit.self, Remove.self])
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Record an assignment.")
+            @OptionGroup var store: StoreOptions
+            @OptionGroup var config: ConfigOptions
+            @Argument(help: "The course.") var code: String
+            @Argument(help: "The assignment.") var title: String
+            @Option(help: "Its type, one with a weight.") var type: String
+            @Option(help: "The score; leave out while pending.") var score: Double?
+            @Option(name: .customLong("out-of"), help: "What the score is out of.") var outOf: Double = 100
+            @Option(help: "Its own share of the final grade, in percent.") var weight: Double?
+            @Option(help: ArgumentHelp("When it is due.", valueName: "when")) var due: String?
+            @Option(name: .customLong("class-average"), help: "The class average, out of the same.") var classAverage: Double?
+
+            func run() async throws {
+                let dueAt = try due.map { try TaskClock(try config.settings()).parse($0, option: "--due") }
+                let a = StoredAssignment(course: code, assignment: GradeBook.Assignment(title: title.trimmingWhitespace(), type: type, score: score,
+                                                                                      outOf: outOf, weight: weight),
+                                         due: dueAt, classAverage: classAverage)
+                let db = try store.open()
+                let id = try db.addAssignment(a)
+                let stored = try db.assignment(id)
+                print("added \(stored.course) #\(id): \(stored.assignment.title) (\(stored.assignment.type)), "
+                    + (score.map { "\(Position.plain($0))/\(Position.plain(outOf))" } ?? "pending"))
+            }
+        }
+
+        struct Edit: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Change an assignment; `--score none` makes it pending again.")
+            @OptionGroup var store: StoreOptions
+            @OptionGroup var config: ConfigOptions
+            @Argument(help: "The assignment's id.") var id: Int64
+            @Option(help: "A new title.") var title: String?
+            @Option(help: "A new type.") var type: String?
+            @Option(help: "A new score, or none.") var score: Clearable<Double>?
+            @Option(name: .customLong("out-of"), help: "What the score is out of.") var outOf: Double?
+            @Option(help: "Its own share, or none to share the type's weight equally.") var weight: Clearable<Double>?
+            @Option(help: ArgumentHelp("When it is due.", valueName: "when")) var due: String?
+            @Option(name: .customLong("class-average"), help: "The class average, or none.") var classAverage: Clearable<Double>?
+
+            func run() async throws {
+                let dueAt = try due.map { try TaskClock(try config.settings()).parse($0, option: "--due") }
+                let a = try store.open().editAssignment(id) { a in
+                    if let title { a.assignment.title = title.trimmingWhitespace() }
+                    if let type { a.assignment.type = type }
+                    if let score { a.assignment.score = score.value }
+                    if let outOf { a.assignment.outOf = outOf }
+                    if let weight { a.assignment.weight = weight.value }
+                    if let dueAt { a.due = dueAt }
+                    if let classAverage { a.classAverage = classAverage.value }
+                }
+                print("\(a.course) #\(id): \(a.assignment.title) (\(a.assignment.type)), "
+                    + (a.assignment.score.map { "\(Position.plain($0))/\(Position.plain(a.assignment.outOf))" } ?? "pending"))
+            }
+        }
+
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Delete an assignment.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "The assignment's id.") var id: Int64
+
+            func run() async throws {
+                try store.open().removeAssignment(id)
+                print("removed assignment \(id)")
+            }
+        }
+    }
+}

@@ -1,0 +1,198 @@
+import ArgumentParser
+import Foundation
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimeStore
+import MarkTimeTasks
+
+/// The home zone and "now", for reading and showing task times.
+struct TaskClock {
+    let zone: SystemZoneRules
+    let now: Int64
+
+    init(_ settings: Settings) throws {
+        zone = try homeZone(TZDatabase(), settings)
+        now = try wallClock().nanosecondsSinceEpoch / 1_000_000_000
+    }
+
+    var parser: WhenParser { WhenParser(now: now, zone: zone) }
+
+    func parse(_ text: String, option: String, before due: Int64? = nil) throws -> UTCTime {
+        do {
+            return UTCTime(nanosecondsSinceEpoch: try parser.parse(text, before: due) * 1_000_000_000)
+        } catch {
+            throw InputError("\(option): \(error)")
+        }
+    }
+
+    /// `2026-11-27 17:00 AEST`.
+    func show(_ t: UTCTime) -> String {
+        let (local, offset) = zone.local(atSecondsSinceEpoch: Self.seconds(t))
+        return "\(local) \(offset.abbreviation)"
+    }
+
+    static func seconds(_ t: UTCTime) -> Int64 {
+        t.nanosecondsSinceEpoch / 1_000_000_000
+    }
+}
+
+extension UTCTime {
+    /// ISO-8601 UTC to the second: `2026-11-27T07:00:00Z`.
+    var isoSeconds: String { String(iso8601.prefix(19)) + "Z" }
+}
+
+extension MarkTime {
+    struct TaskCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "task",
+            abstract: "Tasks with deadlines; the daemon chimes each reminder when it falls due.",
+            discussion: """
+                Examples:
+                  marktime task add "Star sights for the log" --due "fri 17:00" --remind 30m-before
+                  marktime task add "Submit plotting sheet" --due 2026-12-01T09:00Z --course NAV101
+                  marktime task add "Wind the chronometer" --due "tomorrow 08:00" --remind "tomorrow 07:55"
+                  marktime task list --overdue
+                WHEN is one of: \(WhenParser.forms).
+                Local times are in the home zone (config home.zone, else the system's).
+                """,
+            subcommands: [Add.self, List.self, Done.self, Undo.self, Remove.self, Edit.self])
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Add a task.")
+            @OptionGroup var store: StoreOptions
+            @OptionGroup var config: ConfigOptions
+            @Argument(help: "What to do.") var title: String
+            @Option(help: ArgumentHelp("When it is due.", valueName: "when")) var due: String
+            @Option(help: ArgumentHelp("When to chime: a time, or e.g. 30m-before.", valueName: "when")) var remind: String?
+            @Option(help: ArgumentHelp("The course it belongs to.", valueName: "code")) var course: String?
+
+            func run() async throws {
+                let clock = try TaskClock(try config.settings())
+                let dueAt = try clock.parse(due, option: "--due")
+                let remindAt = try remind.map { try clock.parse($0, option: "--remind", before: TaskClock.seconds(dueAt)) }
+                if let remindAt, TaskClock.seconds(remindAt) < clock.now {
+                    throw InputError("--remind: \(clock.show(remindAt)) has already passed; give a time still to come")
+                }
+                let db = try store.open()
+                let id = try db.addTask(title: title, due: dueAt, remind: remindAt, course: course, now: try wallClock())
+                Doorbell.ring(store: db.path)
+                print("added task \(id): \(title.trimmingWhitespace()), due \(clock.show(dueAt))"
+                    + (remindAt.map { ", reminder \(clock.show($0))" } ?? ""))
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Open tasks, soonest due first; overdue ones are marked.")
+            @OptionGroup var store: StoreOptions
+            @OptionGroup var config: ConfigOptions
+            @Flag(help: "Include done tasks.") var all = false
+            @Flag(help: "Only open tasks past their due time.") var overdue = false
+            @Option(help: "table or json.") var format: Format = .table
+
+            func run() async throws {
+                let clock = try TaskClock(try config.settings())
+                let now = UTCTime(nanosecondsSinceEpoch: clock.now * 1_000_000_000)
+                let tasks = try store.open().tasks().filter { t in
+                    (all || t.doneAt == nil) && (!overdue || (t.doneAt == nil && t.due < now))
+                }
+                switch format {
+                case .json:
+                    print(JSON.array(tasks.map { t in
+                        .object([("id", .int(t.id)), ("title", .string(t.title)), ("due", .string(t.due.isoSeconds)),
+                                 ("remind", JSON.from(t.remind?.isoSeconds)), ("reminded_at", JSON.from(t.remindedAt?.isoSeconds)),
+                                 ("reminded_late", .bool(t.remindedLate)), ("done_at", JSON.from(t.doneAt?.isoSeconds)),
+                                 ("course", JSON.from(t.course)), ("overdue", .bool(t.doneAt == nil && t.due < now))])
+                    }).render())
+                case .table:
+                    guard !tasks.isEmpty else {
+                        print(overdue ? "nothing overdue" : "no open tasks: `marktime task add TITLE --due WHEN`")
+                        return
+                    }
+                    print(TextTable(header: ["ID", "DUE", "TITLE", "REMINDER", "COURSE", "STATE"], rows: tasks.map { t in
+                        let state = t.doneAt != nil ? "done" : t.due < now ? "OVERDUE" : ""
+                        let reminder = t.remind.map { clock.show($0) + (t.remindedAt != nil ? (t.remindedLate ? " (fired late)" : " (fired)") : "") } ?? ""
+                        return ["\(t.id)", clock.show(t.due), t.title, reminder, t.course ?? "", state]
+                    }).render())
+                }
+            }
+        }
+
+        struct Done: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Mark a task done; its reminder will not fire.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "The task's id.") var id: Int64
+
+            func run() async throws {
+                let db = try store.open()
+                try db.setTaskDone(id, at: try wallClock())
+                Doorbell.ring(store: db.path)
+                print("task \(id) done")
+            }
+        }
+
+        struct Undo: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Open a done task again.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "The task's id.") var id: Int64
+
+            func run() async throws {
+                let db = try store.open()
+                try db.setTaskDone(id, at: nil)
+                Doorbell.ring(store: db.path)
+                print("task \(id) open again")
+            }
+        }
+
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Delete a task.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "The task's id.") var id: Int64
+
+            func run() async throws {
+                let db = try store.open()
+                try db.removeTask(id)
+                Doorbell.ring(store: db.path)
+                print("task \(id) removed")
+            }
+        }
+
+        struct Edit: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Change a task's title, due time, reminder or course.",
+                discussion: "  marktime task edit 3 --due \"fri 18:00\" --remind 1h-before\n  marktime task edit 3 --remind none --course none")
+            @OptionGroup var store: StoreOptions
+            @OptionGroup var config: ConfigOptions
+            @Argument(help: "The task's id.") var id: Int64
+            @Option(help: "A new title.") var title: String?
+            @Option(help: ArgumentHelp("A new due time.", valueName: "when")) var due: String?
+            @Option(help: ArgumentHelp("A new reminder (fires again), or none.", valueName: "when")) var remind: String?
+            @Option(help: ArgumentHelp("A course code, or none.", valueName: "code")) var course: String?
+
+            func run() async throws {
+                guard title != nil || due != nil || remind != nil || course != nil else {
+                    throw ValidationError("nothing to change: give --title, --due, --remind or --course")
+                }
+                let clock = try TaskClock(try config.settings())
+                let db = try store.open()
+                let old = try db.task(id)
+                var edit = TaskEdit(title: title)
+                if let due { edit.due = try clock.parse(due, option: "--due") }
+                if let remind {
+                    if remind.lowercased() == "none" {
+                        edit.remind = .some(nil)
+                    } else {
+                        let at = try clock.parse(remind, option: "--remind", before: TaskClock.seconds(edit.due ?? old.due))
+                        guard TaskClock.seconds(at) >= clock.now else {
+                            throw InputError("--remind: \(clock.show(at)) has already passed; give a time still to come")
+                        }
+                        edit.remind = .some(at)
+                    }
+                }
+                if let course { edit.course = .some(course.lowercased() == "none" ? nil : course) }
+                let t = try db.editTask(id, edit)
+                Doorbell.ring(store: db.path)
+                print("task \(t.id): \(t.title), due \(clock.show(t.due))" + (t.remind.map { ", reminder \(clock.show($0))" } ?? ""))
+            }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import RigSupport
+import Testing
+
+/// Reminders fired by `marktime daemon` on a real store, with the chime captured
+/// through an ALSA file PCM. No gpsd and no button: the daemon runs without both.
+@Suite("reminders in the daemon", .serialized)
+struct ReminderDaemonTests {
+    let cli = CLI()
+    var wav: String { cli.folder + "/chime.wav" }
+
+    init() throws {
+        for (key, value) in [("sound.enabled", "true"), ("home.zone", "UTC")] {
+            let r = try cli.run(["config", "set", key, value], storeFlag: false)
+            precondition(r.status == 0, r.stderr)
+        }
+        try "pcm.!default {\n type file\n slave.pcm \"null\"\n file \"\(wav)\"\n format \"wav\"\n}\n"
+            .write(toFile: cli.folder + "/asound.conf", atomically: true, encoding: .utf8)
+    }
+
+    func startDaemon() throws -> DaemonProcess {
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"],
+                                       environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(cli.folder)/asound.conf"])
+        #expect(try eventually(within: 10) { try cli.json(["status"]) as? [String: Any] != nil && daemon.log.contains("marktime daemon started") })
+        return daemon
+    }
+
+    func tasks() throws -> [[String: Any]] { try cli.json(["task", "list", "--all"]) as? [[String: Any]] ?? [] }
+
+    func add(_ title: String, due: String, remind: String) throws {
+        let r = try cli.run(["task", "add", title, "--due", due, "--remind", remind])
+        #expect(r.status == 0, "\(r.stderr)")
+    }
+
+    /// The chimes in the WAV file: each two notes, 880 Hz for 200 ms, then 1320 Hz for 300 ms.
+    func chimes() throws -> Int {
+        let bursts = try PCMSamples(wavFile: wav).bursts()
+        let notes = bursts.map { (Int(($0.hertz / 10).rounded()) * 10, Int((Double($0.length) / 48).rounded())) }
+        #expect(bursts.count % 2 == 0 && notes.enumerated().allSatisfy { i, n in
+            i % 2 == 0 ? abs(n.0 - 880) <= 10 && abs(n.1 - 200) <= 2 : abs(n.0 - 1320) <= 10 && abs(n.1 - 300) <= 2
+        }, "\(notes)")
+        return bursts.count / 2
+    }
+
+    @Test func aReminderAddedWhileRunningFiresOnceWithAChime() throws {
+        // Given the daemon running
+        let daemon = try startDaemon()
+        // When a task is added with a reminder 3 s away, and another one an hour away
+        try add("Wind the chronometer", due: "+1h", remind: "+3s")
+        try add("Evening star sights", due: "+3h", remind: "+1h")
+        // Then the first fires, once, and is logged; the far one does not
+        #expect(try eventually(within: 15) { try tasks().first?["reminded_at"] is String }, "daemon log:\n\(daemon.log)")
+        Thread.sleep(forTimeInterval: 2)
+        daemon.stop()
+        let all = try tasks()
+        #expect(all.map { $0["reminded_at"] is String } == [true, false])
+        #expect(all.first?["reminded_late"] as? Bool == false)
+        #expect(daemon.log.components(separatedBy: "title=Wind the chronometer").count - 1 == 1, "\(daemon.log)")
+        #expect(try chimes() == 1)
+    }
+
+    @Test func aReminderMissedWhileStoppedFiresOnceLateAtStart() throws {
+        // Given a reminder that falls due while the daemon is stopped
+        try add("Log the noon sight", due: "+1h", remind: "+1s")
+        Thread.sleep(forTimeInterval: 2)
+        // When the daemon starts, and later starts again
+        var daemon = try startDaemon()
+        #expect(try eventually(within: 10) { try tasks().first?["reminded_at"] is String }, "daemon log:\n\(daemon.log)")
+        let firstLog = daemon.log
+        daemon.stop()
+        #expect(try chimes() == 1)
+        daemon = try startDaemon()
+        Thread.sleep(forTimeInterval: 2)
+        daemon.stop()
+        // Then it fired once, marked late, and not again after the restart
+        #expect(try tasks().first?["reminded_late"] as? Bool == true)
+        #expect(firstLog.contains("reminder (late)"), "\(firstLog)")
+        #expect(!daemon.log.contains("reminder"), "\(daemon.log)")
+    }
+
+    @Test func aTaskDoneBeforeItsReminderNeverFires() throws {
+        // Given the daemon running and a reminder 3 s away
+        let daemon = try startDaemon()
+        try add("Check the anchor light", due: "+1h", remind: "+3s")
+        // When the task is done before then
+        #expect(try cli.run(["task", "done", "1"]).stdout == "task 1 done\n")
+        Thread.sleep(forTimeInterval: 5)
+        daemon.stop()
+        // Then it never fired
+        #expect(try tasks().first?["reminded_at"] is NSNull)
+        #expect(!daemon.log.contains("title=Check"), "\(daemon.log)")
+        #expect(try PCMSamples(wavFile: wav).bursts().isEmpty)
+    }
+}
