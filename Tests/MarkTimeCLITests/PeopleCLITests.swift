@@ -144,7 +144,7 @@ struct PeopleScrollTests {
         #expect(try cli.run(["people", "add", "Ann", "new york"]).status == 0)
         #expect(try cli.run(["people", "add", "Raj", "Kolkata"]).status == 0)
         let command = "\(CLI.binary) people scroll at 09:00 --date 2026-01-15 --zone Australia/Brisbane --store \(cli.store); "
-            + "stty -a > \(cli.folder)/stty.txt; sleep 60"
+            + "stty -a > \(cli.folder)/stty.part && mv \(cli.folder)/stty.part \(cli.folder)/stty.txt; sleep 60"
         #expect(try tmux(["new-session", "-d", "-x", "100", "-y", "20", command]).status == 0)
         #expect(try eventually(within: 10) { try screen().contains("You: 2026-01-15 09:00 AEST (UTC+10:00), Australia/Brisbane") },
                 "\((try? screen()) ?? [])")
