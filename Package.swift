@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"4.0.0"),
     ],
     targets: [
         // C shims: one per system facility, names prefixed by the module.
@@ -33,6 +34,8 @@ let package = Package(
         .target(name: "MarkTimePeople", dependencies: ["MarkTimeCore"]),
         // Tasks, reminders and grades: time expressions, the grade maths, the reminder schedule (pure).
         .target(name: "MarkTimeTasks", dependencies: ["MarkTimeCore"]),
+        // The day journal: image headers, the calendar grid, the day's page (pure).
+        .target(name: "MarkTimeJournal", dependencies: ["MarkTimeCore"]),
 
         // The one SQLite store shared by the daemon and the CLI.
         .target(
@@ -41,6 +44,7 @@ let package = Package(
                 "MarkTimeCore",
                 "MarkTimePlaces",
                 "MarkTimeTasks",
+                "MarkTimeJournal",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
 
@@ -96,6 +100,7 @@ let package = Package(
                 "MarkTimePlaces",
                 "MarkTimePeople",
                 "MarkTimeTasks",
+                "MarkTimeJournal",
                 "MarkTimeStore",
                 "MarkTimeConfig",
                 "MarkTimeDevices",
@@ -104,6 +109,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Rainbow", package: "Rainbow"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
         .executableTarget(name: "marktime", dependencies: ["MarkTimeCLI"]),
@@ -125,6 +131,7 @@ let package = Package(
 
         .testTarget(name: "MarkTimeCoreTests", dependencies: ["MarkTimeCore"]),
         .testTarget(name: "MarkTimePlacesTests", dependencies: ["MarkTimePlaces", "MarkTimeCore"]),
+        .testTarget(name: "MarkTimeJournalTests", dependencies: ["MarkTimeJournal", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeTasksTests", dependencies: ["MarkTimeTasks", "MarkTimeCore", "MarkTimeDevices"]),
         .testTarget(name: "MarkTimePeopleTests", dependencies: ["MarkTimePeople", "MarkTimeCore", "MarkTimeDevices"]),
         .testTarget(
@@ -134,7 +141,7 @@ let package = Package(
         .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices"]),
         .testTarget(
             name: "MarkTimeCLITests",
-            dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeCore", "MarkTimeDevices", "RigSupport",
+            dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeCore", "MarkTimePlaces", "MarkTimeDevices", "RigSupport",
                            .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]

@@ -26,8 +26,10 @@ struct TaskClock {
     }
 
     /// `2026-11-27 17:00 AEST`.
-    func show(_ t: UTCTime) -> String {
-        let (local, offset) = zone.local(atSecondsSinceEpoch: Self.seconds(t))
+    func show(_ t: UTCTime) -> String { Self.show(t, zone) }
+
+    static func show(_ t: UTCTime, _ zone: SystemZoneRules) -> String {
+        let (local, offset) = zone.local(atSecondsSinceEpoch: seconds(t))
         return "\(local) \(offset.abbreviation)"
     }
 

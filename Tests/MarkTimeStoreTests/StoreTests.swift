@@ -18,10 +18,10 @@ struct StoreTests {
         let tables = try DatabaseQueue(path: tmp.store).read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         }
-        #expect(tables == ["anchor_watch", "assignment", "course", "course_weight", "daemon_status", "grdb_migrations", "member", "person",
-                           "place", "place_event", "sight", "task"])
+        #expect(tables == ["anchor_watch", "assignment", "course", "course_weight", "daemon_status", "grdb_migrations", "journal", "member",
+                           "person", "place", "place_event", "sight", "task"])
         let applied = try DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6"])
+        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7"])
     }
 
     @Test func processesOpeningANewStoreTogetherAllMigrateIt() async throws {
@@ -42,7 +42,7 @@ struct StoreTests {
             // Then every one succeeds, and each migration is applied once
             #expect(failures == [])
             let applied = try await DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6"])
+            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7"])
         }
     }
 

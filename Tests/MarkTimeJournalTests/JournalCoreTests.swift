@@ -1,0 +1,175 @@
+import MarkTimeCore
+import MarkTimeJournal
+import Testing
+
+/// A minimal PNG: signature and IHDR.
+func png(width: Int, height: Int) -> [UInt8] {
+    func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + Array("IHDR".utf8) + be32(width) + be32(height)
+        + [8, 2, 0, 0, 0] + [0, 0, 0, 0]
+}
+
+/// A minimal JPEG: SOI, an EXIF APP1 (little-endian TIFF with DateTimeOriginal and
+/// OffsetTimeOriginal), SOF0 with the size, EOI.
+func jpeg(width: Int, height: Int, taken: String?, offset: String? = nil) -> [UInt8] {
+    func le16(_ v: Int) -> [UInt8] { [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF)] }
+    func le32(_ v: Int) -> [UInt8] { le16(v & 0xFFFF) + le16(v >> 16) }
+    func be16(_ v: Int) -> [UInt8] { [UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+    var out: [UInt8] = [0xFF, 0xD8]
+    if let taken {
+        // TIFF: header (8), IFD0 at 8 with one entry (ExifIFD → 26), sub-IFD at 26 with two entries, strings after.
+        let tags = [(0x9003, taken + "\0"), (0x9011, (offset ?? "+00:00") + "\0")].prefix(offset == nil ? 1 : 2)
+        let sub = 26, strings = sub + 2 + tags.count * 12 + 4
+        var tiff: [UInt8] = Array("II".utf8) + le16(42) + le32(8)
+        tiff += le16(1) + le16(0x8769) + le16(4) + le32(1) + le32(sub) + le32(0)
+        tiff += le16(tags.count)
+        var at = strings, data: [UInt8] = []
+        for (tag, text) in tags {
+            tiff += le16(tag) + le16(2) + le32(text.utf8.count) + le32(at)
+            data += Array(text.utf8)
+            at += text.utf8.count
+        }
+        tiff += le32(0) + data
+        let app1 = Array("Exif".utf8) + [0, 0] + tiff
+        out += [0xFF, 0xE1] + be16(app1.count + 2) + app1
+    }
+    out += [0xFF, 0xC0] + be16(17) + [8] + be16(height) + be16(width) + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
+    out += [0xFF, 0xD9]
+    return out
+}
+
+@Suite("image headers")
+struct ImageInfoTests {
+    @Test func aPNGIsKnownByItsMagicBytes() {
+        let info = ImageInfo(png(width: 640, height: 480))
+        #expect(info?.format == .png)
+        #expect(info?.width == 640)
+        #expect(info?.height == 480)
+        #expect(info?.captured == nil)
+    }
+
+    @Test func aJPEGGivesItsSizeAndEXIFCaptureTime() {
+        let info = ImageInfo(jpeg(width: 4032, height: 3024, taken: "2026:11:21 10:15:30", offset: "+10:00"))
+        #expect(info?.format == .jpeg)
+        #expect(info?.width == 4032)
+        #expect(info?.height == 3024)
+        #expect(info?.captured == LocalDateTime(date: CivilDate(year: 2026, month: 11, day: 21), minuteOfDay: 615))
+        #expect(info?.capturedSecond == 30)
+        #expect(info?.capturedOffset == 36_000)
+    }
+
+    @Test func aJPEGWithoutEXIFHasNoCaptureTime() {
+        let info = ImageInfo(jpeg(width: 800, height: 600, taken: nil))
+        #expect(info?.width == 800)
+        #expect(info?.captured == nil)
+    }
+
+    @Test func textIsNotAnImageWhateverItsName() {
+        #expect(ImageInfo(Array("This is not a photo, whatever its .jpg says\n".utf8)) == nil)
+        #expect(ImageInfo([0xFF, 0xD8, 0xFF]) == nil)
+        #expect(ImageInfo(Array(png(width: 1, height: 1).prefix(20))) == nil)
+    }
+}
+
+@Suite("the calendar grid")
+struct MonthGridTests {
+    @Test func aMonthStartingOnSunday() {
+        #expect(MonthGrid(year: 2026, month: 2).lines(marked: [1, 14, 28]) == [
+            "   February 2026",
+            "Su Mo Tu We Th Fr Sa",
+            " 1* 2  3  4  5  6  7",
+            " 8  9 10 11 12 13 14*",
+            "15 16 17 18 19 20 21",
+            "22 23 24 25 26 27 28*",
+        ])
+    }
+
+    @Test func aMonthStartingOnSaturday() {
+        #expect(MonthGrid(year: 2026, month: 8).lines(marked: [31]) == [
+            "    August 2026",
+            "Su Mo Tu We Th Fr Sa",
+            "                   1",
+            " 2  3  4  5  6  7  8",
+            " 9 10 11 12 13 14 15",
+            "16 17 18 19 20 21 22",
+            "23 24 25 26 27 28 29",
+            "30 31*",
+        ])
+    }
+
+    @Test func februaryOfALeapYear() {
+        #expect(MonthGrid(year: 2028, month: 2).lines(marked: [29], paint: { "<\($0)>" }) == [
+            "   February 2028",
+            "Su Mo Tu We Th Fr Sa",
+            "       1  2  3  4  5",
+            " 6  7  8  9 10 11 12",
+            "13 14 15 16 17 18 19",
+            "20 21 22 23 24 25 26",
+            "27 28 <29>*",
+        ])
+    }
+
+    @Test func aMonthIsReadAsYYYYMM() {
+        #expect(MonthGrid("2026-11") == MonthGrid(year: 2026, month: 11))
+        #expect(MonthGrid("2026-13") == nil)
+        #expect(MonthGrid("Nov") == nil)
+    }
+}
+
+@Suite("the day's page")
+struct DayPageTests {
+    let aest = FixedZone("Australia/Brisbane", offset: ZoneOffset(seconds: 36_000, abbreviation: "AEST", isDST: false))
+    let date = CivilDate(year: 2026, month: 11, day: 21)
+
+    /// 2026-11-21 in Brisbane: `hh:mm` local as UTC.
+    func at(_ h: Int, _ m: Int, _ s: Int = 0, _ ms: Int = 0) -> UTCTime {
+        UTCTime(nanosecondsSinceEpoch: (LocalDateTime(date: date, minuteOfDay: h * 60 + m).secondsAsUTC - 36_000 + Int64(s)) * 1_000_000_000
+            + Int64(ms) * 1_000_000)
+    }
+
+    @Test func theDaySpansLocalMidnightToMidnight() {
+        let span = DayPage.span(of: date, in: aest)
+        #expect(UTCTime(nanosecondsSinceEpoch: span.lowerBound * 1_000_000_000).iso8601 == "2026-11-20T14:00:00.000Z")
+        #expect(UTCTime(nanosecondsSinceEpoch: span.upperBound * 1_000_000_000).iso8601 == "2026-11-21T14:00:00.000Z")
+    }
+
+    @Test func markdownForAKnownDay() throws {
+        let home = try Position(latitude: -(27 + 22.84 / 60), longitude: 153 + 22.84 / 60)
+        let page = DayPage(date: date, zone: aest, entries: [
+            DayEntry(kind: .reminder, time: at(16, 30), id: 2, text: "Wind the chronometer", detail: "late"),
+            DayEntry(kind: .moment, time: at(6, 5), id: 1, text: "Dolphins off the bow"),
+            DayEntry(kind: .sight, time: at(23, 1, 46, 654), id: 7, text: "Sun", position: home, hs: "45° 12'.3"),
+            DayEntry(kind: .place, time: at(9, 2), id: 3, text: "Home", position: home, detail: "enter Me"),
+            DayEntry(kind: .checkin, time: at(9, 30), id: 4, text: "Home", position: home),
+            DayEntry(kind: .photo, time: at(18, 45), id: 5, text: "Green flash", file: "/var/lib/marktime/media/ab12.jpg", width: 4032, height: 3024),
+            DayEntry(kind: .task, time: at(12, 0), id: 6, text: "Plot the noon sight"),
+            DayEntry(kind: .place, time: at(19, 0), id: 8, text: "Home", position: home, detail: "leave Me"),
+        ])
+        #expect(page.markdown == """
+            # Saturday 21 November 2026
+
+            Times are Australia/Brisbane (AEST, UTC+10:00); sights in UTC.
+
+            - **06:05** Dolphins off the bow
+            - **09:02** Arrived at Home at 27° 22'.84 S  153° 22'.84 E
+            - **09:30** Checked in at Home (27° 22'.84 S  153° 22'.84 E)
+            - **12:00** Done: Plot the noon sight
+            - **16:30** Reminder: Wind the chronometer (late)
+            - **18:45** Photo: Green flash (4032×3024) ![Green flash](/var/lib/marktime/media/ab12.jpg)
+            - **19:00** Left Home at 27° 22'.84 S  153° 22'.84 E
+            - **23:01** Sight #7 at 13h 01m 46.654s UTC, Sun, Hs 45° 12'.3 at 27° 22'.84 S  153° 22'.84 E
+
+            """)
+    }
+
+    @Test func anEmptyDaySaysSo() {
+        #expect(DayPage(date: date, zone: aest, entries: []).markdown == """
+            # Saturday 21 November 2026
+
+            Times are Australia/Brisbane (AEST, UTC+10:00); sights in UTC.
+
+            Nothing recorded.
+
+            """)
+    }
+}
