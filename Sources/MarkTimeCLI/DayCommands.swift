@@ -72,12 +72,12 @@ extension MarkTime {
             discussion: """
                 Examples:
                   marktime day note "Dolphins off the bow"
-                  marktime day checkin --here                      (named after the place you are in)
+                  marktime day checkin --here          (named after the place you are in)
                   marktime day photo ~/sunset.jpg --caption "Green flash"
-                  marktime day                                     (today's page)
+                  marktime day                         (today's page)
                   marktime day 2026-11-21 --format json
                   marktime day export 2026-11-21 -o log-2026-11-21.md
-                  marktime cal 2026-11                             (which days have entries)
+                  marktime cal 2026-11                 (which days have entries)
                 Days and times are in the home zone (config home.zone, else the system's).
                 """,
             subcommands: [Show.self, Note.self, Checkin.self, Photo.self, Export.self, Remove.self],
