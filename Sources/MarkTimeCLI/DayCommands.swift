@@ -19,7 +19,7 @@ struct WhenOptions: ParsableArguments {
     func instant(_ zone: SystemZoneRules) throws -> UTCTime {
         let now = try wallClock()
         guard given else { return now }
-        let (today, _) = zone.local(atSecondsSinceEpoch: now.nanosecondsSinceEpoch / 1_000_000_000)
+        let (today, _) = zone.local(at: now)
         var local = today
         if let date {
             guard let d = CivilDate(iso: date) else { throw InputError("--date '\(date)' is not a real date: use YYYY-MM-DD, e.g. 2026-11-21") }
@@ -31,13 +31,13 @@ struct WhenOptions: ParsableArguments {
         }
         let (seconds, note) = try zone.instant(of: local)
         if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
-        return UTCTime(nanosecondsSinceEpoch: seconds * 1_000_000_000)
+        return UTCTime(wholeSeconds: seconds)
     }
 }
 
 /// The day `text` names in the home zone (today when nil).
 func journalDay(_ text: String?, _ zone: SystemZoneRules) throws -> CivilDate {
-    guard let text else { return zone.local(atSecondsSinceEpoch: try wallClock().nanosecondsSinceEpoch / 1_000_000_000).0.date }
+    guard let text else { return zone.local(at: try wallClock()).0.date }
     guard let date = CivilDate(iso: text) else { throw InputError("'\(text)' is not a real date: use YYYY-MM-DD, e.g. 2026-11-21") }
     return date
 }
@@ -45,8 +45,7 @@ func journalDay(_ text: String?, _ zone: SystemZoneRules) throws -> CivilDate {
 /// A day's page from the store.
 func dayPage(_ db: AppDatabase, _ date: CivilDate, _ zone: SystemZoneRules) throws -> DayPage {
     let span = DayPage.span(of: date, in: zone)
-    let entries = try db.dayEntries(from: UTCTime(nanosecondsSinceEpoch: span.lowerBound * 1_000_000_000),
-                                    to: UTCTime(nanosecondsSinceEpoch: span.upperBound * 1_000_000_000))
+    let entries = try db.dayEntries(from: UTCTime(wholeSeconds: span.lowerBound), to: UTCTime(wholeSeconds: span.upperBound))
     return DayPage(date: date, zone: zone, entries: entries)
 }
 
@@ -100,7 +99,7 @@ extension MarkTime {
                     guard !page.entries.isEmpty else { print("nothing recorded: `marktime day note TEXT` adds a moment"); return }
                     print(TextTable(header: ["TIME", "KIND", "ID", "ENTRY"], rows: page.entries.map { e in
                         [page.clock(e.time), e.kind.rawValue, e.id.map(String.init) ?? "",
-                         String(page.line(e).drop { $0 != " " }.dropFirst().drop { $0 != " " }.dropFirst())]
+                         page.body(e)]
                     }).render())
                 }
             }
@@ -182,7 +181,7 @@ extension MarkTime {
                 if !when.given, let captured = info.captured {
                     // With the camera's offset the time is exact; without, it is read in the home zone.
                     let minute = try info.capturedOffset.map { captured.secondsAsUTC - Int64($0) } ?? zone.instant(of: captured).seconds
-                    time = UTCTime(nanosecondsSinceEpoch: (minute + Int64(info.capturedSecond)) * 1_000_000_000)
+                    time = UTCTime(wholeSeconds: minute + Int64(info.capturedSecond))
                 }
                 let sha = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
                 let photo = StoredPhoto(sha256: sha, fileExtension: info.fileExtension, width: info.width, height: info.height)
@@ -274,8 +273,8 @@ extension MarkTime {
             let db = try store.open()
             let from = DayPage.start(of: grid.first, in: zone), to = DayPage.start(of: grid.first.adding(days: grid.days), in: zone)
             var counts: [Int: Int] = [:]
-            for e in try db.dayEntries(from: UTCTime(nanosecondsSinceEpoch: from * 1_000_000_000), to: UTCTime(nanosecondsSinceEpoch: to * 1_000_000_000)) {
-                let day = zone.local(atSecondsSinceEpoch: e.time.nanosecondsSinceEpoch / 1_000_000_000).0.date.day
+            for e in try db.dayEntries(from: UTCTime(wholeSeconds: from), to: UTCTime(wholeSeconds: to)) {
+                let day = zone.local(at: e.time).0.date.day
                 counts[day, default: 0] += 1
             }
             switch format {

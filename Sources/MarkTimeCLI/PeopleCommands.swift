@@ -8,24 +8,22 @@ import MarkTimeStore
 /// Everyone's clocks at one instant: the user's own, the selected people's, and the ship's.
 struct PeopleView {
     var zone: SystemZoneRules
-    var people: [Person]
+    /// The selected people, each with their zone's rules.
+    var people: [(name: String, rules: SystemZoneRules)]
     /// The daemon's longitude, when it has a recent fix.
     var shipLongitude: Double?
 
-    init(db: AppDatabase, database tz: TZDatabase, zone: SystemZoneRules, settings: Settings) throws {
+    /// How old the daemon's fix may be for the ship's row, in seconds.
+    static let shipFixAge = 3600.0
+
+    init(db: AppDatabase, database tz: TZDatabase, zone: SystemZoneRules) throws {
         self.zone = zone
-        people = try db.people().filter(\.selected)
+        people = try db.people().filter(\.selected).map { ($0.name, try tz.rules($0.zone)) }
         let reading = try SystemClock().read()
         if let fix = try db.daemonStatus()?.fix, let age = fix.age(at: reading.instant), age <= PeopleView.shipFixAge {
             shipLongitude = fix.position.longitude
         }
-        for p in people { _ = try tz.rules(p.zone) }
-        database = tz
     }
-
-    let database: TZDatabase
-    /// How old the daemon's fix may be for the ship's row, in seconds.
-    static let shipFixAge = 3600.0
 
     func you(at seconds: Int64) -> PersonTime {
         PersonTime(name: "You", zone: zone, at: seconds, userDate: zone.local(atSecondsSinceEpoch: seconds).0.date)
@@ -33,7 +31,7 @@ struct PeopleView {
 
     func rows(at seconds: Int64) -> [PersonTime] {
         let date = you(at: seconds).local.date
-        var rows = people.compactMap { p in (try? database.rules(p.zone)).map { PersonTime(name: p.name, zone: $0, at: seconds, userDate: date) } }
+        var rows = people.map { PersonTime(name: $0.name, zone: $0.rules, at: seconds, userDate: date) }
         if let shipLongitude { rows.append(PersonTime(shipAt: shipLongitude, at: seconds, userDate: date)) }
         return rows
     }
@@ -73,7 +71,7 @@ struct MinuteOptions: ParsableArguments {
         if w.first?.lowercased() == "at" { w.removeFirst() }
         guard w.count <= 1 else { throw ValidationError("give the time as `at HH:MM`, e.g. `marktime people at 09:30`") }
         let now = try wallClock()
-        let nowSeconds = now.nanosecondsSinceEpoch / 1_000_000_000
+        let nowSeconds = now.wholeSeconds
         let (today, _) = rules.local(atSecondsSinceEpoch: nowSeconds)
         var day = today.date
         if let date {
@@ -137,7 +135,7 @@ extension MarkTime {
                 let settings = try config.settings()
                 let tz = TZDatabase()
                 let (zone, seconds, note) = try minute.resolve(tz, settings)
-                let view = try PeopleView(db: try store.open(), database: tz, zone: zone, settings: settings)
+                let view = try PeopleView(db: try store.open(), database: tz, zone: zone)
                 if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
                 let rows = view.rows(at: seconds)
                 switch format {
@@ -171,7 +169,7 @@ extension MarkTime {
                 let zone = try tz.catalogue().resolve(city)
                 let rules = try tz.rules(zone)
                 try store.open().addPerson(Person(name: name, zone: zone), now: try wallClock())
-                let o = rules.offset(atSecondsSinceEpoch: try wallClock().nanosecondsSinceEpoch / 1_000_000_000)
+                let o = rules.offset(atSecondsSinceEpoch: try wallClock().wholeSeconds)
                 print("added \(name.trimmingWhitespace()): \(zone), now \(o.abbreviation) UTC\(o.iso)")
             }
         }
@@ -183,7 +181,7 @@ extension MarkTime {
 
             func run() async throws {
                 let tz = TZDatabase()
-                let now = try wallClock().nanosecondsSinceEpoch / 1_000_000_000
+                let now = try wallClock().wholeSeconds
                 let people = try store.open().people()
                 let offsets = people.map { p in (try? tz.rules(p.zone))?.offset(atSecondsSinceEpoch: now) }
                 switch format {
@@ -255,7 +253,7 @@ extension MarkTime {
 
             func run() async throws {
                 let tz = TZDatabase()
-                let now = try wallClock().nanosecondsSinceEpoch / 1_000_000_000
+                let now = try wallClock().wholeSeconds
                 let zones = try tz.catalogue().search(search)
                 guard !zones.isEmpty else { throw InputError("no zone matches '\(search)'") }
                 print(TextTable(header: ["ZONE", "NOW"], rows: zones.map { z in

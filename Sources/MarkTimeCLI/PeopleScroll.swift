@@ -25,7 +25,7 @@ extension MarkTime.People {
             let settings = try config.settings()
             let tz = TZDatabase()
             let (zone, start, _) = try minute.resolve(tz, settings)
-            let view = try PeopleView(db: try store.open(), database: tz, zone: zone, settings: settings)
+            let view = try PeopleView(db: try store.open(), database: tz, zone: zone)
             var seconds = start
             let terminal = RawTerminal()
             defer { terminal.restore() }
@@ -35,7 +35,7 @@ extension MarkTime.People {
                 guard let key = keys.next(wait: 0.5) else { continue }
                 switch key {
                 case .quit: return
-                case .now: seconds = try wallClock().nanosecondsSinceEpoch / 1_000_000_000
+                case .now: seconds = try wallClock().wholeSeconds
                 case .move(let minutes): seconds += Int64(minutes) * 60
                 }
             }

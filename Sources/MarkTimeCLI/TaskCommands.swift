@@ -12,14 +12,14 @@ struct TaskClock {
 
     init(_ settings: Settings) throws {
         zone = try homeZone(TZDatabase(), settings)
-        now = try wallClock().nanosecondsSinceEpoch / 1_000_000_000
+        now = try wallClock().wholeSeconds
     }
 
     var parser: WhenParser { WhenParser(now: now, zone: zone) }
 
     func parse(_ text: String, option: String, before due: Int64? = nil) throws -> UTCTime {
         do {
-            return UTCTime(nanosecondsSinceEpoch: try parser.parse(text, before: due) * 1_000_000_000)
+            return UTCTime(wholeSeconds: try parser.parse(text, before: due))
         } catch {
             throw InputError("\(option): \(error)")
         }
@@ -29,12 +29,8 @@ struct TaskClock {
     func show(_ t: UTCTime) -> String { Self.show(t, zone) }
 
     static func show(_ t: UTCTime, _ zone: SystemZoneRules) -> String {
-        let (local, offset) = zone.local(atSecondsSinceEpoch: seconds(t))
+        let (local, offset) = zone.local(at: t)
         return "\(local) \(offset.abbreviation)"
-    }
-
-    static func seconds(_ t: UTCTime) -> Int64 {
-        t.nanosecondsSinceEpoch / 1_000_000_000
     }
 }
 
@@ -71,8 +67,8 @@ extension MarkTime {
             func run() async throws {
                 let clock = try TaskClock(try config.settings())
                 let dueAt = try clock.parse(due, option: "--due")
-                let remindAt = try remind.map { try clock.parse($0, option: "--remind", before: TaskClock.seconds(dueAt)) }
-                if let remindAt, TaskClock.seconds(remindAt) < clock.now {
+                let remindAt = try remind.map { try clock.parse($0, option: "--remind", before: dueAt.wholeSeconds) }
+                if let remindAt, remindAt.wholeSeconds < clock.now {
                     throw InputError("--remind: \(clock.show(remindAt)) has already passed; give a time still to come")
                 }
                 let db = try store.open()
@@ -93,7 +89,7 @@ extension MarkTime {
 
             func run() async throws {
                 let clock = try TaskClock(try config.settings())
-                let now = UTCTime(nanosecondsSinceEpoch: clock.now * 1_000_000_000)
+                let now = UTCTime(wholeSeconds: clock.now)
                 let tasks = try store.open().tasks().filter { t in
                     (all || t.doneAt == nil) && (!overdue || (t.doneAt == nil && t.due < now))
                 }
@@ -183,8 +179,8 @@ extension MarkTime {
                     if remind.lowercased() == "none" {
                         edit.remind = .some(nil)
                     } else {
-                        let at = try clock.parse(remind, option: "--remind", before: TaskClock.seconds(edit.due ?? old.due))
-                        guard TaskClock.seconds(at) >= clock.now else {
+                        let at = try clock.parse(remind, option: "--remind", before: (edit.due ?? old.due).wholeSeconds)
+                        guard at.wholeSeconds >= clock.now else {
                             throw InputError("--remind: \(clock.show(at)) has already passed; give a time still to come")
                         }
                         edit.remind = .some(at)

@@ -83,6 +83,9 @@ extension ZoneRules {
         return (LocalDateTime(secondsSinceEpoch: seconds, offset: o.seconds), o)
     }
 
+    /// The wall clock here at an instant.
+    public func local(at t: UTCTime) -> (LocalDateTime, ZoneOffset) { local(atSecondsSinceEpoch: t.wholeSeconds) }
+
     /// The instants at which this zone's clocks read `local`. Offsets change at most
     /// once a day, so the candidates are the offsets a day either side.
     public func resolve(_ local: LocalDateTime) -> LocalTimeResolution {

@@ -26,6 +26,14 @@ public struct UTCTime: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public var secondsSinceEpoch: Double { Double(nanosecondsSinceEpoch) / 1e9 }
 
+    /// A whole second since the epoch.
+    public init(wholeSeconds: Int64) {
+        nanosecondsSinceEpoch = wholeSeconds * 1_000_000_000
+    }
+
+    /// The whole seconds since the epoch, rounded down.
+    public var wholeSeconds: Int64 { Self.floorDivMod(nanosecondsSinceEpoch, 1_000_000_000).0 }
+
     public static func < (a: UTCTime, b: UTCTime) -> Bool { a.nanosecondsSinceEpoch < b.nanosecondsSinceEpoch }
 
     public func adding(nanoseconds: Int64) -> UTCTime { UTCTime(nanosecondsSinceEpoch: nanosecondsSinceEpoch + nanoseconds) }

@@ -64,7 +64,7 @@ public final class MarkTimeDaemon: Sendable {
         recorder = SightRecorder(store: store, beeper: beeper, logger: logger,
                                  monotonicNow: { try? clock.read().instant.nanoseconds })
         state = Mutex(State(model: ClockModel(maxSampleAge: s.maxSampleAge)))
-        reminders = try ReminderLoop(store: store, beeper: beeper, logger: logger)
+        reminders = try ReminderLoop(store: store, clock: clock, beeper: beeper, logger: logger)
         filter = Mutex(ButtonFilter(debounceMilliseconds: s.debounceMilliseconds,
                                     latencyCompensationMilliseconds: s.latencyCompensationMilliseconds))
         reminders.alarmSounding = { [unowned self] in state.withLock { $0.anchorAlarm } }

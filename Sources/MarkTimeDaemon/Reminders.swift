@@ -10,6 +10,7 @@ import MarkTimeTasks
 /// the store's doorbell, or until the daemon stops. It never polls the store.
 final class ReminderLoop: @unchecked Sendable {
     let store: AppDatabase
+    let clock: SystemClock
     let beeper: ALSABeeper?
     let logger: Logger
     let schedule = ReminderSchedule(lateAfter: 60)
@@ -22,11 +23,12 @@ final class ReminderLoop: @unchecked Sendable {
     /// Whether the anchor alarm is sounding (then a chime would cut it short); set before `start`.
     var alarmSounding: @Sendable () -> Bool = { false }
 
-    init(store: AppDatabase, beeper: ALSABeeper?, logger: Logger) throws {
+    init(store: AppDatabase, clock: SystemClock, beeper: ALSABeeper?, logger: Logger) throws {
         self.store = store
+        self.clock = clock
         self.beeper = beeper
         self.logger = logger
-        startedAt = Self.now()
+        startedAt = try clock.read().realtime.nanosecondsSinceEpoch
         timer = try WallTimer()
         wake = makeEventFD()
         do {
@@ -37,11 +39,8 @@ final class ReminderLoop: @unchecked Sendable {
         }
     }
 
-    static func now() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_REALTIME, &ts)
-        return Int64(ts.tv_sec) * 1_000_000_000 + Int64(ts.tv_nsec)
-    }
+    /// The system's wall clock, in nanoseconds: what the timer runs on.
+    func now() throws -> Int64 { try clock.read().realtime.nanosecondsSinceEpoch }
 
     func start() {
         Thread { [self] in
@@ -59,7 +58,7 @@ final class ReminderLoop: @unchecked Sendable {
     private func run() {
         while true {
             var next = fireDue()
-            if doorbell == nil { next = min(next ?? .max, Self.now() + 60_000_000_000) }
+            if doorbell == nil, let t = try? now() { next = min(next ?? .max, t + 60_000_000_000) }
             timer.arm(at: next)
             var fds = [pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
             if let doorbell { fds.append(pollfd(fd: doorbell.fd, events: Int16(POLLIN), revents: 0)) }
@@ -76,20 +75,20 @@ final class ReminderLoop: @unchecked Sendable {
     /// Fires what is due; the next reminder's time, if any. A failed read retries in 5 s.
     private func fireDue() -> Int64? {
         do {
-            let now = Self.now()
-            for (id, late) in schedule.due(try store.armedReminders(), now: now, startedAt: startedAt) {
+            let t = try now()
+            for (id, late) in schedule.due(try store.armedReminders(), now: t, startedAt: startedAt) {
                 // The store decides: a task done or removed meanwhile, or fired by another daemon, returns nil.
-                guard let task = try store.markReminded(id, at: UTCTime(nanosecondsSinceEpoch: now), late: late) else { continue }
+                guard let task = try store.markReminded(id, at: UTCTime(nanosecondsSinceEpoch: t), late: late) else { continue }
                 if !alarmSounding() { beeper?.play(.chime) }
                 logger.notice(late ? "reminder (late)" : "reminder", metadata: [
                     "task": "\(task.id)", "title": "\(task.title)", "due": "\(task.due.iso8601)",
                     "remind": "\(task.remind?.iso8601 ?? "")", "late": "\(late)",
                 ])
             }
-            return schedule.next(try store.armedReminders(), now: Self.now())
+            return schedule.next(try store.armedReminders(), now: try now())
         } catch {
             logger.error("cannot read reminders; retrying in 5 s", metadata: ["error": "\(error)"])
-            return Self.now() + 5_000_000_000
+            return (try? now()).map { $0 + 5_000_000_000 }
         }
     }
 }

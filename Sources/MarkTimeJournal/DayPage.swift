@@ -71,15 +71,15 @@ public struct DayPage: Sendable {
     public var title: String { "\(Self.weekdays[date.weekday]) \(date.day) \(MonthGrid.monthNames[date.month - 1]) \(date.year)" }
 
     /// `HH:MM` of an instant in the home zone.
-    public func clock(_ t: UTCTime) -> String {
-        let seconds = t.nanosecondsSinceEpoch >= 0 ? t.nanosecondsSinceEpoch / 1_000_000_000 : (t.nanosecondsSinceEpoch - 999_999_999) / 1_000_000_000
-        return zone.local(atSecondsSinceEpoch: seconds).0.timeText
-    }
+    public func clock(_ t: UTCTime) -> String { zone.local(at: t).0.timeText }
 
-    /// One line of the page for an entry.
-    public func line(_ e: DayEntry) -> String {
+    /// One line of the page for an entry: its time in bold, then its body.
+    public func line(_ e: DayEntry) -> String { "- **\(clock(e.time))** \(body(e))" }
+
+    /// What an entry says, without its time.
+    public func body(_ e: DayEntry) -> String {
         let at = e.position.map { " at \($0.ddm)" } ?? ""
-        let body: String = switch e.kind {
+        return switch e.kind {
         case .moment: e.text
         case .checkin: "Checked in at \(e.text)" + (e.position.map { " (\($0.ddm))" } ?? "")
         case .photo: "Photo\(e.text.isEmpty ? "" : ": \(e.text)")" + (e.width.map { w in " (\(w)×\(e.height ?? 0))" } ?? "")
@@ -90,7 +90,6 @@ public struct DayPage: Sendable {
         case .task: "Done: \(e.text)"
         case .reminder: "Reminder: \(e.text)\(e.detail == "late" ? " (late)" : "")"
         }
-        return "- **\(clock(e.time))** \(body)"
     }
 
     /// The page in Markdown: a title, the zone, and one line per entry in time order.

@@ -31,11 +31,11 @@ extension AppDatabase {
     public func addMoment(_ text: String, at time: UTCTime, now: UTCTime) throws(StoreError) -> Int64 {
         let text = text.trimmingWhitespace()
         guard !text.isEmpty else { throw .refused("a moment needs some words") }
-        return try insertJournal(kind: "moment", time: time, text: text, position: nil, photo: nil, now: now)
+        return try insertJournal(kind: "moment", time: time, text: text, position: nil, now: now)
     }
 
     public func addCheckin(_ name: String, at time: UTCTime, position: Position, now: UTCTime) throws(StoreError) -> Int64 {
-        try insertJournal(kind: "checkin", time: time, text: name.trimmingWhitespace(), position: position, photo: nil, now: now)
+        try insertJournal(kind: "checkin", time: time, text: name.trimmingWhitespace(), position: position, now: now)
     }
 
     /// Adds a photo; when the same file is already in, its id and `false`.
@@ -50,7 +50,7 @@ extension AppDatabase {
         }
     }
 
-    func insertJournal(kind: String, time: UTCTime, text: String, position: Position?, photo: StoredPhoto?, now: UTCTime) throws(StoreError) -> Int64 {
+    func insertJournal(kind: String, time: UTCTime, text: String, position: Position?, now: UTCTime) throws(StoreError) -> Int64 {
         try write { db in
             try db.execute(sql: "INSERT INTO journal (kind, time_ns, text, lat, lon, created_at_ns) VALUES (?, ?, ?, ?, ?, ?)",
                            arguments: [kind, time.nanosecondsSinceEpoch, text, position?.latitude, position?.longitude, now.nanosecondsSinceEpoch])

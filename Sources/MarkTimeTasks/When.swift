@@ -110,6 +110,6 @@ public struct WhenParser: Sendable {
             body = body[..<sign]
         }
         guard body.contains(where: { $0 == "T" || $0 == "t" }), let (utc, dateOnly) = UTCTime.parse(String(body)), !dateOnly else { return nil }
-        return utc.nanosecondsSinceEpoch / 1_000_000_000 - Int64(offset)
+        return utc.wholeSeconds - Int64(offset)
     }
 }

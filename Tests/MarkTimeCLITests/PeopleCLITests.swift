@@ -48,6 +48,18 @@ struct PeopleCLITests {
         #expect(list.map { $0["selected"] as? Bool } == [false, true])
     }
 
+    @Test func renameAndRemove() throws {
+        // Given Ann and Raj, when Ann is renamed and Raj removed
+        try addAnnAndRaj()
+        #expect(try cli.run(["people", "rename", "ann", "Annie"]).stdout == "renamed ann to Annie\n")
+        #expect(try cli.run(["people", "remove", "RAJ"]).stdout == "removed RAJ\n")
+        // Then only Annie is left, and an unknown name is refused with the list
+        #expect((try cli.json(["people", "list"]) as? [[String: Any]])?.map { $0["name"] as? String } == ["Annie"])
+        let r = try cli.run(["people", "remove", "Raj"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: no person named 'Raj'; your people: Annie\n")
+    }
+
     @Test func atAMinuteGivesEachPersonsLocalTime() throws {
         // Given Ann in New York and Raj in Kolkata
         try addAnnAndRaj()

@@ -60,6 +60,12 @@ struct TaskCLITests {
         #expect((try cli.json(["task", "list"]) as? [[String: Any]])?.first?["remind"] as? String == "2099-12-01T07:30:00Z")
     }
 
+    @Test func removeDeletesTheTask() throws {
+        _ = try cli.run(["task", "add", "Sights", "--due", "2099-12-01T09:00Z"])
+        #expect(try cli.run(["task", "remove", "1"]).stdout == "task 1 removed\n")
+        #expect((try cli.json(["task", "list", "--all"]) as? [[String: Any]])?.count == 0)
+    }
+
     @Test func anUnknownIdIsRefused() throws {
         let r = try cli.run(["task", "done", "9"])
         #expect(r.status == 1)
@@ -143,6 +149,17 @@ struct CourseCLITests {
         let show = try cli.json(["course", "show", "NAV102"]) as? [String: Any] ?? [:]
         #expect(show["current"] as? Double == 86)
         #expect(show["letter"] as? String == "HD")
+    }
+
+    @Test func gradeRemoveAndCourseRemove() throws {
+        try workedExample()
+        #expect(try cli.run(["grade", "remove", "2"]).stdout == "removed assignment 2\n")
+        let show = try cli.json(["course", "show", "NAV101"]) as? [String: Any] ?? [:]
+        #expect(show["pending_weight"] as? Double == 0)
+        let refused = try cli.run(["course", "remove", "NAV101"])
+        #expect(refused.stderr == "Error: Delete NAV101 and its 2 grades: no terminal to confirm on; add --yes to delete without asking\n")
+        #expect(try cli.run(["course", "remove", "NAV101", "--yes"]).stdout == "removed NAV101\n")
+        #expect((try cli.json(["course", "list"]) as? [Any])?.count == 0)
     }
 
     @Test func gradeEditPendingAgain() throws {
