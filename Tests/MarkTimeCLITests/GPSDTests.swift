@@ -137,7 +137,7 @@ struct GPSDTests {
         let away = (latitude: -(27 + 28.8 / 60), longitude: home.longitude)
         let track = FakeGPS.track(Array(repeating: home, count: 30) + Array(repeating: away, count: 30))
         // When the daemon follows it from gpsd
-        let gps = try FakeGPS(folder: cli.folder, log: track, cycle: 0.05, once: true)
+        let gps = try FakeGPS(folder: cli.folder, log: track, cycle: 0.1, once: true)
         let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
         defer { daemon.stop() }
         let events = { try self.cli.json(["place", "history"]) as? [[String: Any]] ?? [] }
@@ -164,7 +164,7 @@ struct GPSDTests {
         try "pcm.!default {\n type file\n slave.pcm \"null\"\n file \"\(wav)\"\n format \"wav\"\n}\n"
             .write(toFile: conf, atomically: true, encoding: .utf8)
         let gps = try FakeGPS(folder: cli.folder, log: FakeGPS.track(Array(repeating: anchor, count: 10) + Array(repeating: dragged, count: 10)),
-                              cycle: 0.05, once: true)
+                              cycle: 0.25, once: true)
         let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"],
                                        environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf)"])
 
@@ -195,7 +195,7 @@ struct GPSDTests {
     }
 
     @Test func aWatchWithNoFixesGoesStaleAndWarns() throws {
-        // Given sound into a WAV file, anchor.stale_s = 3, and gpsd playing 60 fixes at
+        // Given sound into a WAV file, anchor.stale_s = 3, and gpsd playing 40 fixes at
         // the anchor, once, then nothing
         let anchor = (latitude: -(27 + 22.84 / 60), longitude: 153 + 22.84 / 60)
         _ = try cli.run(["config", "set", "sound.enabled", "true"], storeFlag: false)
@@ -203,7 +203,7 @@ struct GPSDTests {
         let wav = cli.folder + "/warning.wav", conf = cli.folder + "/asound.conf"
         try "pcm.!default {\n type file\n slave.pcm \"null\"\n file \"\(wav)\"\n format \"wav\"\n}\n"
             .write(toFile: conf, atomically: true, encoding: .utf8)
-        let gps = try FakeGPS(folder: cli.folder, log: FakeGPS.track(Array(repeating: anchor, count: 60)), cycle: 0.05, once: true)
+        let gps = try FakeGPS(folder: cli.folder, log: FakeGPS.track(Array(repeating: anchor, count: 40)), cycle: 0.15, once: true)
         let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"],
                                        environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf)"])
         #expect(try eventually(within: 30, hasFix), "daemon log:\n\(daemon.log)\ngpsfake:\n\(gps.child.output)")

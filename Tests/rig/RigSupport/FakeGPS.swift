@@ -43,6 +43,23 @@ public final class FakeGPS {
         child = try Child("/usr/bin/gpsfake", ["-q", "-c", "\(cycle)", "-P", "\(self.port)"] + (once ? ["-1"] : []) + [file],
                           log: folder + "/gpsfake-\(self.port).log",
                           environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"])
+        // gpsfake feeds its log from the start, watched or not: return once gpsd listens, so
+        // a client started now connects at its first try, not after a retry's back-off.
+        _ = eventually(within: 15) { self.isListening() }
+    }
+
+    /// Whether gpsd accepts a connection (closed at once, without a command).
+    func isListening() -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = port.bigEndian
+        return withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
     }
 
     public var address: String { "127.0.0.1:\(port)" }
