@@ -16,6 +16,8 @@ public struct DaemonStatus: Hashable, Sendable {
     public var soundState: String
     /// The daemon stopped gracefully after this heartbeat.
     public var stopped: Bool
+    /// The anchor watch's live figures, while one is set.
+    public var anchor: AnchorLive?
 
     public init(pid: Int32, bootID: String, startedAt: Int64, heartbeat: Int64, clock: ClockSample? = nil, fix: Fix? = nil,
                 gpsd: String = "", buttonDevice: String? = nil, buttonState: String = "", soundState: String = "",
@@ -37,6 +39,26 @@ public struct DaemonStatus: Hashable, Sendable {
     public func heartbeatAge(now: MonotonicInstant) -> Double? {
         guard now.bootID == bootID else { return nil }
         return Double(now.nanoseconds - heartbeat) / 1e9
+    }
+}
+
+/// The anchor watch as the daemon last saw it: what changes with every fix.
+public struct AnchorLive: Hashable, Sendable, Codable {
+    /// Identifies the watch: when it was dropped.
+    public var droppedAt: UTCTime
+    public var state: String
+    public var lastFix: Int64?
+    public var lastFixTime: UTCTime?
+    public var distance: Double?
+    public var bearing: Double?
+
+    public init(droppedAt: UTCTime, state: String, lastFix: Int64?, lastFixTime: UTCTime?, distance: Double?, bearing: Double?) {
+        self.droppedAt = droppedAt
+        self.state = state
+        self.lastFix = lastFix
+        self.lastFixTime = lastFixTime
+        self.distance = distance
+        self.bearing = bearing
     }
 }
 
@@ -70,12 +92,12 @@ public enum NowEstimate {
     /// clock's own reading (`system` or `unsynced`) is always there to fall back on.
     public static func estimate(system: ClockSample, at instant: MonotonicInstant, published: DaemonStatus?,
                                 maxSampleAge: Double) -> UTCEstimate {
-        var model = ClockModel(maxSampleAge: maxSampleAge)
-        model.add(system)
+        var track = ClockTrack(maxSampleAge: maxSampleAge)
+        track.add(system)
         if let published, published.bootID == instant.bootID, let sample = published.clock {
-            model.add(sample)
+            track.add(sample)
         }
-        return model.estimate(at: instant.nanoseconds, now: instant.nanoseconds)
-            ?? ClockModel.project(system, to: instant.nanoseconds, driftPPM: model.driftPPM)
+        return track.estimate(at: instant.nanoseconds, now: instant.nanoseconds)
+            ?? ClockTrack.project(system, to: instant.nanoseconds, driftPPM: track.driftPPM)
     }
 }

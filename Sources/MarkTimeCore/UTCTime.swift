@@ -210,3 +210,15 @@ extension StringProtocol {
         return String(String.UnicodeScalarView(scalars[first...last]))
     }
 }
+
+extension UTCTime: Codable {
+    /// Nanoseconds since the epoch, as one integer.
+    public init(from decoder: any Decoder) throws {
+        self.init(nanosecondsSinceEpoch: try decoder.singleValueContainer().decode(Int64.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        try c.encode(nanosecondsSinceEpoch)
+    }
+}

@@ -3,19 +3,24 @@ import Logging
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimePlaces
-import MarkTimeRecorder
 import MarkTimeStore
 import ServiceLifecycle
 import Synchronization
 
 /// `marktime daemon`: the button, gpsd and the beeper around one store, as a
 /// `ServiceGroup` that stops gracefully on SIGTERM or SIGINT.
+///
+/// This is wiring only. Every decision is the pure `DaemonCore`'s: each adapter's
+/// thread feeds it an event and carries out the actions it returns. The store is
+/// written by one `StoreWriter` thread, so the button's thread never waits on it.
 public final class MarkTimeDaemon: Sendable {
     public struct Options: Sendable {
         public var settings: Settings
         public var buttonPath: String
         public var gpsdAddress: String
         public var heartbeat: Duration = .seconds(1)
+        /// Where the live status goes; nil: `StatusFile.choose`.
+        public var statusFile: String?
 
         public init(settings: Settings, buttonPath: String, gpsdAddress: String) {
             self.settings = settings
@@ -31,51 +36,45 @@ public final class MarkTimeDaemon: Sendable {
     let button: any ButtonSource
     let gps: any GPSSource
     let beeper: ALSABeeper?
-    let recorder: SightRecorder
     let reminders: ReminderLoop
-    let state: Mutex<State>
-    let filter: Mutex<ButtonFilter>
-    let startedAt: Int64
-
-    struct State {
-        var model: ClockModel
-        var fix: Fix?
-        var gpsd = "starting"
-        var button = "starting"
-        /// Fixes for the geofence and the anchor watch, used by the heartbeat (off gpsd's thread).
-        var geoFixes: [GeoFix] = []
-        /// The anchor alarm is looping.
-        var anchorAlarm = false
-        /// Key-downs whose insert failed every attempt: retried at each heartbeat.
-        var pending: [(MonotonicInstant, UTCEstimate, Fix?)] = []
-    }
+    let core: Mutex<DaemonCore>
+    let journal: PendingJournal
+    let statusFile: StatusFile
+    /// The writer thread's own state: the anchor watch it keeps, and its live figures.
+    let anchor = Mutex<(keeper: AnchorKeeper, live: AnchorLive?)>((AnchorKeeper(), nil))
+    private let writerBox = Mutex<StoreWriter?>(nil)
 
     public init(options: Options, store: AppDatabase, logger: Logger) throws {
         self.options = options
         self.store = store
         self.logger = logger
         clock = try SystemClock(trustSynchronised: options.settings.trustSystemClock)
-        startedAt = try clock.read().instant.nanoseconds
         let s = options.settings
         button = try EvdevButton(path: options.buttonPath, grab: s.buttonGrab, logger: logger)
         gps = GPSDClient(address: options.gpsdAddress, nmeaUncertainty: s.nmeaUncertainty, clock: clock, logger: logger)
         beeper = s.soundEnabled ? ALSABeeper(device: s.soundDevice, volume: s.soundVolume, logger: logger) : nil
-        let clock = clock
-        recorder = SightRecorder(store: store, beeper: beeper, logger: logger,
-                                 monotonicNow: { try? clock.read().instant.nanoseconds })
-        state = Mutex(State(model: ClockModel(maxSampleAge: s.maxSampleAge)))
+        core = Mutex(DaemonCore(configuration: .init(settings: s, pid: getpid(), buttonDevice: options.buttonPath)))
+        journal = PendingJournal(storePath: store.path)
+        statusFile = options.statusFile.map(StatusFile.init) ?? StatusFile.choose(storePath: store.path,
+                                                                                    environment: ProcessInfo.processInfo.environment)
         reminders = try ReminderLoop(store: store, clock: clock, beeper: beeper, logger: logger)
-        filter = Mutex(ButtonFilter(debounceMilliseconds: s.debounceMilliseconds,
-                                    latencyCompensationMilliseconds: s.latencyCompensationMilliseconds))
-        reminders.alarmSounding = { [unowned self] in state.withLock { $0.anchorAlarm } }
+        reminders.alarmSounding = { [unowned self] in core.withLock { $0.alarmSounding } }
     }
+
+    var writer: StoreWriter { writerBox.withLock { $0! } }
 
     /// Runs until SIGTERM or SIGINT.
     public func run() async throws {
+        let now = try clock.read()
+        writerBox.withLock { $0 = StoreWriter(perform: { [unowned self] in self.perform($0) }) }
+        let saved = (try? store.track(bootID: clock.bootID)) ?? []
+        feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: journal.load()))
+        feed(.clock(now.sample))
+        try store.publish(status(core.withLock { $0.status(now: now.instant.nanoseconds) }), statusFile: statusFile.path)
         let services: [any Service] = [
             ThreadService(start: { [self] in gps.start(handle) }, stop: { [self] in gps.stop() }),
             ThreadService(start: { [self] in
-                button.start(event: handle, state: { s in self.state.withLock { $0.button = s } })
+                button.start(handle, state: { s in self.feed(.button(s)) })
             }, stop: { [self] in button.stop() }),
             HeartbeatService(daemon: self),
             ThreadService(start: { [self] in reminders.start() }, stop: { [self] in reminders.stop() }),
@@ -84,145 +83,192 @@ public final class MarkTimeDaemon: Sendable {
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         logger.info("marktime daemon started", metadata: [
             "store": "\(store.path)", "button": "\(options.buttonPath)", "gpsd": "\(options.gpsdAddress)",
+            "status_file": "\(statusFile.path)",
         ])
         try await group.run()
-        beat(stopping: true)
+        let end = (try? clock.read())?.instant.nanoseconds ?? now.instant.nanoseconds
+        feed(.stopping(now: end))
+        writer.stop()
+        do {
+            try store.publish(status(core.withLock { $0.status(now: end, stopping: true) }), statusFile: statusFile.path)
+        } catch {
+            logger.error("cannot record the stop in the store", metadata: ["error": "\(error)"])
+        }
+        statusFile.remove()
         beeper?.finish()
         logger.info("marktime daemon stopped")
     }
 
+    /// Hands an event to the core and carries out its actions.
+    func feed(_ event: DaemonCore.Event) {
+        let actions = core.withLock { $0.handle(event) }
+        for action in actions { carryOut(action) }
+    }
+
     /// gpsd's thread.
     func handle(_ report: GPSReport) {
-        state.withLock { s in
-            switch report {
-            case .state(let text): s.gpsd = text
-            case .fix(let fix):
-                s.fix = fix
-                if let time = fix.time { s.geoFixes.append(GeoFix(position: fix.position, error: fix.horizontalError, time: time)) }
-            case .clock(let sample): s.model.add(sample)
-            }
+        switch report {
+        case .state(let text): feed(.gpsd(text))
+        case .fix(let fix): feed(.fix(fix))
+        case .clock(let sample): feed(.clock(sample))
         }
     }
 
-    /// The button's thread: key-down → UTC → position → durable insert → beep.
-    func handle(_ event: InputEvent) {
-        guard case .mark(let nanoseconds) = filter.withLock({ $0.handle(event) }) else { return }
-        // A press while the anchor alarm sounds silences it (and is not a sight).
-        if state.withLock({ $0.anchorAlarm }) {
-            _ = try? store.updateAnchorWatch(settings: options.settings) { w, _ in w.acknowledge() }
-            silenceAnchorAlarm()
-            logger.notice("anchor alarm acknowledged with the button")
-            return
-        }
-        let instant = MonotonicInstant(bootID: clock.bootID, nanoseconds: nanoseconds)
-        // A failed clock read must not lose the press: the model's last samples still count.
-        let reading = try? clock.read()
-        let (estimate, fix) = state.withLock { s -> (UTCEstimate?, Fix?) in
-            if let reading { s.model.add(reading.sample) }
-            let e = s.model.estimate(at: nanoseconds, now: reading?.instant.nanoseconds ?? nanoseconds)
-                ?? reading.map { ClockModel.project($0.sample, to: nanoseconds, driftPPM: s.model.driftPPM) }
-            return (e, s.fix)
-        }
-        guard let estimate else {
-            logger.critical("key-down with no clock at all; sight not stamped", metadata: ["monotonic_ns": "\(nanoseconds)"])
-            beeper?.play(.failure)
-            return
-        }
-        record(instant, estimate, fix)
-    }
-
-    func record(_ instant: MonotonicInstant, _ estimate: UTCEstimate, _ fix: Fix?) {
-        do {
-            _ = try recorder.record(instant: instant, estimate: estimate, fix: fix, settings: options.settings, createdAt: estimate.utc)
-        } catch {
-            logger.critical("sight kept in memory until the store takes it", metadata: [
-                "utc": "\(estimate.utc.iso8601)", "monotonic_ns": "\(instant.nanoseconds)", "error": "\(error)",
-            ])
-            state.withLock { $0.pending.append((instant, estimate, fix)) }
+    /// The button's thread: it stamps and hands on, and never waits on the store.
+    func handle(_ signal: ButtonSignal) {
+        switch signal {
+        case .event(let e):
+            // A failed clock read must not lose the press: the track's samples still count.
+            let clock = e.type == InputEvent.keyType && e.value == 1 ? (try? self.clock.read())?.sample : nil
+            feed(.input(e, clock: clock))
+        case .dropped(let at):
+            feed(.inputDropped(at: at, clock: (try? clock.read())?.sample))
+        case .replayed(let e):
+            feed(.replayed(e))
+        case .resynced:
+            feed(.resynced)
         }
     }
 
-    /// Publishes the status row, retries pending sights, and backfills weak stamps.
-    func beat(stopping: Bool = false) {
+    /// The heartbeat.
+    func beat() {
         guard let reading = try? clock.read() else { return }
-        let now = reading.instant.nanoseconds
-        let (status, model, pending, geoFixes) = state.withLock { s in
-            s.model.add(reading.sample)
-            s.model.expire(now: now)
-            let status = DaemonStatus(
-                pid: getpid(), bootID: clock.bootID, startedAt: startedAt, heartbeat: now,
-                clock: s.model.currentSample(now: now), fix: s.fix, gpsd: s.gpsd, buttonDevice: options.buttonPath,
-                buttonState: s.button, soundState: beeper?.state ?? "off (sound.enabled = false)", stopped: stopping)
-            defer { s.pending = []; s.geoFixes = [] }
-            return (status, s.model, s.pending, s.geoFixes)
+        feed(.tick(now: reading.instant.nanoseconds, clock: reading.sample))
+    }
+
+    /// The status as published: the core's, with the sound and the anchor watch.
+    func status(_ s: DaemonStatus) -> DaemonStatus {
+        var s = s
+        s.soundState = beeper?.state ?? "off (sound.enabled = false)"
+        s.anchor = anchor.withLock { $0.live }
+        return s
+    }
+
+    func carryOut(_ action: DaemonCore.Action) {
+        switch action {
+        case .insert(let sight): writer.submit(.insert(sight))
+        case .journal(let sight): writer.submit(.journal(sight))
+        case .clearJournal: writer.submit(.clearJournal)
+        case .beep(let tone): beeper?.play(tone)
+        case .silenceAlarm: beeper?.stop()
+        case .acknowledgeAnchor: writer.submit(.acknowledgeAnchor)
+        case .recordGap(let gap): writer.submit(.gap(gap))
+        case .publish(let s):
+            do { try statusFile.write(status(s)) } catch {
+                logger.error("cannot write the status file", metadata: ["path": "\(statusFile.path)", "error": "\(error)"])
+            }
+        case .saveTrack(let entries): writer.submit(.track(entries))
+        case .backfill(let track): writer.submit(.backfill(track))
+        case .watch(let fixes, let now):
+            writer.submit(.watch(fixes.compactMap { f in f.time.map { GeoFix(position: f.position, error: f.horizontalError, time: $0) } }, now: now))
+        case .log(let line):
+            logger.log(level: line.level.swiftLog, "\(line.message)", metadata: line.metadata.mapValues { .string($0) })
         }
-        watchAnchor(geoFixes, now: now)
-        for fix in geoFixes {
+    }
+
+    /// The writer's thread.
+    func perform(_ job: StoreWriter.Job) {
+        switch job {
+        case .insert(let sight):
             do {
-                for e in try store.report(fix, member: nil, rules: options.settings.geofenceRules) {
+                let stored = try store.insert(sight)
+                feed(.stored(stored, committedAt: SystemClock.monotonicNow()))
+            } catch {
+                feed(.storeFailed(sight, reason: "\(error)"))
+            }
+        case .journal(let sight):
+            do { try journal.append(sight) } catch {
+                logger.critical("cannot write the pending journal: the sight is kept in memory only", metadata: ["error": "\(error)"])
+            }
+        case .clearJournal:
+            journal.clear()
+        case .acknowledgeAnchor:
+            do { _ = try store.updateAnchorWatch(settings: options.settings) { w, _ in w.acknowledge() } } catch {
+                logger.error("cannot acknowledge the anchor alarm", metadata: ["error": "\(error)"])
+            }
+        case .gap(let gap):
+            do { try store.recordGap(gap) } catch {
+                logger.error("cannot record the input gap", metadata: ["error": "\(error)"])
+            }
+        case .track(let entries):
+            do { try store.saveTrack(entries, bootID: clock.bootID) } catch {
+                logger.error("cannot save the clock track", metadata: ["error": "\(error)"])
+            }
+        case .backfill(let track):
+            backfill(track)
+        case .watch(let fixes, let now):
+            watch(fixes, now: now)
+        }
+    }
+
+    func backfill(_ track: ClockTrack) {
+        guard let reading = try? clock.read() else { return }
+        do {
+            let changed = try store.backfill(bootID: clock.bootID, now: reading.realtime) { sight in
+                track.backfill(instant: sight.instant.nanoseconds, stored: sight.estimate)
+            }
+            for s in changed {
+                logger.info("sight re-stamped", metadata: [
+                    "id": "\(s.id ?? 0)", "utc": "\(s.estimate.utc.iso8601)", "source": "\(s.estimate.source.rawValue)",
+                    "uncertainty_s": "\(s.estimate.uncertainty.map { "\($0)" } ?? "unknown")",
+                ])
+            }
+        } catch {
+            logger.error("cannot backfill sights", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// The geofence and the anchor watch; each writes only when something changed.
+    func watch(_ fixes: [GeoFix], now: Int64) {
+        for fix in fixes {
+            do {
+                for e in try store.report(fix, member: nil, rules: options.settings.geofenceRules, quiet: true) {
                     logger.info("\(e.kind == .enter ? "entered" : "left") \(e.place)", metadata: ["utc": "\(e.time.iso8601)", "position": "\(e.position.ddm)"])
                 }
             } catch {
                 logger.error("cannot record the fix for places", metadata: ["error": "\(error)"])
             }
         }
-        for (instant, estimate, fix) in pending { record(instant, estimate, fix) }
         do {
-            try store.publish(status)
-            if let best = model.bestSource(now: now), best < .unsynced {
-                let changed = try store.backfill(bootID: clock.bootID, now: reading.realtime) { sight in
-                    model.backfill(instant: sight.instant, stamped: sight.estimate.source, bootID: clock.bootID, now: now)
-                }
-                for s in changed {
-                    logger.info("sight re-stamped", metadata: [
-                        "id": "\(s.id ?? 0)", "utc": "\(s.estimate.utc.iso8601)", "source": "\(s.estimate.source.rawValue)",
-                    ])
-                }
+            let result = try anchor.withLock { a in
+                try a.keeper.update(fixes, now: now, bootID: clock.bootID, settings: options.settings, store: store)
             }
-        } catch {
-            logger.error("cannot update the store", metadata: ["error": "\(error)"])
-        }
-    }
-}
-
-extension MarkTimeDaemon {
-    /// Applies the beat's fixes to the anchor watch, and starts or stops the alarm to match.
-    func watchAnchor(_ fixes: [GeoFix], now: Int64) {
-        do {
-            let result = try store.updateAnchorWatch(settings: options.settings, bootID: clock.bootID) { w, sameBoot in
-                if !sameBoot { w.rebase(now: now) }
-                return fixes.flatMap { w.handle($0, now: now) } + w.tick(now: now)
+            let live = result.map { r in
+                AnchorLive(droppedAt: r.watch.droppedAt, state: r.watch.watch.state.rawValue, lastFix: r.watch.watch.lastFix,
+                           lastFixTime: r.watch.watch.lastFixTime, distance: r.watch.watch.distance, bearing: r.watch.watch.bearing)
             }
-            let watch = result?.0
-            for action in result?.1 ?? [] {
-                switch action {
-                case .soundAlarm:
+            anchor.withLock { $0.live = live }
+            if let (stored, actions) = result {
+                let w = stored.watch
+                if actions.contains(.soundAlarm) {
                     logger.critical("anchor dragging", metadata: [
-                        "distance_m": "\(Int(watch?.distance ?? 0))", "radius_m": "\(Int(watch?.radius ?? 0))",
-                        "bearing_deg": "\(Int(watch?.bearing ?? 0))",
+                        "distance_m": "\(Int(w.distance ?? 0))", "radius_m": "\(Int(w.radius))", "bearing_deg": "\(Int(w.bearing ?? 0))",
                     ])
-                case .warnStale:
-                    logger.warning("anchor watch has no GPS fix", metadata: ["stale_after_s": "\(options.settings.anchorStaleAfter)"])
-                    beeper?.play(.warning)
-                case .silenceAlarm: break
                 }
-            }
-            let alarm = watch?.state == .alarm
-            let sounding = state.withLock { $0.anchorAlarm }
-            if alarm, !sounding {
-                state.withLock { $0.anchorAlarm = true }
-                beeper?.play(.alarm)
-            } else if !alarm, sounding {
-                silenceAnchorAlarm()
+                if actions.contains(.warnStale) {
+                    logger.warning("anchor watch has no GPS fix", metadata: ["stale_after_s": "\(options.settings.anchorStaleAfter)"])
+                    feed(.anchor(.stale))
+                }
+                feed(.anchor(.alarm(w.state == .alarm)))
+            } else {
+                feed(.anchor(.alarm(false)))
             }
         } catch {
             logger.error("cannot update the anchor watch", metadata: ["error": "\(error)"])
         }
     }
+}
 
-    func silenceAnchorAlarm() {
-        state.withLock { $0.anchorAlarm = false }
-        beeper?.stop()
+extension LogLine.Level {
+    var swiftLog: Logger.Level {
+        switch self {
+        case .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error: .error
+        case .critical: .critical
+        }
     }
 }
 

@@ -5,10 +5,22 @@ import Logging
 import MarkTimeCore
 import Synchronization
 
+/// What a button source reports.
+public enum ButtonSignal: Hashable, Sendable {
+    /// An event as the kernel queued it.
+    case event(InputEvent)
+    /// The kernel's buffer overflowed (`SYN_DROPPED`, with its timestamp): events were thrown away.
+    case dropped(at: Int64)
+    /// A state change libevdev synthesised to resync after a drop: not a live event.
+    case replayed(InputEvent)
+    /// The resync is over.
+    case resynced
+}
+
 /// A source of raw key events; the real one is an evdev device.
 public protocol ButtonSource: Sendable {
-    /// Starts listening; `event` gets every input event, `state` each change of state.
-    func start(event: @escaping @Sendable (InputEvent) -> Void, state: @escaping @Sendable (String) -> Void)
+    /// Starts listening; `signal` gets every input event, `state` each change of state.
+    func start(_ signal: @escaping @Sendable (ButtonSignal) -> Void, state: @escaping @Sendable (String) -> Void)
     func stop()
 }
 
@@ -42,7 +54,7 @@ public final class EvdevButton: ButtonSource, Sendable {
         close(stopPipe.1)
     }
 
-    public func start(event: @escaping @Sendable (InputEvent) -> Void, state: @escaping @Sendable (String) -> Void) {
+    public func start(_ event: @escaping @Sendable (ButtonSignal) -> Void, state: @escaping @Sendable (String) -> Void) {
         let thread = Thread { [self] in
             self.run(event: event, state: state)
             self.finished.signal()
@@ -66,7 +78,7 @@ public final class EvdevButton: ButtonSource, Sendable {
         }
     }
 
-    private func run(event: (InputEvent) -> Void, state: (String) -> Void) {
+    private func run(event: (ButtonSignal) -> Void, state: (String) -> Void) {
         let folder = (path as NSString).deletingLastPathComponent
         guard let watch = try? syscall("inotify_init1", { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }) else {
             state("cannot watch \(folder)")
@@ -114,7 +126,7 @@ public final class EvdevButton: ButtonSource, Sendable {
     }
 
     /// Reads until the device goes away (false) or we are asked to stop (true).
-    private func listen(_ device: Device, watch: Int32, event: (InputEvent) -> Void) -> Bool {
+    private func listen(_ device: Device, watch: Int32, event: (ButtonSignal) -> Void) -> Bool {
         var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0), pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)]
         while true {
             fds[0].revents = 0
@@ -163,22 +175,32 @@ public final class EvdevButton: ButtonSource, Sendable {
             Glibc.close(fd)
         }
 
-        /// Reads until -EAGAIN; after SYN_DROPPED, resyncs. False when the device is gone.
-        func drain(_ event: (InputEvent) -> Void) -> Bool {
+        /// Reads until -EAGAIN. After SYN_DROPPED it reports the drop, then the events
+        /// libevdev synthesises to resync (`LIBEVDEV_READ_FLAG_SYNC`) as replayed, never
+        /// as live. False when the device is gone.
+        func drain(_ signal: (ButtonSignal) -> Void) -> Bool {
             var e = cevdev_event()
             var flags = cevdev_read_flag_normal
             while true {
                 let rc = cevdev_next_event(dev, flags, &e)
+                let event = InputEvent(type: e.type, code: e.code, value: e.value, nanoseconds: e.sec * 1_000_000_000 + e.usec * 1000)
                 if rc == -EAGAIN {
-                    if flags == cevdev_read_flag_sync { flags = cevdev_read_flag_normal; continue }
+                    if flags == cevdev_read_flag_sync {
+                        flags = cevdev_read_flag_normal
+                        signal(.resynced)
+                        continue
+                    }
                     return true
                 }
-                if rc == cevdev_status_sync {
+                if rc < 0 { return rc == -EINTR }
+                if flags == cevdev_read_flag_sync {
+                    signal(.replayed(event))
+                } else if rc == cevdev_status_sync {
                     flags = cevdev_read_flag_sync
-                } else if rc < 0 {
-                    return rc == -EINTR
+                    signal(.dropped(at: event.nanoseconds))
+                } else {
+                    signal(.event(event))
                 }
-                event(InputEvent(type: e.type, code: e.code, value: e.value, nanoseconds: e.sec * 1_000_000_000 + e.usec * 1000))
             }
         }
     }

@@ -42,6 +42,13 @@ public struct SystemClock: Sendable {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
+    /// CLOCK_MONOTONIC now, nanoseconds (`clock_gettime`, no other read).
+    public static func monotonicNow() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
+    }
+
     /// Reads CLOCK_REALTIME between two CLOCK_MONOTONIC reads (their midpoint is
     /// the instant), then `adjtimex()` (`csystemclock_read`).
     public func read() throws(DeviceError) -> SystemClockReading {

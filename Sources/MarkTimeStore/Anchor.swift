@@ -20,8 +20,17 @@ extension AppDatabase {
         }
     }
 
-    public func anchorWatch(settings: Settings) throws(StoreError) -> StoredAnchorWatch? {
-        try read { db in try Self.anchorWatch(db, settings) }
+    /// The watch; with `live`, the running daemon's distance, bearing and last fix laid over the row.
+    public func anchorWatch(settings: Settings, live: Bool = true) throws(StoreError) -> StoredAnchorWatch? {
+        guard var stored = try read({ db in try Self.anchorWatch(db, settings) }) else { return nil }
+        if live, let status = try daemonStatus(), !status.stopped, let a = status.anchor,
+           a.droppedAt == stored.droppedAt, a.state == stored.watch.state.rawValue {
+            let w = stored.watch
+            stored.watch = AnchorWatch(anchor: w.anchor, radius: w.radius, confirmations: w.confirmations, staleAfter: w.staleAfter,
+                                       droppedAt: a.lastFix ?? 0, state: w.state, outside: w.outside, lastFix: a.lastFix,
+                                       lastFixTime: a.lastFixTime, distance: a.distance, bearing: a.bearing)
+        }
+        return stored
     }
 
     static func anchorWatch(_ db: Database, _ settings: Settings) throws -> StoredAnchorWatch? {
@@ -51,5 +60,56 @@ extension AppDatabase {
                 """, arguments: [w.state.rawValue, w.outside, bootID, w.lastFix, w.lastFixTime?.nanosecondsSinceEpoch, w.distance, w.bearing])
             return (w, actions)
         }
+    }
+}
+
+/// The daemon's own copy of the anchor watch.
+///
+/// Each heartbeat reads the row (a read costs the SD card nothing), takes any change
+/// made from the command line (drop, ack, lift), applies the fixes and the time, and
+/// writes the row back only when the state or the alarm's streak changed. Distance,
+/// bearing and the last fix change with every fix: they travel in the daemon's status
+/// file instead (`DaemonStatus.anchor`), which `anchorWatch(settings:)` lays over the row.
+public struct AnchorKeeper: Sendable {
+    private var cached: StoredAnchorWatch?
+    /// The row as this keeper last read or wrote it.
+    private var row: StoredAnchorWatch?
+
+    public init() {}
+
+    /// The watch after `fixes` and the time `now`, and its actions; nil when no watch is set.
+    public mutating func update(_ fixes: [GeoFix], now: Int64, bootID: String, settings: Settings,
+                                store: AppDatabase) throws(StoreError) -> (watch: StoredAnchorWatch, actions: [AnchorWatch.Action])? {
+        guard let fresh = try store.anchorWatch(settings: settings, live: false) else {
+            cached = nil
+            row = nil
+            return nil
+        }
+        // Ours, unless the command line changed the row since we last saw it.
+        var stored = fresh
+        if let cached, row == fresh {
+            stored = cached
+        } else if fresh.bootID != bootID {
+            stored.watch.rebase(now: now)
+        }
+        let before = stored.watch
+        let actions = fixes.flatMap { stored.watch.handle($0, now: now) } + stored.watch.tick(now: now)
+        let w = stored.watch
+        let streak = { (a: AnchorWatch) in min(a.outside, a.confirmations) }
+        if w.state != before.state || streak(w) != streak(before) || fresh.bootID != bootID {
+            try store.write { db in
+                try db.execute(sql: """
+                    UPDATE anchor_watch SET state = ?, outside = ?, boot_id = ?, last_fix_mono_ns = ?,
+                        last_fix_utc_ns = ?, distance_m = ?, bearing_deg = ? WHERE id = 1 AND dropped_at_ns = ?
+                    """, arguments: [w.state.rawValue, w.outside, bootID, w.lastFix, w.lastFixTime?.nanosecondsSinceEpoch,
+                                     w.distance, w.bearing, stored.droppedAt.nanosecondsSinceEpoch])
+            }
+            stored.bootID = bootID
+            row = try store.anchorWatch(settings: settings, live: false)
+        } else {
+            row = fresh
+        }
+        cached = stored
+        return (stored, actions)
     }
 }

@@ -130,9 +130,29 @@ extension AppDatabase {
     /// Runs one fix for a member through the geofence, in one transaction: the member's
     /// state, position and any enter or leave events are written together. `name` nil
     /// means the member marked as me, made ("Me") if there is none.
+    ///
+    /// With `quiet` (the daemon's own fixes), a fix that changes nothing that matters
+    /// writes nothing: no event, the same geofence state, and within `quietDistance`
+    /// metres of the stored position. It is decided on a read, so an idle boat makes no
+    /// write at all.
     @discardableResult
-    public func report(_ fix: GeoFix, member name: String?, rules: GeofenceRules) throws(StoreError) -> [PlaceEvent] {
-        try write { db in
+    public func report(_ fix: GeoFix, member name: String?, rules: GeofenceRules, quiet: Bool = false,
+                       quietDistance: Double = 100) throws(StoreError) -> [PlaceEvent] {
+        if quiet {
+            let unchanged = try read { db -> Bool in
+                let row = try name == nil ? Row.fetchOne(db, sql: "SELECT * FROM member WHERE is_me = 1")
+                    : Row.fetchOne(db, sql: "SELECT * FROM member WHERE name = ? COLLATE NOCASE", arguments: [name])
+                guard let row else { return false }
+                let member = Self.member(row)
+                var geofence = member.geofence
+                let places = try Row.fetchAll(db, sql: "SELECT * FROM place").compactMap(Self.place)
+                let events = geofence.handle(fix, places: places, rules: rules)
+                guard events.isEmpty, geofence == member.geofence, let stored = member.position else { return false }
+                return GreatCircle.distance(stored, fix.position) < quietDistance
+            }
+            if unchanged { return [] }
+        }
+        return try write { db in
             let row: Row
             if let name {
                 let canonical = try Self.memberName(name, db)

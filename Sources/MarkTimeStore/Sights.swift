@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import MarkTimeCore
 
@@ -24,17 +25,22 @@ public struct SightQuery: Sendable {
 }
 
 extension AppDatabase {
-    /// Stores a new sight durably and returns it with its id. Inserting the
-    /// same key-down again (a retry) returns the sight already stored.
+    /// Stores a new sight durably and returns it with its id: one cached, prepared
+    /// INSERT and no read-back. Inserting the same key-down again (a retry) returns the
+    /// sight already stored.
     public func insert(_ sight: Sight) throws(StoreError) -> Sight {
         try write { db in
             let columns = SightColumns.encode(sight)
-            try db.execute(
-                sql: "INSERT INTO sight (\(columns.map(\.0).joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count))) ON CONFLICT (boot_id, monotonic_ns) DO NOTHING",
-                arguments: StatementArguments(columns.map(\.1)))
-            let row = try Row.fetchOne(db, sql: "SELECT * FROM sight WHERE boot_id = ? AND monotonic_ns = ?",
-                                       arguments: [sight.instant.bootID, sight.instant.nanoseconds])!
-            return SightColumns.decode(row)
+            let statement = try db.cachedStatement(sql: SightColumns.insertSQL)
+            try statement.execute(arguments: StatementArguments(columns.map(\.1)))
+            var stored = sight
+            if db.changesCount == 1 {
+                stored.id = db.lastInsertedRowID
+            } else {
+                stored.id = try Int64.fetchOne(db, sql: "SELECT id FROM sight WHERE boot_id = ? AND monotonic_ns = ?",
+                                               arguments: [sight.instant.bootID, sight.instant.nanoseconds])
+            }
+            return stored
         }
     }
 
@@ -107,8 +113,8 @@ extension AppDatabase {
         }
     }
 
-    /// Re-stamps this boot's `unsynced` and `gps` sights wherever `better`
-    /// gives a better source; returns the sights that changed.
+    /// Re-stamps this boot's `unsynced` and `gps` sights wherever `better` gives a
+    /// better stamp (the caller decides what is better); returns the sights that changed.
     public func backfill(bootID: String, now: UTCTime,
                          better: (Sight) -> UTCEstimate?) throws(StoreError) -> [Sight] {
         // Read first: most heartbeats find nothing to change and need no write.
@@ -118,7 +124,7 @@ extension AppDatabase {
         }
         var updates: [(sight: Sight, was: TimeSource)] = []
         for var sight in candidates {
-            guard let estimate = better(sight), estimate.source < sight.estimate.source else { continue }
+            guard let estimate = better(sight) else { continue }
             let was = sight.estimate.source
             sight.correct(to: estimate, at: now)
             updates.append((sight, was))
@@ -130,9 +136,10 @@ extension AppDatabase {
             var done: [Sight] = []
             for (s, was) in planned {
                 try db.execute(sql: """
-                    UPDATE sight SET utc_ns = ?, source = ?, uncertainty_s = ?, original_utc_ns = ?, original_source = ?,
+                    UPDATE sight SET utc_ns = ?, source = ?, uncertainty_s = ?, provenance = ?, original_utc_ns = ?, original_source = ?,
                         original_uncertainty_s = ?, corrected_at_ns = ? WHERE id = ? AND source = ?
                     """, arguments: [s.estimate.utc.nanosecondsSinceEpoch, s.estimate.source.rawValue, s.estimate.uncertainty,
+                                     SightColumns.provenanceJSON(s.estimate.provenance),
                                      s.original?.utc.nanosecondsSinceEpoch, s.original?.source.rawValue, s.original?.uncertainty,
                                      s.correctedAt?.nanosecondsSinceEpoch, s.id, was.rawValue])
                 if db.changesCount == 1 { done.append(s) }
@@ -144,6 +151,21 @@ extension AppDatabase {
 
 /// The mapping between `Sight` and the `sight` table's columns.
 enum SightColumns {
+    static let names = encode(Sight(instant: MonotonicInstant(bootID: "", nanoseconds: 0),
+                                    estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 0), source: .unsynced, uncertainty: nil),
+                                    createdAt: UTCTime(nanosecondsSinceEpoch: 0))).map(\.0)
+    static let insertSQL = "INSERT INTO sight (\(names.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: names.count))) ON CONFLICT (boot_id, monotonic_ns) DO NOTHING"
+
+    static func provenanceJSON(_ p: StampProvenance?) -> String? {
+        guard let p, let data = try? JSONEncoder().encode(p) else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    static func provenance(_ text: String?) -> StampProvenance? {
+        guard let text else { return nil }
+        return try? JSONDecoder().decode(StampProvenance.self, from: Data(text.utf8))
+    }
+
     static func encode(_ s: Sight) -> [(String, (any DatabaseValueConvertible)?)] {
         [
             ("boot_id", s.instant.bootID),
@@ -151,6 +173,7 @@ enum SightColumns {
             ("utc_ns", s.estimate.utc.nanosecondsSinceEpoch),
             ("source", s.estimate.source.rawValue),
             ("uncertainty_s", s.estimate.uncertainty),
+            ("provenance", provenanceJSON(s.estimate.provenance)),
             ("original_utc_ns", s.original?.utc.nanosecondsSinceEpoch),
             ("original_source", s.original?.source.rawValue),
             ("original_uncertainty_s", s.original?.uncertainty),
@@ -184,7 +207,7 @@ enum SightColumns {
             id: row["id"],
             instant: MonotonicInstant(bootID: row["boot_id"], nanoseconds: row["monotonic_ns"]),
             estimate: UTCEstimate(utc: time("utc_ns")!, source: TimeSource(rawValue: row["source"]) ?? .unsynced,
-                                  uncertainty: row["uncertainty_s"]),
+                                  uncertainty: row["uncertainty_s"], provenance: provenance(row["provenance"])),
             createdAt: time("created_at_ns")!)
         if let utc = time("original_utc_ns"), let source = (row["original_source"] as String?).flatMap(TimeSource.init) {
             s.original = UTCEstimate(utc: utc, source: source, uncertainty: row["original_uncertainty_s"])

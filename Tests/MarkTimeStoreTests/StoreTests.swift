@@ -18,10 +18,10 @@ struct StoreTests {
         let tables = try DatabaseQueue(path: tmp.store).read { db in
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         }
-        #expect(tables == ["anchor_watch", "assignment", "course", "course_weight", "daemon_status", "grdb_migrations", "journal", "member",
-                           "person", "place", "place_event", "sight", "task"])
+        #expect(tables == ["anchor_watch", "assignment", "clock_sample", "course", "course_weight", "daemon_status", "grdb_migrations",
+                           "input_gap", "journal", "member", "person", "place", "place_event", "sight", "task"])
         let applied = try DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7"])
+        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
     }
 
     @Test func processesOpeningANewStoreTogetherAllMigrateIt() async throws {
@@ -42,7 +42,7 @@ struct StoreTests {
             // Then every one succeeds, and each migration is applied once
             #expect(failures == [])
             let applied = try await DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7"])
+            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
         }
     }
 
@@ -172,17 +172,18 @@ struct StoreTests {
         _ = try db.insert(sight(at: 50, source: .unsynced))
         _ = try db.insert(sight(at: 51, boot: "boot-b", source: .unsynced))
         _ = try db.insert(sight(at: 52, source: .pps))
-        var model = ClockModel(maxSampleAge: 10, driftPPM: 0)
-        model.add(ClockSample(source: .pps, monotonicNanoseconds: 60 * second, utc: UTCTime(nanosecondsSinceEpoch: 9 * second), uncertainty: 0.000001))
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 0)
+        track.add(ClockSample(source: .pps, monotonicNanoseconds: 60 * second, utc: UTCTime(nanosecondsSinceEpoch: 9 * second), uncertainty: 0.000001))
         // When a PPS sample arrives and backfill runs
         let now = UTCTime(nanosecondsSinceEpoch: 100 * second)
         let changed = try db.backfill(bootID: "boot-a", now: now) { s in
-            model.backfill(instant: s.instant, stamped: s.estimate.source, bootID: "boot-a", now: 60 * second)
+            track.backfill(instant: s.instant.nanoseconds, stored: s.estimate)
         }
         // Then only the first is re-stamped, keeping its first stamp and the correction time
         #expect(changed.map(\.id) == [1])
         let s = try db.sight(id: 1).sight
-        #expect(s.estimate == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: -1 * second), source: .pps, uncertainty: 0.000001))
+        #expect(s.estimate.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: -1 * second), source: .pps, uncertainty: 0.000001))
+        #expect(s.estimate.provenance?.samples.map(\.monotonicNanoseconds) == [60 * second])
         #expect(s.original?.source == .unsynced)
         #expect(s.original?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 50 * second))
         #expect(s.correctedAt == now)

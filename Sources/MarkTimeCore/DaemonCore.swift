@@ -1,0 +1,329 @@
+/// A window in which the kernel threw input events away (`SYN_DROPPED`): presses in it
+/// may be lost, and `marktime sights` shows it between the sights around it.
+public struct InputGap: Hashable, Sendable {
+    public var id: Int64?
+    public var bootID: String
+    /// The last event read before the drop, and the drop itself (monotonic ns).
+    public var fromNanoseconds: Int64
+    public var toNanoseconds: Int64
+    /// Their UTC, when a clock was known.
+    public var from: UTCTime?
+    public var to: UTCTime?
+
+    public init(id: Int64? = nil, bootID: String, fromNanoseconds: Int64, toNanoseconds: Int64, from: UTCTime?, to: UTCTime?) {
+        self.id = id
+        self.bootID = bootID
+        self.fromNanoseconds = fromNanoseconds
+        self.toNanoseconds = toNanoseconds
+        self.from = from
+        self.to = to
+    }
+}
+
+/// A log line the core asks for; the wiring hands it to swift-log.
+public struct LogLine: Hashable, Sendable {
+    public enum Level: String, Sendable { case debug, info, notice, warning, error, critical }
+    public var level: Level
+    public var message: String
+    public var metadata: [String: String]
+
+    public init(_ level: Level, _ message: String, _ metadata: [String: String] = [:]) {
+        self.level = level
+        self.message = message
+        self.metadata = metadata
+    }
+}
+
+/// The daemon's decisions, as a state machine: events in, actions out.
+///
+/// It owns the button filter, the clock track, the last fix, the presses waiting for
+/// the store and whether the anchor alarm sounds. It takes no locks, does no I/O and
+/// reads no clock: every event carries the monotonic time it needs. The daemon's
+/// wiring feeds it from the adapters' threads (one at a time) and carries out the
+/// actions: the single writer for store work, the beeper for tones.
+public struct DaemonCore: Sendable {
+    public enum Event: Hashable, Sendable {
+        /// The daemon starts: its boot, the track saved earlier in this boot, and the
+        /// presses left in the pending journal by an earlier run.
+        case started(bootID: String, now: Int64, track: [ClockTrack.Entry], pending: [Sight])
+        /// A raw input event; `clock` is the system clock read right after it.
+        case input(InputEvent, clock: ClockSample?)
+        /// The kernel dropped events (`SYN_DROPPED`, stamped `at`). Events that libevdev
+        /// replays to resync follow as `.replayed`, then `.resynced`.
+        case inputDropped(at: Int64, clock: ClockSample?)
+        case replayed(InputEvent)
+        case resynced
+        /// A clock sample from gpsd (`gps`, `pps`) or the system clock.
+        case clock(ClockSample)
+        case fix(Fix)
+        case gpsd(String)
+        case button(String)
+        /// The writer committed this sight (first try or a retry), at monotonic `committedAt`.
+        case stored(Sight, committedAt: Int64?)
+        /// The writer could not store this sight.
+        case storeFailed(Sight, reason: String)
+        /// The heartbeat, with a fresh system clock sample.
+        case tick(now: Int64, clock: ClockSample?)
+        /// The anchor watch, after the writer applied fixes or time to it.
+        case anchor(AnchorSignal)
+        case stopping(now: Int64)
+    }
+
+    /// What the stored anchor watch says after the writer updated it.
+    public enum AnchorSignal: Hashable, Sendable {
+        /// Whether the watch is in alarm (it loops until acknowledged or lifted).
+        case alarm(Bool)
+        /// The watch has had no fix for its stale limit.
+        case stale
+    }
+
+    public enum Action: Hashable, Sendable {
+        /// Store this sight durably (the writer does sights before anything else).
+        case insert(Sight)
+        /// Keep this sight in the pending journal beside the store until it lands.
+        case journal(Sight)
+        /// Every pending sight has landed: the journal can be emptied.
+        case clearJournal
+        case beep(Tone)
+        case silenceAlarm
+        /// Acknowledge the anchor alarm in the store (it re-arms the watch).
+        case acknowledgeAnchor
+        case recordGap(InputGap)
+        case publish(DaemonStatus)
+        /// Save these track samples (a batch; not a sight, so no sync of its own).
+        case saveTrack([ClockTrack.Entry])
+        /// Re-stamp this boot's weak sights from the track.
+        case backfill(ClockTrack)
+        /// Apply these fixes (and the time) to the geofence and the anchor watch.
+        case watch([Fix], now: Int64)
+        case log(LogLine)
+    }
+
+    /// What the core needs from the settings.
+    public struct Configuration: Hashable, Sendable {
+        public var debounceMilliseconds: Int
+        public var latencyCompensationMilliseconds: Int
+        public var maxSampleAge: Double
+        public var recordPosition: Bool
+        public var maxFixAge: Double
+        /// Seconds between batches of track samples saved to the store.
+        public var trackSaveInterval: Double
+        public var pid: Int32
+        public var buttonDevice: String
+        public var soundState: String
+
+        public init(settings: Settings, pid: Int32 = 0, buttonDevice: String = "", soundState: String = "",
+                    trackSaveInterval: Double = 600) {
+            debounceMilliseconds = settings.debounceMilliseconds
+            latencyCompensationMilliseconds = settings.latencyCompensationMilliseconds
+            maxSampleAge = settings.maxSampleAge
+            recordPosition = settings.recordPosition
+            maxFixAge = settings.maxFixAge
+            self.trackSaveInterval = trackSaveInterval
+            self.pid = pid
+            self.buttonDevice = buttonDevice
+            self.soundState = soundState
+        }
+    }
+
+    public let configuration: Configuration
+    public private(set) var bootID = ""
+    public private(set) var startedAt: Int64 = 0
+    public private(set) var track: ClockTrack
+    public private(set) var filter: ButtonFilter
+    public private(set) var fix: Fix?
+    public private(set) var gpsd = "starting"
+    public private(set) var button = "starting"
+    public private(set) var alarmSounding = false
+    /// Sights the store has not taken yet, oldest first; they are in the journal.
+    public private(set) var pending: [Sight] = []
+    /// Fixes not yet handed to the geofence and the anchor watch.
+    private var fixesToWatch: [Fix] = []
+    /// The last input event read (its monotonic time), for the edge of a drop.
+    private var lastInput: Int64?
+    private var resyncing = false
+    /// A tracked sample arrived since the last backfill pass, and weak stamps may exist.
+    private var backfillDue = true
+    private var lastTrackSave: Int64 = 0
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        track = ClockTrack(maxSampleAge: configuration.maxSampleAge)
+        filter = ButtonFilter(debounceMilliseconds: configuration.debounceMilliseconds,
+                              latencyCompensationMilliseconds: configuration.latencyCompensationMilliseconds)
+    }
+
+    public mutating func handle(_ event: Event) -> [Action] {
+        switch event {
+        case .started(let boot, let now, let saved, let leftOver):
+            bootID = boot
+            startedAt = now
+            lastTrackSave = now
+            track.restore(saved.filter { $0.sample.source != .unsynced })
+            pending = leftOver
+            var actions = leftOver.map(Action.insert)
+            if !leftOver.isEmpty {
+                actions.append(.log(LogLine(.warning, "sights from the pending journal go to the store", ["count": "\(leftOver.count)"])))
+            }
+            return actions
+        case .input(let input, let clock):
+            return keyEvent(input, clock: clock)
+        case .inputDropped(let at, let clock):
+            return dropped(at: at, clock: clock)
+        case .replayed:
+            return []
+        case .resynced:
+            resyncing = false
+            filter.reset()
+            return []
+        case .clock(let sample):
+            return addClock(sample)
+        case .fix(let f):
+            fix = f
+            if f.time != nil { fixesToWatch.append(f) }
+            return []
+        case .gpsd(let text):
+            gpsd = text
+            return []
+        case .button(let text):
+            button = text
+            return []
+        case .stored(let sight, let committedAt):
+            return stored(sight, committedAt: committedAt)
+        case .storeFailed(let sight, let reason):
+            return failed(sight, reason: reason)
+        case .tick(let now, let clock):
+            return tick(now: now, clock: clock, stopping: false)
+        case .anchor(let signal):
+            return anchor(signal)
+        case .stopping(let now):
+            return tick(now: now, clock: nil, stopping: true)
+        }
+    }
+
+    // MARK: The button
+
+    private mutating func keyEvent(_ input: InputEvent, clock: ClockSample?) -> [Action] {
+        lastInput = input.nanoseconds
+        var actions: [Action] = []
+        if let clock { actions += addClock(clock) }
+        guard !resyncing, case .mark(let nanoseconds) = filter.handle(input) else { return actions }
+        // A press while the anchor alarm sounds silences it (and is not a sight).
+        if alarmSounding {
+            alarmSounding = false
+            return actions + [.acknowledgeAnchor, .silenceAlarm, .log(LogLine(.notice, "anchor alarm acknowledged with the button"))]
+        }
+        let now = clock?.monotonicNanoseconds ?? nanoseconds
+        guard let estimate = track.estimate(at: nanoseconds, now: now) else {
+            return actions + [.beep(.failure),
+                              .log(LogLine(.critical, "key-down with no clock at all; sight not stamped", ["monotonic_ns": "\(nanoseconds)"]))]
+        }
+        let sight = Sight.mark(instant: MonotonicInstant(bootID: bootID, nanoseconds: nanoseconds), estimate: estimate,
+                               fix: configuration.recordPosition ? fix : nil, maxFixAge: configuration.maxFixAge,
+                               createdAt: estimate.utc)
+        if estimate.source != .pps { backfillDue = true }
+        return actions + [.insert(sight)]
+    }
+
+    private mutating func dropped(at: Int64, clock: ClockSample?) -> [Action] {
+        var actions: [Action] = []
+        if let clock { actions += addClock(clock) }
+        resyncing = true
+        let from = lastInput ?? startedAt
+        let now = clock?.monotonicNanoseconds ?? at
+        let gap = InputGap(bootID: bootID, fromNanoseconds: from, toNanoseconds: at,
+                           from: track.estimate(at: from, now: now)?.utc, to: track.estimate(at: at, now: now)?.utc)
+        lastInput = at
+        return actions + [
+            .beep(.warning),
+            .log(LogLine(.warning, "the kernel dropped input events: presses between the last event read and the drop may be lost", [
+                "from": gap.from?.iso8601 ?? "\(from) ns", "to": gap.to?.iso8601 ?? "\(at) ns",
+            ])),
+            .recordGap(gap),
+        ]
+    }
+
+    // MARK: The store's answers
+
+    private mutating func stored(_ sight: Sight, committedAt: Int64?) -> [Action] {
+        let wasPending = pending.contains { $0.instant == sight.instant }
+        pending.removeAll { $0.instant == sight.instant }
+        var metadata = [
+            "id": "\(sight.id ?? -1)", "utc": sight.estimate.utc.iso8601, "source": sight.estimate.source.rawValue,
+            "monotonic_ns": "\(sight.instant.nanoseconds)",
+        ]
+        if wasPending { metadata["late"] = "true" }
+        if let committedAt { metadata["commit_ms"] = "\(Double(committedAt - sight.instant.nanoseconds) / 1e6)" }
+        var actions: [Action] = [.beep(.stored(sight.estimate.source)), .log(LogLine(.info, "sight stored", metadata))]
+        if wasPending, pending.isEmpty { actions.append(.clearJournal) }
+        return actions
+    }
+
+    private mutating func failed(_ sight: Sight, reason: String) -> [Action] {
+        // A retry that fails again says nothing new: the navigator heard the buzz at the press.
+        if pending.contains(where: { $0.instant == sight.instant }) {
+            return [.log(LogLine(.debug, "pending sight still not stored", ["error": reason]))]
+        }
+        pending.append(sight)
+        return [
+            .beep(.failure),
+            .journal(sight),
+            .log(LogLine(.critical, "sight kept in the pending journal until the store takes it", [
+                "utc": sight.estimate.utc.iso8601, "monotonic_ns": "\(sight.instant.nanoseconds)", "error": reason,
+            ])),
+        ]
+    }
+
+    // MARK: Time
+
+    private mutating func addClock(_ sample: ClockSample) -> [Action] {
+        if track.add(sample) { backfillDue = true }
+        return []
+    }
+
+    private mutating func tick(now: Int64, clock: ClockSample?, stopping: Bool) -> [Action] {
+        var actions: [Action] = []
+        if let clock { actions += addClock(clock) }
+        // Presses the store refused: try again, in order.
+        actions += pending.map(Action.insert)
+        if !fixesToWatch.isEmpty || !stopping {
+            actions.append(.watch(fixesToWatch, now: now))
+            fixesToWatch = []
+        }
+        if backfillDue, let best = track.bestSource(now: now), best != .unsynced {
+            backfillDue = false
+            actions.append(.backfill(track))
+        }
+        if stopping || Double(now - lastTrackSave) / 1e9 >= configuration.trackSaveInterval {
+            let batch = track.takeUnsaved()
+            lastTrackSave = now
+            if !batch.isEmpty { actions.append(.saveTrack(batch)) }
+        }
+        actions.append(.publish(status(now: now, stopping: stopping)))
+        return actions
+    }
+
+    /// What `marktime status` shows.
+    public func status(now: Int64, stopping: Bool = false) -> DaemonStatus {
+        DaemonStatus(pid: configuration.pid, bootID: bootID, startedAt: startedAt, heartbeat: now,
+                     clock: track.currentSample(now: now), fix: fix, gpsd: gpsd, buttonDevice: configuration.buttonDevice,
+                     buttonState: button, soundState: configuration.soundState, stopped: stopping)
+    }
+
+    // MARK: The anchor watch
+
+    private mutating func anchor(_ signal: AnchorSignal) -> [Action] {
+        switch signal {
+        case .alarm(true) where !alarmSounding:
+            alarmSounding = true
+            return [.beep(.alarm), .log(LogLine(.critical, "anchor dragging"))]
+        case .alarm(false) where alarmSounding:
+            alarmSounding = false
+            return [.silenceAlarm]
+        case .stale:
+            return [.beep(.warning), .log(LogLine(.warning, "anchor watch has no GPS fix"))]
+        default:
+            return []
+        }
+    }
+}

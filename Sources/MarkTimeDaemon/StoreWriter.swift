@@ -1,0 +1,73 @@
+import Foundation
+import MarkTimeCore
+import MarkTimePlaces
+import Synchronization
+
+/// The one thread that writes the store. Sights (and the pending journal) go before
+/// everything else; nothing that hands it work ever waits for it.
+final class StoreWriter: Sendable {
+    enum Job: Sendable {
+        case insert(Sight)
+        case journal(Sight)
+        case clearJournal
+        case acknowledgeAnchor
+        case gap(InputGap)
+        case track([ClockTrack.Entry])
+        case backfill(ClockTrack)
+        case watch([GeoFix], now: Int64)
+
+        var isUrgent: Bool {
+            switch self {
+            case .insert, .journal, .clearJournal: true
+            default: false
+            }
+        }
+    }
+
+    private struct Queue {
+        var urgent: [Job] = []
+        var other: [Job] = []
+        var stopping = false
+    }
+
+    private let queue = Mutex(Queue())
+    private let wake = DispatchSemaphore(value: 0)
+    private let finished = DispatchSemaphore(value: 0)
+
+    /// Starts the thread; `perform` runs each job on it.
+    init(perform: @escaping @Sendable (Job) -> Void) {
+        let thread = Thread { [self] in
+            while let job = self.next() { perform(job) }
+            self.finished.signal()
+        }
+        thread.name = "marktime-writer"
+        thread.start()
+    }
+
+    func submit(_ job: Job) {
+        queue.withLock { q in
+            if job.isUrgent { q.urgent.append(job) } else { q.other.append(job) }
+        }
+        wake.signal()
+    }
+
+    /// Finishes what is queued, then ends the thread.
+    func stop() {
+        queue.withLock { $0.stopping = true }
+        wake.signal()
+        finished.wait()
+    }
+
+    private func next() -> Job? {
+        while true {
+            let (job, stopping) = queue.withLock { q -> (Job?, Bool) in
+                if !q.urgent.isEmpty { return (q.urgent.removeFirst(), q.stopping) }
+                if !q.other.isEmpty { return (q.other.removeFirst(), q.stopping) }
+                return (nil, q.stopping)
+            }
+            if let job { return job }
+            if stopping { return nil }
+            wake.wait()
+        }
+    }
+}

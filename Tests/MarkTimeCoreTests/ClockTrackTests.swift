@@ -1,0 +1,221 @@
+import MarkTimeCore
+import Testing
+
+/// 2007-04-08T09:52:55Z, the day of the Haicom log.
+let logDay: Int64 = 1_176_025_975_000_000_000
+let second: Int64 = 1_000_000_000
+
+func sample(_ source: TimeSource, mono: Int64, utc: Int64, _ uncertainty: Double?) -> ClockSample {
+    ClockSample(source: source, monotonicNanoseconds: mono, utc: UTCTime(nanosecondsSinceEpoch: utc), uncertainty: uncertainty)
+}
+
+/// GPS samples once a second from `from` to `to` seconds; UTC runs 1000 ppm fast of
+/// monotonic from `from`, so the offset grows by exactly 1 ms a second.
+func gpsRun(_ track: inout ClockTrack, from: Int64, to: Int64, uncertainty: Double = 0.5) {
+    for t in from...to {
+        track.add(sample(.gps, mono: t * second, utc: logDay + (t - from) * second + (t - from) * 1_000_000, uncertainty))
+    }
+}
+
+@Suite("The clock track")
+struct ClockTrackTests {
+    @Test func ppsBeatsSystemBeatsGPSBeatsUnsynced() {
+        // Given fresh samples from every source that disagree by whole seconds
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 0)
+        track.add(sample(.unsynced, mono: 100 * second, utc: 0, nil))
+        track.add(sample(.gps, mono: 100 * second, utc: logDay + 1 * second, 0.5))
+        track.add(sample(.system, mono: 100 * second, utc: logDay + 2 * second, 0.001))
+        track.add(sample(.pps, mono: 100 * second, utc: logDay + 3 * second, 0.000001))
+        // When an instant is stamped
+        let e = track.estimate(at: 100 * second, now: 100 * second)
+        // Then PPS wins
+        #expect(e?.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay + 3 * second), source: .pps, uncertainty: 0.000001))
+    }
+
+    @Test func anExpiredSourceStopsCountingForALivePress() {
+        // Given a GPS sample 11 s old and a fresh unsynced one, with a 10 s limit
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 0)
+        track.add(sample(.gps, mono: 100 * second, utc: logDay, 0.5))
+        track.add(sample(.unsynced, mono: 111 * second, utc: 5 * second, nil))
+        // When a press at 111 s is stamped
+        let e = track.estimate(at: 111 * second, now: 111 * second)
+        // Then the unsynced clock is used, with an unknown uncertainty
+        #expect(e?.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 5 * second), source: .unsynced, uncertainty: nil))
+    }
+
+    @Test func aSampleExactlyAtTheLimitStillCounts() {
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 0)
+        track.add(sample(.gps, mono: 100 * second, utc: logDay, 0.5))
+        #expect(track.estimate(at: 110 * second, now: 110 * second)?.source == .gps)
+        #expect(track.estimate(at: 110 * second + 1, now: 110 * second + 1) == nil)
+    }
+
+    @Test func anInstantBetweenTwoSamplesOfARunIsInterpolated() {
+        // Given a GPS run from 100 s to 160 s, thinned to its samples at 100 s and 160 s
+        var track = ClockTrack(maxSampleAge: 10, interval: 60, driftPPM: 100)
+        gpsRun(&track, from: 100, to: 160)
+        #expect(track.entries[.gps]?.map(\.sample.monotonicNanoseconds) == [100 * second, 160 * second])
+        // When an instant at 115 s is stamped
+        let e = track.estimate(at: 115 * second, from: .gps)
+        // Then the offset is interpolated (15 ms of the 60 ms it grew), and the bound is the
+        // samples' 0.5 s plus 100 ppm over the 15 s to the nearer sample
+        #expect(e?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 15 * second + 15_000_000))
+        #expect(e?.uncertainty == 0.5 + 15 * 100 / 1e6)
+        let first = StampProvenance.Sample(source: .gps, monotonicNanoseconds: 100 * second, utcNanoseconds: logDay,
+                                           uncertainty: 0.5, distance: 15)
+        let secondUTC: Int64 = logDay + 60 * second + 60_000_000
+        let last = StampProvenance.Sample(source: .gps, monotonicNanoseconds: 160 * second, utcNanoseconds: secondUTC,
+                                          uncertainty: 0.5, distance: -45)
+        #expect(e?.provenance == StampProvenance(method: .interpolated, samples: [first, last]))
+    }
+
+    @Test func interpolationWeighsTheTwoSamplesUncertainties() {
+        // Given system samples at 0 s (±1 ms) and 60 s (±3 ms) in one run
+        var track = ClockTrack(maxSampleAge: 60, interval: 60, driftPPM: 10)
+        track.add(sample(.system, mono: 0, utc: logDay, 0.001))
+        track.add(sample(.system, mono: 60 * second, utc: logDay + 60 * second, 0.003))
+        // When an instant at 45 s is stamped
+        let e = track.estimate(at: 45 * second, from: .system)
+        // Then the bound is 1 ms + ¾ of the 2 ms difference, plus 10 ppm over the 15 s to the nearer sample
+        #expect(e?.uncertainty == 0.001 + (0.003 - 0.001) * 0.75 + 15 * 10 / 1e6)
+        #expect(e?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 45 * second))
+    }
+
+    @Test func anInstantBeforeARunIsCarriedBackFromItsFirstSample() {
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 100)
+        gpsRun(&track, from: 100, to: 105)
+        let e = track.estimate(at: 90 * second, from: .gps)
+        #expect(e?.utc == UTCTime(nanosecondsSinceEpoch: logDay - 10 * second))
+        #expect(e?.uncertainty == 0.5 + 10 * 100 / 1e6)
+        #expect(e?.provenance?.method == .projected)
+        #expect(e?.provenance?.samples.map(\.distance) == [-10])
+    }
+
+    @Test func anInstantAfterTheLastSampleIsCarriedForwardFromIt() {
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 100)
+        gpsRun(&track, from: 100, to: 105)
+        let e = track.estimate(at: 108 * second, now: 108 * second)
+        #expect(e?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 8 * second + 5_000_000))
+        #expect(e?.uncertainty == 0.5 + 3 * 100 / 1e6)
+        #expect(e?.provenance?.samples.map(\.monotonicNanoseconds) == [105 * second])
+    }
+
+    @Test func aSourceThatGoesAndComesBackIsNotInterpolatedAcrossTheGap() {
+        // Given GPS from 100 s to 110 s, nothing for 90 s, then GPS again from 200 s to 210 s
+        var track = ClockTrack(maxSampleAge: 10, interval: 60, driftPPM: 100)
+        gpsRun(&track, from: 100, to: 110)
+        gpsRun(&track, from: 200, to: 210)
+        // Then the track keeps the first run's ends and the second run's start, in two runs
+        #expect(track.entries[.gps]?.map(\.sample.monotonicNanoseconds) == [100 * second, 110 * second, 200 * second])
+        #expect(track.entries[.gps]?.map(\.segment) == [0, 0, 1])
+        // When an instant in the gap, at 150 s, is stamped
+        let e = track.estimate(at: 150 * second, from: .gps)
+        // Then it is carried 40 s from the nearer sample, the first run's last
+        #expect(e?.provenance?.method == .projected)
+        #expect(e?.provenance?.samples.map(\.monotonicNanoseconds) == [110 * second])
+        #expect(e?.uncertainty == 0.5 + 40 * 100 / 1e6)
+        #expect(e?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 50 * second + 10_000_000))
+    }
+
+    @Test func theTrackKeepsOneSampleAMinuteAndHandsEachOutOnce() {
+        var track = ClockTrack(maxSampleAge: 10, interval: 60)
+        gpsRun(&track, from: 0, to: 180)
+        #expect(track.takeUnsaved().map(\.sample.monotonicNanoseconds) == [0, 60 * second, 120 * second, 180 * second])
+        #expect(track.takeUnsaved() == [])
+    }
+
+    @Test func aRestoredTrackInterpolatesAndContinuesItsRuns() {
+        // Given a run saved by an earlier daemon in this boot
+        var first = ClockTrack(maxSampleAge: 10, interval: 60, driftPPM: 100)
+        gpsRun(&first, from: 100, to: 160)
+        var track = ClockTrack(maxSampleAge: 10, interval: 60, driftPPM: 100)
+        track.restore(first.takeUnsaved())
+        // Then it stamps between its samples, and a new sample starts a new run
+        #expect(track.estimate(at: 115 * second, from: .gps)?.provenance?.method == .interpolated)
+        track.add(sample(.gps, mono: 400 * second, utc: logDay, 0.5))
+        #expect(track.entries[.gps]?.map(\.segment) == [0, 0, 1])
+    }
+
+    @Test func backfillNeverReplacesAStampWithAWorseOne() {
+        // Given a sight stamped from GPS (±0.5 s) at 50 s, and a synchronised system clock (±1 ms) two hours later
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 100)
+        track.add(sample(.system, mono: 7250 * second, utc: logDay + 7200 * second, 0.001))
+        let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5)
+        // When backfill looks at it: 0.001 + 7200 s × 100 ppm = 0.721 s is worse than 0.5 s
+        #expect(track.backfill(instant: 50 * second, stored: stored) == nil)
+    }
+
+    @Test func backfillReplacesAStampWithABetterOne() {
+        // Given the same sight, and the system clock 1000 s later: 0.001 + 0.1 = 0.101 s
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 100)
+        track.add(sample(.system, mono: 1050 * second, utc: logDay + 1000 * second, 0.001))
+        let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5)
+        let better = track.backfill(instant: 50 * second, stored: stored)
+        #expect(better?.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .system, uncertainty: 0.001 + 1000 * 100 / 1e6))
+    }
+
+    @Test func anUnsyncedStampIsAlwaysImproved() {
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 100)
+        track.add(sample(.gps, mono: 7250 * second, utc: logDay + 7200 * second, 0.5))
+        let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 3 * second), source: .unsynced, uncertainty: nil)
+        let better = track.backfill(instant: 50 * second, stored: stored)
+        #expect(better?.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5 + 7200 * 100 / 1e6))
+    }
+
+    @Test func backfillTakesTheSourceWithTheSmallestUncertaintyAtTheInstant() {
+        // Given GPS right at the sight, and PPS an hour away
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 100)
+        track.add(sample(.gps, mono: 50 * second, utc: logDay, 0.5))
+        track.add(sample(.pps, mono: 3650 * second, utc: logDay + 3600 * second, 0.000001))
+        let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 0), source: .unsynced, uncertainty: nil)
+        // Then PPS carried an hour (0.360001 s) beats GPS at the instant (0.5 s)
+        #expect(track.backfill(instant: 50 * second, stored: stored)?.source == .pps)
+    }
+
+    @Test func unknownUncertaintyStaysUnknown() {
+        let e = ClockTrack.project(sample(.unsynced, mono: 0, utc: 0, nil), to: 5 * second, driftPPM: 100)
+        #expect(e.uncertainty == nil)
+    }
+
+    @Test func noSamplesNoEstimate() {
+        #expect(ClockTrack().estimate(at: 0, now: 0) == nil)
+    }
+
+    @Test func currentSampleIsTheNewestOfTheBestSource() {
+        var track = ClockTrack(maxSampleAge: 10)
+        track.add(sample(.gps, mono: 1 * second, utc: logDay, 0.5))
+        track.add(sample(.gps, mono: 2 * second, utc: logDay + second, 0.5))
+        track.add(sample(.unsynced, mono: 3 * second, utc: 0, nil))
+        #expect(track.currentSample(now: 3 * second) == sample(.gps, mono: 2 * second, utc: logDay + second, 0.5))
+    }
+}
+
+@Suite("Now from the system clock and the daemon")
+struct NowEstimateTests {
+    let instant = MonotonicInstant(bootID: "boot-a", nanoseconds: 100 * second)
+    let unsynced = sample(.unsynced, mono: 100 * second, utc: 7 * second, nil)
+
+    func daemon(boot: String, clock: ClockSample) -> DaemonStatus {
+        DaemonStatus(pid: 1, bootID: boot, startedAt: 0, heartbeat: 99 * second, clock: clock)
+    }
+
+    @Test func aFreshDaemonGPSSampleBeatsAnUnsyncedClock() {
+        let published = daemon(boot: "boot-a", clock: sample(.gps, mono: 99 * second, utc: logDay, 0.5))
+        let e = NowEstimate.estimate(system: unsynced, at: instant, published: published, maxSampleAge: 10)
+        #expect(e.source == .gps)
+        #expect(e.utc == UTCTime(nanosecondsSinceEpoch: logDay + second))
+    }
+
+    @Test func aSampleFromAnotherBootIsIgnored() {
+        let published = daemon(boot: "boot-z", clock: sample(.gps, mono: 99 * second, utc: logDay, 0.5))
+        let e = NowEstimate.estimate(system: unsynced, at: instant, published: published, maxSampleAge: 10)
+        #expect(e.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 7 * second), source: .unsynced, uncertainty: nil))
+    }
+
+    @Test func aSynchronisedSystemClockBeatsTheDaemonsGPS() {
+        let system = sample(.system, mono: 100 * second, utc: logDay + 2 * second, 0.000_020)
+        let published = daemon(boot: "boot-a", clock: sample(.gps, mono: 99 * second, utc: logDay, 0.5))
+        let e = NowEstimate.estimate(system: system, at: instant, published: published, maxSampleAge: 10)
+        #expect(e.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay + 2 * second), source: .system, uncertainty: 0.000_020))
+    }
+}

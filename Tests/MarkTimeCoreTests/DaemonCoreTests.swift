@@ -1,0 +1,192 @@
+import MarkTimeCore
+import Testing
+
+/// A core started at 0 s in boot "boot-a", with GPS samples once a second from 0 to 10 s
+/// (UTC = logDay + monotonic) and a 3D fix received at 10 s.
+func startedCore(debounce: Int = 30, pending: [Sight] = []) -> DaemonCore {
+    var core = DaemonCore(configuration: .init(settings: settingsWith(debounce: debounce), pid: 7, buttonDevice: "/dev/input/marktime",
+                                               trackSaveInterval: 600))
+    _ = core.handle(.started(bootID: "boot-a", now: 0, track: [], pending: pending))
+    for t in Int64(0)...10 { _ = core.handle(.clock(sample(.gps, mono: t * second, utc: logDay + t * second, 0.5))) }
+    _ = core.handle(.fix(testFix))
+    return core
+}
+
+func settingsWith(debounce: Int) -> Settings {
+    var s = Settings()
+    s.set("button.debounce_ms", .int(debounce))
+    return s
+}
+
+let testFix = Fix(position: try! Position(latitude: -27.3807, longitude: 153.3807), mode: 3, horizontalError: 5,
+                  time: UTCTime(nanosecondsSinceEpoch: logDay + 10 * second), receivedAt: MonotonicInstant(bootID: "boot-a", nanoseconds: 10 * second))
+
+func keyDown(_ ns: Int64) -> InputEvent { InputEvent(type: 1, code: 28, value: 1, nanoseconds: ns) }
+
+extension [DaemonCore.Action] {
+    var inserts: [Sight] { compactMap { if case .insert(let s) = $0 { s } else { nil } } }
+    var tones: [Tone] { compactMap { if case .beep(let t) = $0 { t } else { nil } } }
+    var messages: [String] { compactMap { if case .log(let l) = $0 { l.message } else { nil } } }
+    var gaps: [InputGap] { compactMap { if case .recordGap(let g) = $0 { g } else { nil } } }
+    var backfills: Int { filter { if case .backfill = $0 { true } else { false } }.count }
+    var savedTrack: [ClockTrack.Entry] {
+        flatMap { action -> [ClockTrack.Entry] in if case .saveTrack(let e) = action { e } else { [] } }
+    }
+}
+
+@Suite("The daemon core")
+struct DaemonCoreTests {
+    @Test func aKeyDownBecomesOneInsertStampedFromTheTrackWithTheFix() {
+        // Given a core with GPS time and a fix
+        var core = startedCore()
+        // When the key goes down at 10.25 s
+        let actions = core.handle(.input(keyDown(10 * second + 250_000_000), clock: nil))
+        // Then it asks for exactly one insert: the kernel's instant, GPS time carried 0.25 s, the fix 0.25 s old
+        #expect(actions.count == 1)
+        let s = actions.inserts.first
+        #expect(s?.instant == MonotonicInstant(bootID: "boot-a", nanoseconds: 10 * second + 250_000_000))
+        #expect(s?.estimate.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay + 10 * second + 250_000_000), source: .gps,
+                                                uncertainty: 0.5 + 0.25 * 100 / 1e6))
+        #expect(s?.position == testFix.position)
+        #expect(s?.fixAge == 0.25)
+    }
+
+    @Test func keyUpAutorepeatAndBouncesAskForNothing() {
+        var core = startedCore(debounce: 30)
+        _ = core.handle(.input(keyDown(10 * second), clock: nil))
+        #expect(core.handle(.input(InputEvent(type: 1, code: 28, value: 2, nanoseconds: 10 * second + 1), clock: nil)).isEmpty)
+        #expect(core.handle(.input(InputEvent(type: 1, code: 28, value: 0, nanoseconds: 10 * second + 2), clock: nil)).isEmpty)
+        #expect(core.handle(.input(keyDown(10 * second + 29_000_000), clock: nil)).isEmpty)
+        #expect(core.handle(.input(keyDown(10 * second + 30_000_000), clock: nil)).inserts.count == 1)
+    }
+
+    @Test func theOkToneComesOnlyWhenTheStoreHasTheSight() {
+        var core = startedCore()
+        let sight = core.handle(.input(keyDown(10 * second), clock: nil)).inserts[0]
+        var stored = sight
+        stored.id = 1
+        let actions = core.handle(.stored(stored, committedAt: 10 * second + 2_500_000))
+        #expect(actions.first == .beep(.ok))
+        #expect(actions.messages == ["sight stored"])
+        if case .log(let line) = actions[1] { #expect(line.metadata["commit_ms"] == "2.5") }
+    }
+
+    @Test func aSightStoredUnsyncedGetsTheWarningTone() {
+        var core = DaemonCore(configuration: .init(settings: Settings()))
+        _ = core.handle(.started(bootID: "boot-a", now: 0, track: [], pending: []))
+        let clock = sample(.unsynced, mono: 5 * second, utc: 99 * second, nil)
+        let sight = core.handle(.input(keyDown(5 * second), clock: clock)).inserts[0]
+        #expect(sight.estimate.source == .unsynced)
+        #expect(core.handle(.stored(sight, committedAt: nil)).tones == [.warning])
+    }
+
+    @Test func aFailedInsertBuzzesOnceIsJournalledRetriedAndConfirmedWhenItLands() {
+        // Given a press whose insert fails
+        var core = startedCore()
+        let sight = core.handle(.input(keyDown(10 * second), clock: nil)).inserts[0]
+        let failed = core.handle(.storeFailed(sight, reason: "disk I/O error"))
+        // Then: one failure tone, the sight to the journal, and it is pending
+        #expect(failed.tones == [.failure])
+        #expect(failed.contains(.journal(sight)))
+        #expect(core.pending == [sight])
+        // When the retry at the next tick fails again: no second buzz, no second journal line
+        let tick = core.handle(.tick(now: 11 * second, clock: nil))
+        #expect(tick.inserts == [sight])
+        let again = core.handle(.storeFailed(sight, reason: "disk I/O error"))
+        #expect(again.tones == [])
+        #expect(!again.contains(.journal(sight)))
+        // When it finally lands: the ok tone, and the journal is emptied
+        let landed = core.handle(.stored(sight, committedAt: nil))
+        #expect(landed.tones == [.ok])
+        #expect(landed.contains(.clearJournal))
+        #expect(core.pending == [])
+    }
+
+    @Test func sightsLeftInTheJournalByAnEarlierRunAreInsertedAtStart() {
+        let left = Sight(instant: MonotonicInstant(bootID: "boot-z", nanoseconds: 5), estimate:
+                            UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5),
+                         createdAt: UTCTime(nanosecondsSinceEpoch: logDay))
+        var core = DaemonCore(configuration: .init(settings: Settings()))
+        let actions = core.handle(.started(bootID: "boot-a", now: 0, track: [], pending: [left]))
+        #expect(actions.inserts == [left])
+        #expect(core.handle(.stored(left, committedAt: nil)).contains(.clearJournal))
+    }
+
+    @Test func aPressWhileTheAnchorAlarmSoundsAcknowledgesItAndIsNoSight() {
+        var core = startedCore()
+        #expect(core.handle(.anchor(.alarm(true))).tones == [.alarm])
+        let actions = core.handle(.input(keyDown(10 * second), clock: nil))
+        #expect(actions.inserts == [])
+        #expect(actions.contains(.acknowledgeAnchor))
+        #expect(actions.contains(.silenceAlarm))
+        #expect(!core.alarmSounding)
+    }
+
+    @Test func theAlarmStartsOnceAndStopsWhenTheWatchSaysSo() {
+        var core = startedCore()
+        #expect(core.handle(.anchor(.alarm(true))).tones == [.alarm])
+        #expect(core.handle(.anchor(.alarm(true))) == [])
+        #expect(core.handle(.anchor(.alarm(false))) == [.silenceAlarm])
+        #expect(core.handle(.anchor(.alarm(false))) == [])
+    }
+
+    @Test func aDropRecordsAGapWarnsAndIgnoresTheResyncsKeyDowns() {
+        // Given a press read at 10 s
+        var core = startedCore()
+        _ = core.handle(.input(keyDown(10 * second), clock: nil))
+        // When the kernel reports a drop at 10.5 s
+        let drop = core.handle(.inputDropped(at: 10 * second + 500_000_000, clock: nil))
+        // Then: the warning tone, a log line, and the gap from the last event read to the drop, in UTC too
+        #expect(drop.tones == [.warning])
+        #expect(drop.gaps == [InputGap(bootID: "boot-a", fromNanoseconds: 10 * second, toNanoseconds: 10 * second + 500_000_000,
+                                       from: UTCTime(nanosecondsSinceEpoch: logDay + 10 * second),
+                                       to: UTCTime(nanosecondsSinceEpoch: logDay + 10 * second + 500_000_000))])
+        #expect(drop.messages.count == 1)
+        // And a key-down replayed by the resync is not a press, nor is a live one before the resync ends
+        #expect(core.handle(.replayed(keyDown(10 * second + 600_000_000))) == [])
+        #expect(core.handle(.input(keyDown(10 * second + 700_000_000), clock: nil)).inserts == [])
+        // After the resync, a live key-down is a press again
+        _ = core.handle(.resynced)
+        #expect(core.handle(.input(keyDown(10 * second + 800_000_000), clock: nil)).inserts.count == 1)
+    }
+
+    @Test func aKeyDownWithNoClockAtAllBuzzes() {
+        var core = DaemonCore(configuration: .init(settings: Settings()))
+        _ = core.handle(.started(bootID: "boot-a", now: 0, track: [], pending: []))
+        let actions = core.handle(.input(keyDown(second), clock: nil))
+        #expect(actions.tones == [.failure])
+        #expect(actions.inserts == [])
+    }
+
+    @Test func backfillIsAskedForOnlyWhenTheTrackGainedASample() {
+        // Given a started core whose first tick backfilled
+        var core = startedCore()
+        #expect(core.handle(.tick(now: 10 * second, clock: nil)).backfills == 1)
+        // When ticks bring GPS samples the track thins away
+        _ = core.handle(.clock(sample(.gps, mono: 11 * second, utc: logDay + 11 * second, 0.5)))
+        #expect(core.handle(.tick(now: 11 * second, clock: nil)).backfills == 0)
+        // When a sample a minute on is kept
+        _ = core.handle(.clock(sample(.gps, mono: 60 * second, utc: logDay + 60 * second, 0.5)))
+        #expect(core.handle(.tick(now: 60 * second, clock: nil)).backfills == 1)
+    }
+
+    @Test func theTrackIsSavedInBatchesAndAtTheStop() {
+        var core = startedCore()
+        // Nothing before the interval: the samples at 0 s wait
+        #expect(core.handle(.tick(now: 10 * second, clock: nil)).savedTrack == [])
+        #expect(core.handle(.tick(now: 600 * second, clock: nil)).savedTrack.map(\.sample.monotonicNanoseconds) == [0])
+        _ = core.handle(.clock(sample(.gps, mono: 601 * second, utc: logDay + 601 * second, 0.5)))
+        #expect(core.handle(.stopping(now: 602 * second)).savedTrack.map(\.sample.monotonicNanoseconds) == [10 * second, 601 * second])
+    }
+
+    @Test func eachTickPublishesWhatStatusShows() {
+        var core = startedCore()
+        _ = core.handle(.gpsd("connected localhost:2947"))
+        _ = core.handle(.button("ready: clicker"))
+        let published = core.handle(.tick(now: 10 * second, clock: nil)).compactMap { if case .publish(let s) = $0 { s } else { nil } }
+        #expect(published == [DaemonStatus(pid: 7, bootID: "boot-a", startedAt: 0, heartbeat: 10 * second,
+                                           clock: sample(.gps, mono: 10 * second, utc: logDay + 10 * second, 0.5), fix: testFix,
+                                           gpsd: "connected localhost:2947", buttonDevice: "/dev/input/marktime",
+                                           buttonState: "ready: clicker", soundState: "", stopped: false)])
+    }
+}
