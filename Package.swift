@@ -136,7 +136,7 @@ let package = Package(
         .testTarget(name: "MarkTimePeopleTests", dependencies: ["MarkTimePeople", "MarkTimeCore", "MarkTimeDevices"]),
         .testTarget(
             name: "MarkTimeStoreTests",
-            dependencies: ["MarkTimeStore", "MarkTimeRecorder", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["MarkTimeStore", "MarkTimeRecorder", "MarkTimePlaces", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig"]),
         .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices"]),
         .testTarget(

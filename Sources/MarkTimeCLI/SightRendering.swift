@@ -26,9 +26,19 @@ enum SightRendering {
 
     // MARK: Table
 
-    static func table(_ sights: [Sight]) -> String {
+    /// Newest first, as listed; `gaps` are shown between the sights around them.
+    static func table(_ sights: [Sight], gaps: [InputGap] = []) -> String {
         var table = TextTable(header: ["ID", "TIME (UTC)", "DATE", "SOURCE", "±", "POSITION", "BODY", "LIMB", "HS"])
+        var gaps = gaps.filter { $0.to != nil }.sorted { $0.to! > $1.to! }
+        func gapRow(_ g: InputGap) -> [String] {
+            ["--", g.to!.sightFormat, g.to!.isoDate, "GAP", "",
+             "input dropped\(g.from.map { " since \($0.sightFormat)" } ?? ""): presses may be lost", "", "", ""]
+        }
         for s in sights {
+            while let g = gaps.first, g.to! >= s.estimate.utc {
+                table.rows.append(gapRow(g))
+                gaps.removeFirst()
+            }
             table.rows.append([
                 String(s.id ?? 0), s.estimate.utc.sightFormat, s.estimate.utc.isoDate, s.estimate.source.rawValue,
                 uncertainty(s.estimate.uncertainty), s.position?.ddm ?? "no fix", s.body ?? "", s.limb?.rawValue ?? "",
@@ -44,6 +54,9 @@ enum SightRendering {
             ("time", "\(s.estimate.utc.sightFormat)  \(s.estimate.utc.iso8601)"),
             ("source", "\(s.estimate.source.rawValue), uncertainty \(uncertainty(s.estimate.uncertainty))"),
         ]
+        if let p = s.estimate.provenance {
+            lines.append(("stamped from", provenance(p)))
+        }
         if let o = s.original, let at = s.correctedAt {
             lines.append(("first stamp", "\(o.utc.iso8601) \(o.source.rawValue) \(uncertainty(o.uncertainty)), corrected \(at.iso8601)"))
         }
@@ -66,6 +79,27 @@ enum SightRendering {
         return lines.map { "\($0.0.padding(to: width))  \($0.1)" }.joined(separator: "\n")
     }
 
+    /// `interpolated between gps samples 12.000 s before (±0.5 s) and 48.000 s after (±0.5 s)`.
+    static func provenance(_ p: StampProvenance) -> String {
+        let samples = p.samples.map { x in
+            let when = x.distance >= 0 ? "\(fixed(x.distance, 3)) s before" : "\(fixed(-x.distance, 3)) s after"
+            return "\(x.source.rawValue) sample \(when) (\(uncertainty(x.uncertainty)))"
+        }
+        return "\(p.method == .interpolated ? "interpolated between" : "carried from") \(samples.joined(separator: " and "))"
+    }
+
+    static func json(_ p: StampProvenance?) -> JSON {
+        guard let p else { return .null }
+        return .object([
+            ("method", .string(p.method.rawValue)),
+            ("samples", .array(p.samples.map { x in
+                .object([("source", .string(x.source.rawValue)), ("monotonic_ns", .int(x.monotonicNanoseconds)),
+                         ("utc", .string(UTCTime(nanosecondsSinceEpoch: x.utcNanoseconds).iso8601)),
+                         ("uncertainty_s", .from(x.uncertainty)), ("distance_s", .from(x.distance))])
+            })),
+        ])
+    }
+
     // MARK: JSON
 
     static func json(_ s: Sight) -> JSON {
@@ -74,6 +108,7 @@ enum SightRendering {
             ("utc", .string(s.estimate.utc.iso8601)),
             ("source", .string(s.estimate.source.rawValue)),
             ("uncertainty_s", .from(s.estimate.uncertainty)),
+            ("provenance", json(s.estimate.provenance)),
             ("lat", .from(s.position?.latitude)),
             ("lon", .from(s.position?.longitude)),
             ("lat_ddm", .from(s.position?.latitudeDDM)),

@@ -55,7 +55,8 @@ extension MarkTime.Sights {
                                    since: try parseBound(since, upper: false, option: "--since"),
                                    until: try parseBound(until, upper: true, option: "--until"),
                                    archived: archived)
-            let sights = try store.open().sights(query)
+            let db = try store.open()
+            let sights = try db.sights(query)
             switch format {
             case .json: print(JSON.array(sights.map(SightRendering.json)).render())
             case .csv: print(try SightRendering.csv(sights.reversed()), terminator: "")
@@ -63,7 +64,13 @@ extension MarkTime.Sights {
                 if sights.isEmpty {
                     print(archived ? "No archived sights." : "No sights yet: press the button, or run `marktime mark`.")
                 } else {
-                    print(SightRendering.table(sights))
+                    // Gaps from the oldest sight shown on (up to --until), between the sights around them.
+                    let oldest = sights.last!.estimate.utc
+                    let gaps = archived ? [] : try db.inputGaps().filter { g in
+                        guard let to = g.to else { return false }
+                        return to >= oldest && (query.until.map { to < $0 } ?? true)
+                    }
+                    print(SightRendering.table(sights, gaps: gaps))
                 }
             }
         }

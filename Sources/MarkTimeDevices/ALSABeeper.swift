@@ -6,15 +6,21 @@ import Synchronization
 
 /// Plays tones through ALSA on its own thread, so `play` never blocks.
 ///
-/// The PCM (`sound.device`) is opened once and kept ready, so a beep starts
-/// within a period of being asked for. A missing or busy device is logged once
-/// and opened again at the next tone; it never stops anything else.
+/// The PCM (`sound.device`) is opened once and kept ready with a small buffer
+/// (`latency`) that starts playing once one period is queued, and every tone is
+/// rendered once, at start-up: a beep starts within a period of being asked for. A
+/// looping alarm is written a period at a time, so it stops within one buffer of
+/// `stop()`. A missing or busy device is logged once and opened again at the next
+/// tone; it never stops anything else.
 public final class ALSABeeper: Beeper, Sendable {
     public static let sampleRate = 48_000
+    /// The PCM's buffer, microseconds.
+    public static let latency: UInt32 = 20_000
 
     let device: String
     let volume: Int
     let logger: Logger
+    let rendered: [Tone: [Int16]]
     private let queue = Mutex<Queue>(Queue())
     private let wake = DispatchSemaphore(value: 0)
     private let done = DispatchSemaphore(value: 0)
@@ -33,6 +39,9 @@ public final class ALSABeeper: Beeper, Sendable {
         self.device = device
         self.volume = volume
         self.logger = logger
+        rendered = Dictionary(uniqueKeysWithValues: Tone.allCases.map {
+            ($0, ToneSynth.render($0.steps, sampleRate: Self.sampleRate, volume: volume))
+        })
         let thread = Thread { [self] in self.loop() }
         thread.name = "marktime-alsa"
         thread.start()
@@ -63,33 +72,47 @@ public final class ALSABeeper: Beeper, Sendable {
 
     private func loop() {
         var pcm: OpaquePointer? = nil
+        var period = 240
         defer {
             if let pcm { snd_pcm_close(pcm) }
             done.signal()
         }
-        pcm = open()
+        pcm = open(period: &period)
         while true {
             wake.wait()
             while let tone = queue.withLock({ q -> Tone? in q.tones.isEmpty ? nil : q.tones.removeFirst() }) {
-                if pcm == nil { pcm = open() }
+                if pcm == nil { pcm = open(period: &period) }
                 guard let p = pcm else { continue }
                 if tone.loops { queue.withLock { $0.looping = true } }
-                let samples = ToneSynth.render(tone.steps, sampleRate: Self.sampleRate, volume: volume)
+                let samples = rendered[tone]!
                 let began = ContinuousClock.now
                 var written = 0
+                var silenced = false
                 repeat {
-                    if !write(samples, to: p) {
-                        snd_pcm_close(p)
-                        pcm = nil
-                        break
+                    // A period at a time, so a looping alarm hears `stop()` within one buffer.
+                    var offset = 0
+                    while offset < samples.count {
+                        let n = min(period, samples.count - offset)
+                        if !write(samples[offset..<offset + n], to: p) {
+                            snd_pcm_close(p)
+                            pcm = nil
+                            break
+                        }
+                        offset += n
+                        written += n
+                        if tone.loops, !queue.withLock({ $0.looping && !$0.stopping }) {
+                            silenced = true
+                            break
+                        }
+                        // Stay within one buffer of real time, even on a device that does not pace writes.
+                        let ahead = Duration.milliseconds(written * 1000 / Self.sampleRate) - (ContinuousClock.now - began)
+                        let buffer = Duration.microseconds(Self.latency)
+                        if ahead > buffer { Thread.sleep(forTimeInterval: (ahead - buffer) / .seconds(1)) }
                     }
-                    // Stay within 100 ms of real time even on a device that does not pace writes.
-                    written += samples.count
-                    let ahead = Duration.milliseconds(written * 1000 / Self.sampleRate) - (ContinuousClock.now - began)
-                    if ahead > .milliseconds(100) { Thread.sleep(forTimeInterval: (ahead - .milliseconds(100)) / .seconds(1)) }
-                } while tone.loops && queue.withLock({ $0.looping && $0.tones.isEmpty && !$0.stopping })
+                } while pcm != nil && !silenced && tone.loops && queue.withLock({ $0.looping && $0.tones.isEmpty && !$0.stopping })
                 if let p = pcm {
-                    snd_pcm_drain(p)
+                    // A silenced alarm is cut off at once; a tone plays to its end.
+                    if silenced { snd_pcm_drop(p) } else { snd_pcm_drain(p) }
                     snd_pcm_prepare(p)
                     queue.withLock { $0.played += 1 }
                 }
@@ -98,9 +121,11 @@ public final class ALSABeeper: Beeper, Sendable {
         }
     }
 
-    private func open() -> OpaquePointer? {
+    private func open(period: inout Int) -> OpaquePointer? {
         var pcm: OpaquePointer? = nil
-        let rc = calsa_open(&pcm, device, UInt32(Self.sampleRate), 50_000)
+        var frames = snd_pcm_uframes_t(0)
+        let rc = calsa_open(&pcm, device, UInt32(Self.sampleRate), Self.latency, &frames)
+        if rc >= 0, frames > 0 { period = Int(frames) }
         guard rc >= 0, let pcm else {
             let reason = String(cString: snd_strerror(rc))
             let first = queue.withLock { q in
@@ -118,7 +143,7 @@ public final class ALSABeeper: Beeper, Sendable {
     }
 
     /// Writes every sample, recovering from underruns. False when the device is gone.
-    private func write(_ samples: [Int16], to pcm: OpaquePointer) -> Bool {
+    private func write(_ samples: ArraySlice<Int16>, to pcm: OpaquePointer) -> Bool {
         samples.withUnsafeBufferPointer { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -139,7 +164,8 @@ public final class ALSABeeper: Beeper, Sendable {
     /// Opens `device` and closes it again: nil when it works, else why not.
     public static func probe(device: String) -> String? {
         var pcm: OpaquePointer? = nil
-        let rc = calsa_open(&pcm, device, UInt32(sampleRate), 50_000)
+        var period = snd_pcm_uframes_t(0)
+        let rc = calsa_open(&pcm, device, UInt32(sampleRate), latency, &period)
         if let pcm { snd_pcm_close(pcm) }
         return rc < 0 ? String(cString: snd_strerror(rc)) : nil
     }

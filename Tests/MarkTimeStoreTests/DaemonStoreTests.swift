@@ -1,0 +1,170 @@
+import Foundation
+import GRDB
+import MarkTimeCore
+import MarkTimePlaces
+import MarkTimeStore
+import Testing
+
+@Suite("The daemon's store work")
+struct DaemonStoreTests {
+    @Test func thePendingJournalKeepsSightsUntilCleared() throws {
+        // Given two sights appended, the second with a position and a provenance
+        let tmp = TemporaryFolder()
+        let journal = PendingJournal(storePath: tmp.store)
+        var b = sight(at: 2)
+        b.position = try Position(latitude: -27.3807, longitude: 153.3807)
+        b.fixMode = 3
+        b.fixAge = 0.25
+        b.estimate.provenance = StampProvenance(method: .projected, samples: [
+            .init(source: .gps, monotonicNanoseconds: second, utcNanoseconds: logDay + second, uncertainty: 0.5, distance: 1),
+        ])
+        try journal.append(sight(at: 1))
+        try journal.append(b)
+        // Then both read back exactly, in order; cleared, the file is gone
+        #expect(journal.load() == [sight(at: 1), b])
+        journal.clear()
+        #expect(!FileManager.default.fileExists(atPath: journal.path))
+        #expect(journal.load() == [])
+    }
+
+    @Test func aTornLastLineIsSkipped() throws {
+        // Given a journal whose last append was cut off by a power cut
+        let tmp = TemporaryFolder()
+        let journal = PendingJournal(storePath: tmp.store)
+        try journal.append(sight(at: 1))
+        let handle = try #require(FileHandle(forWritingAtPath: journal.path))
+        handle.seekToEndOfFile()
+        handle.write(Data("{\"boot_id\":\"boot-a\",\"monot".utf8))
+        handle.closeFile()
+        // Then the whole line still counts
+        #expect(journal.load() == [sight(at: 1)])
+    }
+
+    @Test func theLiveStatusComesFromTheStatusFileWhileTheDaemonRuns() throws {
+        // Given the row written at start, naming a status file, and a later heartbeat in the file
+        let tmp = TemporaryFolder()
+        let db = try AppDatabase(path: tmp.store, createDirectory: false)
+        let file = StatusFile(path: tmp.path + "/status.json")
+        let start = DaemonStatus(pid: 42, bootID: "boot-a", startedAt: second, heartbeat: second, gpsd: "starting")
+        try db.publish(start, statusFile: file.path)
+        var live = start
+        live.heartbeat = 9 * second
+        live.gpsd = "connected localhost:2947"
+        live.anchor = AnchorLive(droppedAt: UTCTime(nanosecondsSinceEpoch: logDay), state: "watching", lastFix: 9 * second,
+                                 lastFixTime: UTCTime(nanosecondsSinceEpoch: logDay + 9 * second), distance: 12.5, bearing: 270)
+        try file.write(live)
+        // Then status reads the file
+        #expect(try db.daemonStatus() == live)
+        // When the daemon stops, the row says so and the file no longer counts
+        var stopped = live
+        stopped.stopped = true
+        stopped.anchor = nil
+        try db.publish(stopped, statusFile: file.path)
+        #expect(try db.daemonStatus() == stopped)
+    }
+
+    @Test func aStatusFileFromAnotherDaemonIsIgnored() throws {
+        let tmp = TemporaryFolder()
+        let db = try AppDatabase(path: tmp.store, createDirectory: false)
+        let file = StatusFile(path: tmp.path + "/status.json")
+        let row = DaemonStatus(pid: 42, bootID: "boot-a", startedAt: second, heartbeat: second)
+        try db.publish(row, statusFile: file.path)
+        try file.write(DaemonStatus(pid: 43, bootID: "boot-a", startedAt: second, heartbeat: 9 * second))
+        #expect(try db.daemonStatus() == row)
+    }
+
+    @Test func theStatusFileIsNamedForItsStore() {
+        let a = StatusFile.choose(storePath: "/a/marktime.sqlite", environment: ["RUNTIME_DIRECTORY": NSTemporaryDirectory()])
+        let b = StatusFile.choose(storePath: "/b/marktime.sqlite", environment: ["RUNTIME_DIRECTORY": NSTemporaryDirectory()])
+        #expect(a.path.hasPrefix(NSTemporaryDirectory()))
+        #expect(a.path != b.path)
+    }
+
+    @Test func theTrackIsSavedAndRestoredPerBoot() throws {
+        let db = try AppDatabase.inMemory()
+        let entries = [
+            ClockTrack.Entry(sample: ClockSample(source: .gps, monotonicNanoseconds: second, utc: UTCTime(nanosecondsSinceEpoch: logDay),
+                                                 uncertainty: 0.5), segment: 0),
+            ClockTrack.Entry(sample: ClockSample(source: .pps, monotonicNanoseconds: 2 * second,
+                                                 utc: UTCTime(nanosecondsSinceEpoch: logDay + second), uncertainty: 0.000001), segment: 1),
+        ]
+        try db.saveTrack(entries, bootID: "boot-a")
+        try db.saveTrack(entries, bootID: "boot-a")
+        #expect(try db.track(bootID: "boot-a") == entries)
+        #expect(try db.track(bootID: "boot-b") == [])
+    }
+
+    @Test func aGapIsRecordedOnce() throws {
+        let db = try AppDatabase.inMemory()
+        let gap = InputGap(bootID: "boot-a", fromNanoseconds: second, toNanoseconds: 2 * second,
+                           from: UTCTime(nanosecondsSinceEpoch: logDay + second), to: UTCTime(nanosecondsSinceEpoch: logDay + 2 * second))
+        let stored = try db.recordGap(gap)
+        try db.recordGap(gap)
+        var expected = gap
+        expected.id = 1
+        #expect(stored == expected)
+        #expect(try db.inputGaps() == [expected])
+    }
+
+    @Test func aQuietFixThatChangesNothingWritesNothing() throws {
+        // Given the boat's first fix recorded
+        let db = try AppDatabase.inMemory()
+        let here = try Position(latitude: -27.3807, longitude: 153.3807)
+        try db.report(GeoFix(position: here, error: 5, time: UTCTime(nanosecondsSinceEpoch: logDay)), member: nil, rules: GeofenceRules(), quiet: true)
+        // When a fix 10 m away comes a minute later
+        let near = try Position(latitude: -27.3807 + 10 / 1852.0 / 60, longitude: 153.3807)
+        try db.report(GeoFix(position: near, error: 5, time: UTCTime(nanosecondsSinceEpoch: logDay + 60 * second)), member: nil,
+                      rules: GeofenceRules(), quiet: true)
+        // Then the member still has the first fix: nothing was written
+        #expect(try db.members().first?.reportedAt == UTCTime(nanosecondsSinceEpoch: logDay))
+        // When a fix 200 m away comes, it is written
+        let far = try Position(latitude: -27.3807 + 200 / 1852.0 / 60, longitude: 153.3807)
+        try db.report(GeoFix(position: far, error: 5, time: UTCTime(nanosecondsSinceEpoch: logDay + 120 * second)), member: nil,
+                      rules: GeofenceRules(), quiet: true)
+        #expect(try db.members().first?.reportedAt == UTCTime(nanosecondsSinceEpoch: logDay + 120 * second))
+    }
+
+    @Test func theAnchorKeeperWritesOnlyWhenTheWatchChanges() throws {
+        // Given a watch with a 50 m radius, and fixes 20 m away
+        let db = try AppDatabase.inMemory()
+        let anchor = try Position(latitude: -27.3807, longitude: 153.3807)
+        try db.dropAnchor(at: anchor, radius: 50, now: UTCTime(nanosecondsSinceEpoch: logDay))
+        var keeper = AnchorKeeper()
+        let settings = Settings()
+        let inside = try Position(latitude: -27.3807 + 20 / 1852.0 / 60, longitude: 153.3807)
+        let outside = try Position(latitude: -27.3807 + 80 / 1852.0 / 60, longitude: 153.3807)
+        func fix(_ p: Position, _ t: Int64) -> GeoFix { GeoFix(position: p, error: 3, time: UTCTime(nanosecondsSinceEpoch: logDay + t * second)) }
+        func rowFixTime() throws -> Int64? {
+            try db.anchorWatch(settings: settings, live: false)?.watch.lastFixTime?.nanosecondsSinceEpoch
+        }
+        _ = try keeper.update([fix(inside, 1)], now: 1 * second, bootID: "boot-a", settings: settings, store: db)
+        let first = try rowFixTime()
+        // When more fixes inside come
+        let inside2 = try keeper.update([fix(inside, 2), fix(inside, 3)], now: 3 * second, bootID: "boot-a", settings: settings, store: db)
+        // Then the keeper has them, but the row does not change
+        #expect(inside2?.watch.watch.lastFixTime == UTCTime(nanosecondsSinceEpoch: logDay + 3 * second))
+        #expect(try rowFixTime() == first)
+        // When three fixes outside raise the alarm, the row is written at once
+        let alarm = try keeper.update([fix(outside, 4), fix(outside, 5), fix(outside, 6)], now: 6 * second, bootID: "boot-a",
+                                      settings: settings, store: db)
+        #expect(alarm?.actions == [.soundAlarm])
+        #expect(try db.anchorWatch(settings: settings, live: false)?.watch.state == .alarm)
+        #expect(try rowFixTime() == logDay + 6 * second)
+    }
+
+    @Test func anAcknowledgementFromTheCommandLineReachesTheKeeper() throws {
+        let db = try AppDatabase.inMemory()
+        let anchor = try Position(latitude: -27.3807, longitude: 153.3807)
+        try db.dropAnchor(at: anchor, radius: 50, now: UTCTime(nanosecondsSinceEpoch: logDay))
+        var keeper = AnchorKeeper()
+        let settings = Settings()
+        let outside = try Position(latitude: -27.3807 + 80 / 1852.0 / 60, longitude: 153.3807)
+        let fixes = (1...3).map { GeoFix(position: outside, error: 3, time: UTCTime(nanosecondsSinceEpoch: logDay + Int64($0) * second)) }
+        _ = try keeper.update(fixes, now: 3 * second, bootID: "boot-a", settings: settings, store: db)
+        // When `anchor ack` changes the row
+        try db.updateAnchorWatch(settings: settings) { w, _ in w.acknowledge() }
+        // Then the keeper takes the row's state, not its own
+        let next = try keeper.update([], now: 4 * second, bootID: "boot-a", settings: settings, store: db)
+        #expect(next?.watch.watch.state == .watching)
+    }
+}
