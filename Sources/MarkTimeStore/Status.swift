@@ -89,8 +89,14 @@ public struct StatusFile: Sendable {
     public func write(_ status: DaemonStatus) throws {
         let data = try JSONEncoder().encode(Record(status))
         let temporary = path + ".tmp"
-        try data.write(to: URL(fileURLWithPath: temporary))
-        guard rename(temporary, path) == 0 else { throw StoreError.failed(path: path, reason: String(cString: strerror(errno))) }
+        // Plain write(2), no fsync (Foundation's Data.write syncs): the file lives on tmpfs.
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw StoreError.failed(path: temporary, reason: String(cString: strerror(errno))) }
+        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == data.count, rename(temporary, path) == 0 else {
+            throw StoreError.failed(path: path, reason: String(cString: strerror(errno)))
+        }
     }
 
     public func read() -> DaemonStatus? {
