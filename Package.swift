@@ -126,6 +126,7 @@ let package = Package(
                 "MarkTimeCore",
                 "MarkTimeStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/rig/Injector"),
 

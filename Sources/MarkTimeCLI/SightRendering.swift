@@ -45,6 +45,7 @@ enum SightRendering {
                 s.hs.map(SextantAngle.format) ?? "",
             ])
         }
+        table.rows += gaps.map(gapRow)
         return table.render()
     }
 

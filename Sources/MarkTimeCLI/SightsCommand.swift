@@ -64,11 +64,11 @@ extension MarkTime.Sights {
                 if sights.isEmpty {
                     print(archived ? "No archived sights." : "No sights yet: press the button, or run `marktime mark`.")
                 } else {
-                    // Gaps from the oldest sight shown on (up to --until), between the sights around them.
-                    let oldest = sights.last!.estimate.utc
+                    // Gaps within the listing's span (all of them when every sight is listed), between the sights around them.
+                    let from = query.limit == nil ? query.since : sights.last!.estimate.utc
                     let gaps = archived ? [] : try db.inputGaps().filter { g in
                         guard let to = g.to else { return false }
-                        return to >= oldest && (query.until.map { to < $0 } ?? true)
+                        return from.map { to >= $0 } ?? true && (query.until.map { to < $0 } ?? true)
                     }
                     print(SightRendering.table(sights, gaps: gaps))
                 }

@@ -137,6 +137,10 @@ public struct DaemonCore: Sendable {
     public private(set) var alarmSounding = false
     /// Sights the store has not taken yet, oldest first; they are in the journal.
     public private(set) var pending: [Sight] = []
+    /// Presses whose tone has not played yet: each is confirmed once, however often it is inserted.
+    private var awaiting: Set<MonotonicInstant> = []
+    /// Inserts asked for and not yet answered: a pending sight is not asked for twice at once.
+    private var inFlight: Set<MonotonicInstant> = []
     /// Fixes not yet handed to the geofence and the anchor watch.
     private var fixesToWatch: [Fix] = []
     /// The last input event read (its monotonic time), for the edge of a drop.
@@ -161,7 +165,7 @@ public struct DaemonCore: Sendable {
             lastTrackSave = now
             track.restore(saved.filter { $0.sample.source != .unsynced })
             pending = leftOver
-            var actions = leftOver.map(Action.insert)
+            var actions = leftOver.map { insert($0) }
             if !leftOver.isEmpty {
                 actions.append(.log(LogLine(.warning, "sights from the pending journal go to the store", ["count": "\(leftOver.count)"])))
             }
@@ -222,7 +226,7 @@ public struct DaemonCore: Sendable {
                                fix: configuration.recordPosition ? fix : nil, maxFixAge: configuration.maxFixAge,
                                createdAt: estimate.utc)
         if estimate.source != .pps { backfillDue = true }
-        return actions + [.insert(sight)]
+        return actions + [insert(sight)]
     }
 
     private mutating func dropped(at: Int64, clock: ClockSample?) -> [Action] {
@@ -245,7 +249,16 @@ public struct DaemonCore: Sendable {
 
     // MARK: The store's answers
 
+    private mutating func insert(_ sight: Sight) -> Action {
+        awaiting.insert(sight.instant)
+        inFlight.insert(sight.instant)
+        return .insert(sight)
+    }
+
     private mutating func stored(_ sight: Sight, committedAt: Int64?) -> [Action] {
+        inFlight.remove(sight.instant)
+        // A second answer for a press already confirmed (a retry that raced the first) says nothing.
+        guard awaiting.remove(sight.instant) != nil else { return [] }
         let wasPending = pending.contains { $0.instant == sight.instant }
         pending.removeAll { $0.instant == sight.instant }
         var metadata = [
@@ -260,6 +273,7 @@ public struct DaemonCore: Sendable {
     }
 
     private mutating func failed(_ sight: Sight, reason: String) -> [Action] {
+        inFlight.remove(sight.instant)
         // A retry that fails again says nothing new: the navigator heard the buzz at the press.
         if pending.contains(where: { $0.instant == sight.instant }) {
             return [.log(LogLine(.debug, "pending sight still not stored", ["error": reason]))]
@@ -284,8 +298,8 @@ public struct DaemonCore: Sendable {
     private mutating func tick(now: Int64, clock: ClockSample?, stopping: Bool) -> [Action] {
         var actions: [Action] = []
         if let clock { actions += addClock(clock) }
-        // Presses the store refused: try again, in order.
-        actions += pending.map(Action.insert)
+        // Presses the store refused: try again, in order, unless an attempt is still under way.
+        for sight in pending where !inFlight.contains(sight.instant) { actions.append(insert(sight)) }
         if !fixesToWatch.isEmpty || !stopping {
             actions.append(.watch(fixesToWatch, now: now))
             fixesToWatch = []

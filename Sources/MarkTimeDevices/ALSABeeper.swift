@@ -15,7 +15,7 @@ import Synchronization
 public final class ALSABeeper: Beeper, Sendable {
     public static let sampleRate = 48_000
     /// The PCM's buffer, microseconds.
-    public static let latency: UInt32 = 20_000
+    public static let latency: UInt32 = 40_000
 
     let device: String
     let volume: Int

@@ -102,6 +102,24 @@ struct DaemonCoreTests {
         #expect(core.pending == [])
     }
 
+    @Test func aPendingSightIsNotRetriedWhileAnAttemptIsUnderWay() {
+        // Given a press whose insert failed, and a retry asked for at the next tick
+        var core = startedCore()
+        let sight = core.handle(.input(keyDown(10 * second), clock: nil)).inserts[0]
+        _ = core.handle(.storeFailed(sight, reason: "database is locked"))
+        #expect(core.handle(.tick(now: 11 * second, clock: nil)).inserts == [sight])
+        // When ticks come while that retry waits on the store: no second attempt
+        #expect(core.handle(.tick(now: 12 * second, clock: nil)).inserts == [])
+        #expect(core.handle(.tick(now: 13 * second, clock: nil)).inserts == [])
+    }
+
+    @Test func aSightConfirmedTwiceBeepsOnce() {
+        var core = startedCore()
+        let sight = core.handle(.input(keyDown(10 * second), clock: nil)).inserts[0]
+        #expect(core.handle(.stored(sight, committedAt: nil)).tones == [.ok])
+        #expect(core.handle(.stored(sight, committedAt: nil)) == [])
+    }
+
     @Test func sightsLeftInTheJournalByAnEarlierRunAreInsertedAtStart() {
         let left = Sight(instant: MonotonicInstant(bootID: "boot-z", nanoseconds: 5), estimate:
                             UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5),

@@ -1,7 +1,14 @@
 import Foundation
+import GRDB
 import MarkTimeCore
 import MarkTimeStore
 import RigSupport
+
+/// Bursts of one pitch (within 5 %), `count` of them.
+func isTone(_ heard: LoopbackCapture.Heard?, hertz: Double, count: Int) -> Bool {
+    guard let heard else { return false }
+    return heard.bursts.count == count && heard.bursts.allSatisfy { abs($0.burst.hertz - hertz) < hertz * 0.05 }
+}
 
 /// A double 2 kHz beep: the daemon's "stored" confirmation.
 func isDoubleBeep(_ heard: LoopbackCapture.Heard?) -> Bool {
@@ -116,9 +123,89 @@ enum Scenario {
         rig.check(lifted != nil && anchorState()["state"] as? String == "off", "`marktime anchor lift` ends the watch and the alarm",
                   "\(anchorState())")
 
+        try storeRefusal(rig)
+        try droppedEvents(rig)
+
         let stop = rig.stopDaemon()
         rig.check(stop < 5, "SIGTERM stops the daemon within 5 s", "\(stop) s")
         return rig.failures == 0 ? 0 : 1
+    }
+
+    /// The store refuses writes (another process holds its write lock past the busy
+    /// timeout): the press buzzes once, waits in the pending journal, and lands with the
+    /// ok beep once the store accepts writes again.
+    static func storeRefusal(_ rig: Rig) throws {
+        let before = try rig.sights().count
+        let journal = rig.store + "-pending.jsonl"
+        let release = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0)
+        let queue = try DatabaseQueue(path: rig.store)
+        Thread {
+            try? queue.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN EXCLUSIVE")
+                held.signal()
+                release.wait()
+                try db.execute(sql: "ROLLBACK")
+            }
+        }.start()
+        held.wait()
+        let t = try rig.button.press()
+        let buzz = rig.capture.tone(after: t, window: 1.2, timeout: 15)
+        rig.check(isTone(buzz, hertz: 400, count: 1), "a press the store refuses buzzes once (400 Hz)",
+                  "\(buzz.map { "\($0.bursts.map { ($0.burst.hertz, $0.burst.length) })" } ?? "nothing heard")")
+        let journalled = eventually(within: 5) { FileManager.default.fileExists(atPath: journal) }
+        let waiting = try rig.sights().count == before
+        rig.check(journalled && waiting, "it waits in the pending journal, not in the store")
+        let released = monotonicNow()
+        release.signal()
+        let ok = rig.capture.tone(after: released, timeout: 15)
+        let landed = try eventually(within: 10) { try rig.sights().last?.instant.nanoseconds == t }
+        rig.check(isDoubleBeep(ok) && landed && !FileManager.default.fileExists(atPath: journal),
+                  "once the store accepts writes the press lands, with the ok beep, and the journal is emptied",
+                  "beep \(ok.map { "\($0.bursts.map { ($0.burst.hertz, $0.burst.length) })" } ?? "none"), landed \(landed), "
+                  + "journal \(FileManager.default.fileExists(atPath: journal))")
+    }
+
+    /// The daemon stops reading (SIGSTOP) while the key is pressed and then held: the
+    /// kernel's buffer overflows (SYN_DROPPED). On SIGCONT the daemon warns, records
+    /// the gap, and never records the key-down that libevdev's resync replays.
+    static func droppedEvents(_ rig: Rig) throws {
+        guard let pid = rig.daemon?.pid else { return }
+        let before = try rig.sights()
+        Thread.sleep(forTimeInterval: 0.5)
+        kill(pid, SIGSTOP)
+        // Every thread must be stopped before the first press, or the daemon may still read it.
+        let stopped = eventually(within: 10) {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            return !tasks.isEmpty && tasks.allSatisfy { task in
+                let stat = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8)) ?? ""
+                return stat.split(separator: ")").last?.split(separator: " ").first == "T"
+            }
+        }
+        guard stopped else { throw RigError("the daemon did not stop on SIGSTOP") }
+        var pressed: [Int64] = []
+        for _ in 0..<3 { pressed.append(try rig.button.press()) }
+        let held = try rig.button.key(1)
+        let repeats = try rig.button.repeats(during: 4)
+        let resumed = monotonicNow()
+        kill(pid, SIGCONT)
+        let warning = rig.capture.tone(after: resumed, window: 0.8, timeout: 15)
+        try rig.button.key(0)
+        let gapped = try eventually(within: 10) { try AppDatabase(path: rig.store, createDirectory: false).inputGaps().count == 1 }
+        let gap = try AppDatabase(path: rig.store, createDirectory: false).inputGaps().first
+        rig.check(isTone(warning, hertz: 1000, count: 3), "after \(repeats) autorepeats overflowed the stopped daemon's buffer, it warns (3 × 1 kHz)",
+                  "\(warning.map { "\($0.bursts.map { ($0.burst.hertz, $0.burst.length) })" } ?? "nothing heard")")
+        rig.check(gapped && gap.map { $0.fromNanoseconds < pressed[0] && $0.toNanoseconds >= held } == true,
+                  "the gap is recorded, from the last event read to the drop", "\(String(describing: gap)); presses \(pressed), held \(held)")
+        Thread.sleep(forTimeInterval: 1)
+        let after = try rig.sights()
+        rig.check(after.count == before.count, "neither the dropped presses nor the key-down the resync replays are recorded",
+                  "new: \(after.dropFirst(before.count).map(\.instant.nanoseconds)); pressed \(pressed), held \(held)")
+        let listed = try rig.cli(["sights", "--all", "--store", rig.store])
+        rig.check(listed.contains("GAP") && listed.contains("presses may be lost"), "`marktime sights` shows the gap", listed)
+        let next = try rig.button.press()
+        _ = rig.capture.tone(after: next)
+        let recorded = try eventually(within: 10) { try rig.sights().last?.instant.nanoseconds == next }
+        rig.check(recorded, "after the resync a press is recorded again")
     }
 
     /// Presses in bursts until the host cuts the power; each press whose beep is
