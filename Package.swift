@@ -107,7 +107,6 @@ let package = Package(
                 "MarkTimeRecorder",
                 "MarkTimeDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "CSV", package: "CSV.swift"),
                 .product(name: "Rainbow", package: "Rainbow"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]),
@@ -143,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "MarkTimeCLITests",
             dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeCore", "MarkTimePlaces", "MarkTimeDevices", "RigSupport",
-                           .product(name: "GRDB", package: "GRDB.swift")]),
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

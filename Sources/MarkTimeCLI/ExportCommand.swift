@@ -37,15 +37,27 @@ extension MarkTime.Export {
         func run() async throws {
             let query = SightQuery(since: try parseBound(since, upper: false, option: "--since"),
                                    until: try parseBound(until, upper: true, option: "--until"), oldestFirst: true)
-            let sights = try store.open().sights(query)
-            let text = try SightRendering.csv(sights)
-            guard let output else { return print(text, terminator: "") }
-            do {
-                try Data(text.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-            } catch {
-                throw InputError("cannot write \(output): \(error.localizedDescription)")
+            let db = try store.open()
+            guard let output else {
+                _ = try SightCSV.export(db, query) { chunk in FileHandle.standardOutput.write(Data(chunk)) }
+                return
             }
-            FileHandle.standardError.write(Data("Wrote \(sights.count) sights to \(output).\n".utf8))
+            // A new file beside the target, renamed over it once complete.
+            let temporary = output + ".partial"
+            guard FileManager.default.createFile(atPath: temporary, contents: nil), let file = FileHandle(forWritingAtPath: temporary) else {
+                throw InputError("cannot write \(output): check the folder exists and that you may write to it")
+            }
+            let count: Int
+            do {
+                count = try SightCSV.export(db, query) { chunk in try file.write(contentsOf: chunk) }
+                try file.close()
+                if FileManager.default.fileExists(atPath: output) { try FileManager.default.removeItem(atPath: output) }
+                try FileManager.default.moveItem(atPath: temporary, toPath: output)
+            } catch {
+                try? FileManager.default.removeItem(atPath: temporary)
+                throw InputError("cannot write \(output): \(error)")
+            }
+            FileHandle.standardError.write(Data("Wrote \(count) sights to \(output).\n".utf8))
         }
     }
 }

@@ -1,6 +1,6 @@
-import CSV
 import Foundation
 import MarkTimeCore
+import MarkTimeStore
 
 /// How sights read on a terminal, in JSON and in CSV.
 enum SightRendering {
@@ -139,31 +139,8 @@ enum SightRendering {
 
     // MARK: CSV
 
-    static let csvHeader = [
-        "id", "utc_date", "utc_time", "utc", "source", "uncertainty_s", "body", "limb", "hs_deg", "ie_arcmin",
-        "eye_height_m", "temperature_c", "pressure_hpa", "dr_lat", "dr_lon", "gps_lat", "gps_lon",
-        "gps_lat_ddm", "gps_lon_ddm", "fix_mode", "fix_age_s", "note",
-    ]
+    static var csvHeader: [String] { SightCSV.header }
 
-    static func csvRow(_ s: Sight) -> [String] {
-        let utc = s.estimate.utc
-        return [
-            String(s.id ?? 0), utc.isoDate, utc.isoTimeOfDay, utc.iso8601, s.estimate.source.rawValue,
-            number(s.estimate.uncertainty), s.body ?? "", s.limb?.rawValue ?? "", number(s.hs), number(s.indexError),
-            number(s.eyeHeight), number(s.temperature), number(s.pressure), number(s.dr?.latitude), number(s.dr?.longitude),
-            number(s.position?.latitude), number(s.position?.longitude), s.position?.latitudeDDM ?? "",
-            s.position?.longitudeDDM ?? "", s.fixMode.map(String.init) ?? "", fixed(s.fixAge, 3), s.note ?? "",
-        ]
-    }
-
-    /// RFC 4180: one header row, CRLF line ends, quoting by CSV.swift.
-    static func csv(_ sights: [Sight]) throws -> String {
-        let stream = OutputStream(toMemory: ())
-        let writer = try CSVWriter(stream: stream, newline: .crlf)
-        try writer.write(row: csvHeader)
-        for s in sights { try writer.write(row: csvRow(s)) }
-        writer.stream.close()
-        let data = stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\r\n"
-    }
+    /// RFC 4180: one header row, CRLF line ends (`SightCSV`).
+    static func csv(_ sights: [Sight]) -> String { SightCSV.render(sights) }
 }

@@ -59,7 +59,7 @@ extension MarkTime.Sights {
             let sights = try db.sights(query)
             switch format {
             case .json: print(JSON.array(sights.map(SightRendering.json)).render())
-            case .csv: print(try SightRendering.csv(sights.reversed()), terminator: "")
+            case .csv: print(SightRendering.csv(sights.reversed()), terminator: "")
             case .table:
                 if sights.isEmpty {
                     print(archived ? "No archived sights." : "No sights yet: press the button, or run `marktime mark`.")

@@ -1,3 +1,4 @@
+import CSV
 import Foundation
 import GRDB
 import MarkTimeCore
@@ -128,5 +129,58 @@ struct ExportAndArchiveCLITests {
             failures += results.filter { $0.status != 0 }.map(\.stderr)
         }
         #expect(failures == [])
+    }
+}
+
+@Suite("export: every field, read back by a CSV parser")
+struct ExportFieldTests {
+    @Test func everyFieldReadsBackAsTheSightHasIt() throws {
+        // Given sights with awkward values: west and north, a position that rounds into the next
+        // degree, a fix age at a rounding edge, quotes, commas, newlines and non-ASCII in the note,
+        // empty fields, and a time that rounds into the next day
+        let cli = CLI()
+        var a = try sight(at: 0)
+        a.position = try Position(latitude: 12.999999, longitude: -0.0000001)
+        a.fixAge = 0.0005
+        a.note = "Sun LL, \"hazy\"\r\nsecond line — café"
+        a.dr = try Position(latitude: 1.5, longitude: -179.99)
+        a.temperature = -3.25
+        var b = try sight(at: 1)
+        b.position = nil
+        b.fixMode = nil
+        b.fixAge = nil
+        b.estimate = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 86_400_000_000_000 - 400_000), source: .unsynced, uncertainty: nil)
+        var c = try sight(at: 2)
+        c.hs = 89.99999999999
+        c.indexError = 0.1
+        c.body = "Polaris"
+        c.limb = .center
+        for s in [a, b, c] { _ = try cli.database().insert(s) }
+        // When they are exported and parsed with CSV.swift
+        let r = try cli.run(["export", "csv"])
+        #expect(r.status == 0)
+        let reader = try CSVReader(string: r.stdout, hasHeaderRow: true)
+        var rows: [[String]] = []
+        while let row = reader.next() { rows.append(row) }
+        // Then each field is what the sight holds, formatted independently here
+        let sights = try cli.database().sights(SightQuery(oldestFirst: true))
+        #expect(rows.count == 3)
+        for (row, s) in zip(rows, sights) {
+            func n(_ v: Double?) -> String { v.map { $0 == $0.rounded() ? String(Int64($0)) : "\($0)" } ?? "" }
+            let utc = s.estimate.utc
+            var expected: [String] = ["\(s.id!)", utc.isoDate, utc.isoTimeOfDay, utc.iso8601, s.estimate.source.rawValue]
+            expected += [n(s.estimate.uncertainty), s.body ?? "", s.limb?.rawValue ?? ""]
+            expected += [n(s.hs), n(s.indexError), n(s.eyeHeight), n(s.temperature), n(s.pressure)]
+            expected += [n(s.dr?.latitude), n(s.dr?.longitude), n(s.position?.latitude), n(s.position?.longitude)]
+            expected += [s.position?.latitudeDDM ?? "", s.position?.longitudeDDM ?? "", s.fixMode.map(String.init) ?? ""]
+            expected += [s.fixAge.map { String(format: "%.3f", $0) } ?? "", s.note ?? ""]
+            #expect(row == expected)
+        }
+        // Oldest first: b (a time 0.4 ms before 1970-01-02, shown as the next day), then a
+        #expect(rows[0][3] == "1970-01-02T00:00:00.000Z")
+        #expect(rows[1][17] == "13° 00'.00 N")
+        #expect(rows[1][18] == "0° 00'.00 E")
+        #expect(rows[1][20] == "0.001")
+        #expect(rows[1][21] == "Sun LL, \"hazy\"\r\nsecond line — café")
     }
 }
