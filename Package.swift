@@ -140,6 +140,9 @@ let package = Package(
         .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig"]),
         .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices"]),
         .testTarget(
+            name: "MarkTimeDaemonTests",
+            dependencies: ["MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
             name: "MarkTimeCLITests",
             dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeCore", "MarkTimePlaces", "MarkTimeDevices", "RigSupport",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift")]),

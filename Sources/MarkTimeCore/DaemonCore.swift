@@ -20,6 +20,16 @@ public struct InputGap: Hashable, Sendable {
     }
 }
 
+/// When a sight's insert was handed to the writer, began and committed (monotonic ns).
+public struct CommitTiming: Hashable, Sendable {
+    public var queuedAt, startedAt, committedAt: Int64
+    public init(queuedAt: Int64, startedAt: Int64, committedAt: Int64) {
+        self.queuedAt = queuedAt
+        self.startedAt = startedAt
+        self.committedAt = committedAt
+    }
+}
+
 /// A log line the core asks for; the wiring hands it to swift-log.
 public struct LogLine: Hashable, Sendable {
     public enum Level: String, Sendable { case debug, info, notice, warning, error, critical }
@@ -58,8 +68,8 @@ public struct DaemonCore: Sendable {
         case fix(Fix)
         case gpsd(String)
         case button(String)
-        /// The writer committed this sight (first try or a retry), at monotonic `committedAt`.
-        case stored(Sight, committedAt: Int64?)
+        /// The writer committed this sight (first try or a retry); `timing` says when.
+        case stored(Sight, timing: CommitTiming?)
         /// The writer could not store this sight.
         case storeFailed(Sight, reason: String)
         /// The heartbeat, with a fresh system clock sample.
@@ -80,7 +90,8 @@ public struct DaemonCore: Sendable {
     public enum Action: Hashable, Sendable {
         /// Store this sight durably (the writer does sights before anything else).
         case insert(Sight)
-        /// Keep this sight in the pending journal beside the store until it lands.
+        /// Keep this sight in the pending journal beside the store until it lands; done
+        /// before the actions after it (the failure tone) are carried out.
         case journal(Sight)
         /// Every pending sight has landed: the journal can be emptied.
         case clearJournal
@@ -192,8 +203,8 @@ public struct DaemonCore: Sendable {
         case .button(let text):
             button = text
             return []
-        case .stored(let sight, let committedAt):
-            return stored(sight, committedAt: committedAt)
+        case .stored(let sight, let timing):
+            return stored(sight, timing: timing)
         case .storeFailed(let sight, let reason):
             return failed(sight, reason: reason)
         case .tick(let now, let clock):
@@ -255,7 +266,7 @@ public struct DaemonCore: Sendable {
         return .insert(sight)
     }
 
-    private mutating func stored(_ sight: Sight, committedAt: Int64?) -> [Action] {
+    private mutating func stored(_ sight: Sight, timing: CommitTiming?) -> [Action] {
         inFlight.remove(sight.instant)
         // A second answer for a press already confirmed (a retry that raced the first) says nothing.
         guard awaiting.remove(sight.instant) != nil else { return [] }
@@ -266,7 +277,13 @@ public struct DaemonCore: Sendable {
             "monotonic_ns": "\(sight.instant.nanoseconds)",
         ]
         if wasPending { metadata["late"] = "true" }
-        if let committedAt { metadata["commit_ms"] = "\(Double(committedAt - sight.instant.nanoseconds) / 1e6)" }
+        if let t = timing {
+            func ms(_ ns: Int64) -> String { "\(Double(ns) / 1e6)" }
+            metadata["commit_ms"] = ms(t.committedAt - sight.instant.nanoseconds)
+            metadata["queued_ms"] = ms(t.queuedAt - sight.instant.nanoseconds)
+            metadata["wait_ms"] = ms(t.startedAt - t.queuedAt)
+            metadata["insert_ms"] = ms(t.committedAt - t.startedAt)
+        }
         var actions: [Action] = [.beep(.stored(sight.estimate.source)), .log(LogLine(.info, "sight stored", metadata))]
         if wasPending, pending.isEmpty { actions.append(.clearJournal) }
         return actions
@@ -279,9 +296,10 @@ public struct DaemonCore: Sendable {
             return [.log(LogLine(.debug, "pending sight still not stored", ["error": reason]))]
         }
         pending.append(sight)
+        // The journal first: once the buzz is heard, the press is on disk.
         return [
-            .beep(.failure),
             .journal(sight),
+            .beep(.failure),
             .log(LogLine(.critical, "sight kept in the pending journal until the store takes it", [
                 "utc": sight.estimate.utc.iso8601, "monotonic_ns": "\(sight.instant.nanoseconds)", "error": reason,
             ])),

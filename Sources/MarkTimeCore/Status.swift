@@ -67,6 +67,15 @@ public protocol Beeper: Sendable {
     func play(_ tone: Tone)
     /// Ends a looping tone (the anchor alarm).
     func stop()
+    /// `ready on DEVICE`, or why not: what `marktime status` shows.
+    var state: String { get }
+    /// Plays what is queued, then releases the device.
+    func finish()
+}
+
+extension Beeper {
+    public var state: String { "ready" }
+    public func finish() {}
 }
 
 /// The sounds marktime makes.

@@ -29,13 +29,38 @@ public final class MarkTimeDaemon: Sendable {
         }
     }
 
+    /// The adapters the daemon drives; tests pass fakes.
+    public struct Adapters: Sendable {
+        public var clock: any SystemClockSource
+        public var button: any ButtonSource
+        public var gps: any GPSSource
+        public var beeper: (any Beeper)?
+
+        public init(clock: any SystemClockSource, button: any ButtonSource, gps: any GPSSource, beeper: (any Beeper)?) {
+            self.clock = clock
+            self.button = button
+            self.gps = gps
+            self.beeper = beeper
+        }
+
+        /// The real ones: the system clock, the evdev button, gpsd and ALSA.
+        public static func real(_ options: Options, logger: Logger) throws -> Adapters {
+            let s = options.settings
+            let clock = try SystemClock(trustSynchronised: s.trustSystemClock)
+            return Adapters(clock: clock,
+                            button: try EvdevButton(path: options.buttonPath, grab: s.buttonGrab, logger: logger),
+                            gps: GPSDClient(address: options.gpsdAddress, nmeaUncertainty: s.nmeaUncertainty, clock: clock, logger: logger),
+                            beeper: s.soundEnabled ? ALSABeeper(device: s.soundDevice, volume: s.soundVolume, logger: logger) : nil)
+        }
+    }
+
     let options: Options
     let store: AppDatabase
-    let clock: SystemClock
+    let clock: any SystemClockSource
     let logger: Logger
     let button: any ButtonSource
     let gps: any GPSSource
-    let beeper: ALSABeeper?
+    let beeper: (any Beeper)?
     let reminders: ReminderLoop
     let core: Mutex<DaemonCore>
     let journal: PendingJournal
@@ -43,22 +68,32 @@ public final class MarkTimeDaemon: Sendable {
     /// The writer thread's own state: the anchor watch it keeps, and its live figures.
     let anchor = Mutex<(keeper: AnchorKeeper, live: AnchorLive?)>((AnchorKeeper(), nil))
     private let writerBox = Mutex<StoreWriter?>(nil)
+    private let group = Mutex<ServiceGroup?>(nil)
 
-    public init(options: Options, store: AppDatabase, logger: Logger) throws {
+    public convenience init(options: Options, store: AppDatabase, logger: Logger) throws {
+        try self.init(options: options, store: store, logger: logger, adapters: .real(options, logger: logger))
+    }
+
+    public init(options: Options, store: AppDatabase, logger: Logger, adapters: Adapters) throws {
         self.options = options
         self.store = store
         self.logger = logger
-        clock = try SystemClock(trustSynchronised: options.settings.trustSystemClock)
+        clock = adapters.clock
+        button = adapters.button
+        gps = adapters.gps
+        beeper = adapters.beeper
         let s = options.settings
-        button = try EvdevButton(path: options.buttonPath, grab: s.buttonGrab, logger: logger)
-        gps = GPSDClient(address: options.gpsdAddress, nmeaUncertainty: s.nmeaUncertainty, clock: clock, logger: logger)
-        beeper = s.soundEnabled ? ALSABeeper(device: s.soundDevice, volume: s.soundVolume, logger: logger) : nil
         core = Mutex(DaemonCore(configuration: .init(settings: s, pid: getpid(), buttonDevice: options.buttonPath)))
         journal = PendingJournal(storePath: store.path)
         statusFile = options.statusFile.map(StatusFile.init) ?? StatusFile.choose(storePath: store.path,
                                                                                     environment: ProcessInfo.processInfo.environment)
-        reminders = try ReminderLoop(store: store, clock: clock, beeper: beeper, logger: logger)
+        reminders = try ReminderLoop(store: store, clock: SystemClock(trustSynchronised: s.trustSystemClock), beeper: beeper, logger: logger)
         reminders.alarmSounding = { [unowned self] in core.withLock { $0.alarmSounding } }
+    }
+
+    /// Stops the daemon as SIGTERM does.
+    public func shutdown() async {
+        await group.withLock { $0 }?.triggerGracefulShutdown()
     }
 
     var writer: StoreWriter { writerBox.withLock { $0! } }
@@ -81,6 +116,7 @@ public final class MarkTimeDaemon: Sendable {
         ]
         let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        self.group.withLock { $0 = group }
         logger.info("marktime daemon started", metadata: [
             "store": "\(store.path)", "button": "\(options.buttonPath)", "gpsd": "\(options.gpsdAddress)",
             "status_file": "\(statusFile.path)",
@@ -146,8 +182,10 @@ public final class MarkTimeDaemon: Sendable {
 
     func carryOut(_ action: DaemonCore.Action) {
         switch action {
-        case .insert(let sight): writer.submit(.insert(sight))
-        case .journal(let sight): writer.submit(.journal(sight))
+        case .insert(let sight): writer.submit(.insert(sight, queuedAt: SystemClock.monotonicNow()))
+        case .journal(let sight):
+            // Synchronously, on the writer's thread that learnt of the failure: the buzz comes after it.
+            perform(.journal(sight))
         case .clearJournal: writer.submit(.clearJournal)
         case .beep(let tone): beeper?.play(tone)
         case .silenceAlarm: beeper?.stop()
@@ -169,10 +207,11 @@ public final class MarkTimeDaemon: Sendable {
     /// The writer's thread.
     func perform(_ job: StoreWriter.Job) {
         switch job {
-        case .insert(let sight):
+        case .insert(let sight, let queuedAt):
             do {
+                let started = SystemClock.monotonicNow()
                 let stored = try store.insert(sight)
-                feed(.stored(stored, committedAt: SystemClock.monotonicNow()))
+                feed(.stored(stored, timing: CommitTiming(queuedAt: queuedAt, startedAt: started, committedAt: SystemClock.monotonicNow())))
             } catch {
                 feed(.storeFailed(sight, reason: "\(error)"))
             }

@@ -11,7 +11,7 @@ import MarkTimeTasks
 final class ReminderLoop: @unchecked Sendable {
     let store: AppDatabase
     let clock: SystemClock
-    let beeper: ALSABeeper?
+    let beeper: (any Beeper)?
     let logger: Logger
     let schedule = ReminderSchedule(lateAfter: 60)
     /// Wall-clock start of the daemon: a reminder due before it was missed, so it is late.
@@ -23,7 +23,7 @@ final class ReminderLoop: @unchecked Sendable {
     /// Whether the anchor alarm is sounding (then a chime would cut it short); set before `start`.
     var alarmSounding: @Sendable () -> Bool = { false }
 
-    init(store: AppDatabase, clock: SystemClock, beeper: ALSABeeper?, logger: Logger) throws {
+    init(store: AppDatabase, clock: SystemClock, beeper: (any Beeper)?, logger: Logger) throws {
         self.store = store
         self.clock = clock
         self.beeper = beeper

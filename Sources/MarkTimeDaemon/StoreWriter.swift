@@ -7,7 +7,8 @@ import Synchronization
 /// everything else; nothing that hands it work ever waits for it.
 final class StoreWriter: Sendable {
     enum Job: Sendable {
-        case insert(Sight)
+        /// A sight, and when it was handed over (monotonic ns).
+        case insert(Sight, queuedAt: Int64)
         case journal(Sight)
         case clearJournal
         case acknowledgeAnchor

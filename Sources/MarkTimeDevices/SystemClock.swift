@@ -13,6 +13,14 @@ public struct SystemClockReading: Hashable, Sendable {
     /// Whether a synchronised clock counts as the `system` source (`clock.trust_system`).
     public var trusted = true
 
+    public init(instant: MonotonicInstant, realtime: UTCTime, synchronised: Bool, estimatedError: Double, trusted: Bool = true) {
+        self.instant = instant
+        self.realtime = realtime
+        self.synchronised = synchronised
+        self.estimatedError = estimatedError
+        self.trusted = trusted
+    }
+
     /// The reading as a clock sample: `system` with `esterror` when synchronised and
     /// trusted, else `unsynced`.
     public var sample: ClockSample {
@@ -22,8 +30,14 @@ public struct SystemClockReading: Hashable, Sendable {
     }
 }
 
+/// Where the daemon reads the machine's clocks; the real one is `SystemClock`.
+public protocol SystemClockSource: Sendable {
+    var bootID: String { get }
+    func read() throws(DeviceError) -> SystemClockReading
+}
+
 /// The system clocks: CLOCK_MONOTONIC, CLOCK_REALTIME and `adjtimex()`.
-public struct SystemClock: Sendable {
+public struct SystemClock: SystemClockSource {
     public let bootID: String
     /// `clock.trust_system`: false makes every reading `unsynced`, so only gpsd counts.
     public let trustSynchronised: Bool

@@ -65,10 +65,16 @@ struct DaemonCoreTests {
         let sight = core.handle(.input(keyDown(10 * second), clock: nil)).inserts[0]
         var stored = sight
         stored.id = 1
-        let actions = core.handle(.stored(stored, committedAt: 10 * second + 2_500_000))
+        let timing = CommitTiming(queuedAt: 10 * second + 500_000, startedAt: 10 * second + 1_000_000, committedAt: 10 * second + 2_500_000)
+        let actions = core.handle(.stored(stored, timing: timing))
         #expect(actions.first == .beep(.ok))
         #expect(actions.messages == ["sight stored"])
-        if case .log(let line) = actions[1] { #expect(line.metadata["commit_ms"] == "2.5") }
+        if case .log(let line) = actions[1] {
+            #expect(line.metadata["commit_ms"] == "2.5")
+            #expect(line.metadata["queued_ms"] == "0.5")
+            #expect(line.metadata["wait_ms"] == "0.5")
+            #expect(line.metadata["insert_ms"] == "1.5")
+        }
     }
 
     @Test func aSightStoredUnsyncedGetsTheWarningTone() {
@@ -77,7 +83,7 @@ struct DaemonCoreTests {
         let clock = sample(.unsynced, mono: 5 * second, utc: 99 * second, nil)
         let sight = core.handle(.input(keyDown(5 * second), clock: clock)).inserts[0]
         #expect(sight.estimate.source == .unsynced)
-        #expect(core.handle(.stored(sight, committedAt: nil)).tones == [.warning])
+        #expect(core.handle(.stored(sight, timing: nil)).tones == [.warning])
     }
 
     @Test func aFailedInsertBuzzesOnceIsJournalledRetriedAndConfirmedWhenItLands() {
@@ -85,9 +91,9 @@ struct DaemonCoreTests {
         var core = startedCore()
         let sight = core.handle(.input(keyDown(10 * second), clock: nil)).inserts[0]
         let failed = core.handle(.storeFailed(sight, reason: "disk I/O error"))
-        // Then: one failure tone, the sight to the journal, and it is pending
+        // Then: the sight to the journal, then one failure tone, and it is pending
         #expect(failed.tones == [.failure])
-        #expect(failed.contains(.journal(sight)))
+        #expect(failed.firstIndex(of: .journal(sight)) == 0 && failed[1] == .beep(.failure))
         #expect(core.pending == [sight])
         // When the retry at the next tick fails again: no second buzz, no second journal line
         let tick = core.handle(.tick(now: 11 * second, clock: nil))
@@ -96,7 +102,7 @@ struct DaemonCoreTests {
         #expect(again.tones == [])
         #expect(!again.contains(.journal(sight)))
         // When it finally lands: the ok tone, and the journal is emptied
-        let landed = core.handle(.stored(sight, committedAt: nil))
+        let landed = core.handle(.stored(sight, timing: nil))
         #expect(landed.tones == [.ok])
         #expect(landed.contains(.clearJournal))
         #expect(core.pending == [])
@@ -116,8 +122,8 @@ struct DaemonCoreTests {
     @Test func aSightConfirmedTwiceBeepsOnce() {
         var core = startedCore()
         let sight = core.handle(.input(keyDown(10 * second), clock: nil)).inserts[0]
-        #expect(core.handle(.stored(sight, committedAt: nil)).tones == [.ok])
-        #expect(core.handle(.stored(sight, committedAt: nil)) == [])
+        #expect(core.handle(.stored(sight, timing: nil)).tones == [.ok])
+        #expect(core.handle(.stored(sight, timing: nil)) == [])
     }
 
     @Test func sightsLeftInTheJournalByAnEarlierRunAreInsertedAtStart() {
@@ -127,7 +133,7 @@ struct DaemonCoreTests {
         var core = DaemonCore(configuration: .init(settings: Settings()))
         let actions = core.handle(.started(bootID: "boot-a", now: 0, track: [], pending: [left]))
         #expect(actions.inserts == [left])
-        #expect(core.handle(.stored(left, committedAt: nil)).contains(.clearJournal))
+        #expect(core.handle(.stored(left, timing: nil)).contains(.clearJournal))
     }
 
     @Test func aPressWhileTheAnchorAlarmSoundsAcknowledgesItAndIsNoSight() {

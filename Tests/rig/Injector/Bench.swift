@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import MarkTimeCore
 import MarkTimeStore
 import RigSupport
@@ -13,48 +14,79 @@ enum Bench {
         try rig.startDaemon()
 
         // Presses one at a time: stamp, commit and beep latency.
-        var kernel: [Int64] = [], beep: [Double] = []
+        var kernel: [Int64] = [], beep: [Double] = [], beepByPress: [Double?] = []
         for _ in 0..<presses {
             let t = try rig.button.press()
             kernel.append(t)
-            if let heard = rig.capture.tone(after: t) { beep.append(Double(heard.start - t) / 1e6) }
+            let heard = rig.capture.tone(after: t).map { Double($0.start - t) / 1e6 }
+            beepByPress.append(heard)
+            if let heard { beep.append(heard) }
             Thread.sleep(forTimeInterval: 0.3)
         }
         let sights = try rig.sights()
         let errors = zip(sights, kernel).map { Double($0.instant.nanoseconds - $1) / 1e3 }
         let commits = commitTimes(in: rig.daemon?.output ?? "")
         rows.append(("timestamp error", summary(errors, unit: "µs", over: "\(errors.count) of \(presses) presses")))
-        rows.append(("press→durable", summary(kernel.compactMap { commits[$0] }, unit: "ms", over: "\(commits.count) presses")))
+        let durable = kernel.compactMap { commits[$0] }
+        rows.append(("press→durable", summary(durable, unit: "ms", over: "\(commits.count) presses")))
+        let log = rig.daemon?.output ?? ""
+        for (field, name) in [("queued_ms", "  key-down→writer"), ("wait_ms", "  writer wake"), ("insert_ms", "  insert+commit")] {
+            rows.append((name, summary(Array(logField(field, in: log).values), unit: "ms", over: field)))
+        }
         rows.append(("press→beep", summary(beep, unit: "ms", over: "\(beep.count) beeps captured")))
+        // The beep's own delay: press→beep minus press→durable, press by press.
+        var heard: [Int64: Double] = [:]
+        for (t, b) in zip(kernel, beepByPress) { if let b { heard[t] = b } }
+        let lag = kernel.compactMap { t in heard[t].flatMap { b in commits[t].map { b - $0 } } }
+        rows.append(("beep after commit", summary(lag, unit: "ms", over: "press→beep − press→durable, target ≤ 5 ms")))
+        let bare = try bareInserts(folder: rig.folder)
+        rows.append(("bare SQLite insert", summary(bare, unit: "ms", over: "a 4-column row, synchronous=FULL, WAL, same folder")))
+        let bareSight = try bareSightInserts(folder: rig.folder, like: sights)
+        rows.append(("bare sight insert", summary(bareSight, unit: "ms", over: "the same rows into marktime's schema, same folder, no daemon")))
+        let ratio = median(durable) / max(median(bareSight), 1e-9)
+        rows.append(("durable ÷ bare", String(format: "%.2f (median press→durable ÷ median bare sight insert; target ≤ 1.2)", ratio)))
         if errors.count != presses || errors.contains(where: { $0 != 0 }) { failures += 1 }
 
-        // Idle: context switches of every daemon thread over 10 s with nothing pressed.
+        // Idle: context switches of every daemon thread over 10 s with nothing pressed, then
+        // the daemon's fsync calls and block-layer writes over 60 s.
         if let pid = rig.daemon?.pid {
             let before = contextSwitches(pid)
             Thread.sleep(forTimeInterval: 10)
             rows.append(("idle wakeups", "\(contextSwitches(pid) - before) context switches in 10 s (gpsd sending 2 sentences/s, 1 s heartbeat)"))
+            let idle = try idleWrites(pid, seconds: 60, folder: rig.folder)
+            rows.append(("idle fsync", "\(idle.syncs) fsync/fdatasync calls in 60 s (target 0)"))
+            rows.append(("idle writes", "\(idle.blockBytes) bytes to the block layer, store grew \(idle.storeBytes) bytes in 60 s (target < 1 KB/min)"))
+            if idle.syncs != 0 || idle.storeBytes >= 1024 { failures += 1 }
         }
         let stop = rig.stopDaemon()
 
-        // Burst: 1000 presses at 50 per second, sound off, debounce under the 20 ms spacing.
+        // Burst: 1000 presses 20 ms apart, sound off, a 10 ms debounce. Each press is paced
+        // from the previous one's kernel time, so a late injector cannot press inside the
+        // window; a pair that still lands within 10 ms is expected to merge, and only a
+        // press spaced beyond the window may not go missing.
         try rig.cli(["config", "set", "sound.enabled", "false", "--config", rig.config])
         try rig.cli(["config", "set", "button.debounce_ms", "10", "--config", rig.config])
         try rig.startDaemon()
         var burst: [Int64] = []
         let start = monotonicNow()
-        for i in 0..<1000 {
+        for _ in 0..<1000 {
+            if let last = burst.last {
+                let wait = last + 20_000_000 - monotonicNow()
+                if wait > 0 { Thread.sleep(forTimeInterval: Double(wait) / 1e9) }
+            }
             burst.append(try rig.button.press())
-            let next = start + Int64(i + 1) * 20_000_000
-            let wait = next - monotonicNow()
-            if wait > 0 { Thread.sleep(forTimeInterval: Double(wait) / 1e9) }
         }
         let seconds = Double(monotonicNow() - start) / 1e9
-        _ = eventually(within: 60) { ((try? rig.sights().count) ?? 0) >= sights.count + 1000 }
+        var expected: [Int64] = []
+        for t in burst where expected.last.map({ t - $0 >= 10_000_000 }) ?? true { expected.append(t) }
+        let merged = burst.count - expected.count
+        _ = eventually(within: 60) { ((try? rig.sights().count) ?? 0) >= sights.count + expected.count }
         let recorded = try rig.sights().dropFirst(sights.count).map(\.instant.nanoseconds)
-        let inOrder = recorded == burst
-        rows.append(("burst", "\(recorded.count) of 1000 presses recorded in \(String(format: "%.1f", seconds)) s, \(inOrder ? "all in order" : "NOT all in order")"))
+        let inOrder = recorded == expected
+        rows.append(("burst", "\(recorded.count) of \(expected.count) presses recorded (\(merged) pairs within 10 ms merged) in "
+                     + "\(String(format: "%.1f", seconds)) s, \(inOrder ? "all in order" : "NOT all in order")"))
         if !inOrder { failures += 1 }
-        if let pid = rig.daemon?.pid { rows.append(("rss", "\(peakRSS(pid)) (daemon peak, VmHWM)")) }
+        if let pid = rig.daemon?.pid { rows.append(("memory", memory(pid))) }
         rows.append(("graceful stop", String(format: "%.2f s after SIGTERM", stop)))
 
         let width = rows.map(\.0.count).max() ?? 0
@@ -64,14 +96,17 @@ enum Bench {
     }
 
     /// Key-down instant → commit milliseconds, from the daemon's "sight stored" log lines.
-    static func commitTimes(in log: String) -> [Int64: Double] {
+    static func commitTimes(in log: String) -> [Int64: Double] { logField("commit_ms", in: log) }
+
+    /// Key-down instant → a field of the daemon's "sight stored" log lines.
+    static func logField(_ wanted: String, in log: String) -> [Int64: Double] {
         var out: [Int64: Double] = [:]
         for line in log.split(separator: "\n") where line.contains("sight stored") {
             func field(_ name: String) -> Substring? {
                 guard let r = line.range(of: name + "=") else { return nil }
                 return line[r.upperBound...].prefix { !$0.isWhitespace }
             }
-            if let m = field("monotonic_ns").flatMap({ Int64($0) }), let c = field("commit_ms").flatMap({ Double($0) }) { out[m] = c }
+            if let m = field("monotonic_ns").flatMap({ Int64($0) }), let c = field(wanted).flatMap({ Double($0) }) { out[m] = c }
         }
         return out
     }
@@ -94,10 +129,96 @@ enum Bench {
         }
     }
 
-    static func peakRSS(_ pid: pid_t) -> String {
-        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
-        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kb = Double(line.split(separator: " ").dropFirst().first ?? "") else { return "unknown" }
-        return String(format: "%.1f MiB", kb / 1024)
+    /// Peak RSS (VmHWM), and RSS and PSS now (smaps_rollup).
+    static func memory(_ pid: pid_t) -> String {
+        func kb(_ file: String, _ key: String) -> Double? {
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/\(file)", encoding: .utf8)) ?? ""
+            guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(key + ":") }) else { return nil }
+            return Double(line.split(separator: " ").dropFirst().first ?? "")
+        }
+        func mib(_ v: Double?) -> String { v.map { String(format: "%.1f MiB", $0 / 1024) } ?? "unknown" }
+        return "peak RSS \(mib(kb("status", "VmHWM"))), RSS \(mib(kb("smaps_rollup", "Rss"))), PSS \(mib(kb("smaps_rollup", "Pss"))) (daemon)"
+    }
+
+    /// Milliseconds per single-row insert, each its own transaction, in a WAL file with
+    /// synchronous=FULL beside the store: what a sight's commit cannot beat.
+    static func bareInserts(folder: String, count: Int = 50) throws -> [Double] {
+        var config = Configuration()
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let path = folder + "/bare.sqlite"
+        let pool = try DatabasePool(path: path, configuration: config)
+        try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS t (id INTEGER PRIMARY KEY, boot TEXT, ns INTEGER, utc INTEGER)")
+        }
+        var out: [Double] = []
+        for i in 0..<count {
+            let start = monotonicNow()
+            try pool.write { db in
+                try db.execute(sql: "INSERT INTO t (boot, ns, utc) VALUES (?, ?, ?)", arguments: ["bench", i, i])
+            }
+            out.append(Double(monotonicNow() - start) / 1e6)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return out
+    }
+
+    static func median(_ values: [Double]) -> Double {
+        let s = values.sorted()
+        guard !s.isEmpty else { return .nan }
+        return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
+    }
+
+    /// Milliseconds per insert of `sights` (new boot id, same columns) into a fresh store of
+    /// marktime's schema beside the daemon's: one prepared INSERT a transaction, synchronous=FULL.
+    static func bareSightInserts(folder: String, like sights: [Sight]) throws -> [Double] {
+        let path = folder + "/bare-sight.sqlite"
+        _ = try AppDatabase(path: path, createDirectory: false)
+        var config = Configuration()
+        config.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        let pool = try DatabasePool(path: path, configuration: config)
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        var out: [Double] = []
+        for s in sights {
+            let provenance = s.estimate.provenance.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+            let start = monotonicNow()
+            try pool.write { db in
+                try db.cachedStatement(sql: """
+                    INSERT INTO sight (boot_id, monotonic_ns, utc_ns, source, uncertainty_s, provenance, gps_lat, gps_lon, fix_mode,
+                        fix_age_s, created_at_ns)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """).execute(arguments: ["bare", s.instant.nanoseconds, s.estimate.utc.nanosecondsSinceEpoch, s.estimate.source.rawValue,
+                                             s.estimate.uncertainty, provenance, s.position?.latitude, s.position?.longitude, s.fixMode,
+                                             s.fixAge, s.createdAt.nanosecondsSinceEpoch])
+            }
+            out.append(Double(monotonicNow() - start) / 1e6)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        return out
+    }
+
+    /// The daemon's fsync-family calls (strace) and writes (/proc/PID/io, the store's size) over `seconds`.
+    static func idleWrites(_ pid: pid_t, seconds: Int, folder: String) throws -> (syncs: Int, blockBytes: Int, storeBytes: Int) {
+        func io() -> Int {
+            let text = (try? String(contentsOfFile: "/proc/\(pid)/io", encoding: .utf8)) ?? ""
+            return text.split(separator: "\n").first { $0.hasPrefix("write_bytes:") }
+                .flatMap { Int($0.split(separator: " ").last ?? "") } ?? 0
+        }
+        func storeSize() -> Int {
+            ["marktime.sqlite", "marktime.sqlite-wal"].reduce(0) { total, name in
+                total + ((try? FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0)
+            }
+        }
+        let (io0, size0) = (io(), storeSize())
+        let out = folder + "/strace.txt"
+        _ = try runCommand("/usr/bin/timeout", ["-s", "INT", "\(seconds)", "/usr/bin/strace", "-f", "-c", "-o", out,
+                                                    "-e", "trace=fsync,fdatasync,sync_file_range", "-p", "\(pid)"], environment: [:])
+        let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
+        let syncs = text.split(separator: "\n").reduce(0) { total, line in
+            let f = line.split(separator: " ")
+            guard let name = f.last, ["fsync", "fdatasync", "sync_file_range"].contains(name), f.count >= 5, let n = Int(f[3]) else { return total }
+            return total + n
+        }
+        return (syncs, io() - io0, storeSize() - size0)
     }
 }

@@ -222,13 +222,37 @@ enum Scenario {
             let sights = try db.sights()
             say("# \(sights.count) sights in the store")
             if only {
-                for s in sights { say("RIG-STORED \(s.instant.bootID) \(s.instant.nanoseconds)") }
+                // A press still in the pending journal is kept: the daemon stores it when it next starts.
+                let pending = PendingJournal(storePath: store).load()
+                say("# \(pending.count) presses in the pending journal")
+                for s in sights + pending { say("RIG-STORED \(s.instant.bootID) \(s.instant.nanoseconds)") }
             }
         }
         if only { return failures == 0 ? 0 : 1 }
 
         let rig = try Rig(marktime: marktime, nmea: nmea, folder: "/tmp/rig-powercut", store: store)
         try rig.startDaemon()
+        // First a press the store refuses (another process holds its write lock): its buzz
+        // means it is in the pending journal, so it is acknowledged too, and the host's cut
+        // comes while the lock is still held and the journal has it.
+        let release = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0)
+        let queue = try DatabaseQueue(path: store)
+        Thread {
+            try? queue.writeWithoutTransaction { db in
+                try db.execute(sql: "BEGIN EXCLUSIVE")
+                held.signal()
+                release.wait()
+                try db.execute(sql: "ROLLBACK")
+            }
+        }.start()
+        held.wait()
+        let refused = try rig.button.press()
+        if isTone(rig.capture.tone(after: refused, window: 1.2, timeout: 15), hertz: 400, count: 1) {
+            say("RIG-ACK \(rig.bootID) \(refused)")
+            say("# a refused press buzzed: it is in the pending journal")
+        }
+        Thread.sleep(forTimeInterval: 8)
+        release.signal()
         say("# pressing")
         while true {
             for _ in 0..<5 {

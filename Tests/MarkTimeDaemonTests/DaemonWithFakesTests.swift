@@ -1,0 +1,105 @@
+import Foundation
+import Logging
+import MarkTimeCore
+import MarkTimeDaemon
+import MarkTimeDevices
+import MarkTimeStore
+import Synchronization
+import Testing
+
+let logDay: Int64 = 1_176_025_975_000_000_000
+let second: Int64 = 1_000_000_000
+
+/// A clock whose monotonic time the test sets; its realtime is unsynchronised.
+final class FakeClock: SystemClockSource {
+    let bootID = "boot-fake"
+    let monotonic = Mutex<Int64>(100 * second)
+
+    func read() throws(DeviceError) -> SystemClockReading {
+        let now = monotonic.withLock { $0 }
+        return SystemClockReading(instant: MonotonicInstant(bootID: bootID, nanoseconds: now),
+                                  realtime: UTCTime(nanosecondsSinceEpoch: 5 * second + now), synchronised: false, estimatedError: 0)
+    }
+}
+
+/// A button the test presses by hand.
+final class FakeButton: ButtonSource {
+    let signal = Mutex<(@Sendable (ButtonSignal) -> Void)?>(nil)
+
+    func start(_ signal: @escaping @Sendable (ButtonSignal) -> Void, state: @escaping @Sendable (String) -> Void) {
+        state("ready: fake")
+        self.signal.withLock { $0 = signal }
+    }
+
+    func stop() { signal.withLock { $0 = nil } }
+
+    var started: Bool { signal.withLock { $0 != nil } }
+    func send(_ s: ButtonSignal) { signal.withLock { $0 }?(s) }
+}
+
+/// gpsd, played by the test.
+final class FakeGPS: GPSSource {
+    let report = Mutex<(@Sendable (GPSReport) -> Void)?>(nil)
+    func start(_ report: @escaping @Sendable (GPSReport) -> Void) { self.report.withLock { $0 = report } }
+    func stop() { report.withLock { $0 = nil } }
+    var started: Bool { report.withLock { $0 != nil } }
+    func send(_ r: GPSReport) { report.withLock { $0 }?(r) }
+}
+
+/// Records the tones asked for.
+final class FakeBeeper: Beeper {
+    let tones = Mutex<[Tone]>([])
+    func play(_ tone: Tone) { tones.withLock { $0.append(tone) } }
+    func stop() {}
+    var played: [Tone] { tones.withLock { $0 } }
+}
+
+func waitFor(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        Thread.sleep(forTimeInterval: 0.01)
+    }
+    return try condition()
+}
+
+@Suite("the whole daemon on fakes")
+struct DaemonWithFakesTests {
+    @Test func aKeyDownIsStoredFromGPSTimeAndConfirmedThenTheDaemonStops() async throws {
+        // Given the daemon on a real store with a fake clock, button, gpsd and beeper
+        let folder = NSTemporaryDirectory() + "marktime-daemon-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
+        var options = MarkTimeDaemon.Options(settings: Settings(), buttonPath: "/dev/input/fake", gpsdAddress: "fake")
+        options.statusFile = folder + "/status.json"
+        let clock = FakeClock(), button = FakeButton(), gps = FakeGPS(), beeper = FakeBeeper()
+        let daemon = try MarkTimeDaemon(options: options, store: store, logger: Logger(label: "test"),
+                                        adapters: .init(clock: clock, button: button, gps: gps, beeper: beeper))
+        let running = Task { try await daemon.run() }
+        #expect(waitFor { button.started && gps.started })
+        // When gpsd gives time at 100 s and a fix, and the key goes down at 100.25 s (read at 100.3 s)
+        gps.send(.clock(ClockSample(source: .gps, monotonicNanoseconds: 100 * second, utc: UTCTime(nanosecondsSinceEpoch: logDay),
+                                    uncertainty: 0.5)))
+        let position = try Position(latitude: -27.3807, longitude: 153.3807)
+        gps.send(.fix(Fix(position: position, mode: 3, horizontalError: 4, time: UTCTime(nanosecondsSinceEpoch: logDay),
+                          receivedAt: MonotonicInstant(bootID: "boot-fake", nanoseconds: 100 * second))))
+        clock.monotonic.withLock { $0 = 100 * second + 300_000_000 }
+        button.send(.event(InputEvent(type: 1, code: 28, value: 1, nanoseconds: 100 * second + 250_000_000)))
+        // Then the sight is stored as the core stamped it, and the ok tone follows
+        #expect(try waitFor { try store.sights().count == 1 && beeper.played == [.ok] }, "tones \(beeper.played)")
+        let s = try #require(try store.sights().first)
+        #expect(s.instant == MonotonicInstant(bootID: "boot-fake", nanoseconds: 100 * second + 250_000_000))
+        #expect(s.estimate.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay + 250_000_000), source: .gps,
+                                               uncertainty: 0.5 + 0.25 * 100 / 1e6))
+        #expect(s.position == position)
+        // And `marktime status` reads the live file
+        #expect(try waitFor { try store.daemonStatus()?.clock?.source == .gps })
+        #expect(try store.daemonStatus()?.buttonState == "ready: fake")
+        // When it is stopped, the row says so and the file is gone
+        await daemon.shutdown()
+        try await running.value
+        #expect(try store.daemonStatus()?.stopped == true)
+        #expect(!FileManager.default.fileExists(atPath: folder + "/status.json"))
+    }
+}
