@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"4.0.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
     ],
     targets: [
         // C shims: one per system facility, names prefixed by the module.
@@ -24,6 +25,12 @@ let package = Package(
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+
+        // One home for system calls: EINTR retried, typed errors naming the call (swift-system),
+        // eventfds, the poll-based thread every adapter runs on, and side files beside the store.
+        .target(
+            name: "MarkTimeSystem",
+            dependencies: ["CSystemClock", .product(name: "SystemPackage", package: "swift-system")]),
 
         // The pure domain: no I/O, no clock reads.
         .target(name: "MarkTimeCore"),
@@ -45,6 +52,7 @@ let package = Package(
                 "MarkTimePlaces",
                 "MarkTimeTasks",
                 "MarkTimeJournal",
+                "MarkTimeSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
 
@@ -66,6 +74,7 @@ let package = Package(
                 "CEvdev",
                 "CGPS",
                 "CALSA",
+                "MarkTimeSystem",
                 .product(name: "Logging", package: "swift-log"),
             ]),
 
@@ -139,6 +148,9 @@ let package = Package(
             dependencies: ["MarkTimeStore", "MarkTimeRecorder", "MarkTimePlaces", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig"]),
         .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices"]),
+        .testTarget(
+            name: "MarkTimeSystemTests",
+            dependencies: ["MarkTimeSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(
             name: "MarkTimeDaemonTests",
             dependencies: ["MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", .product(name: "Logging", package: "swift-log")]),

@@ -56,6 +56,9 @@ static inline void cgps_disconnect(struct gps_data_t *gd) { gps_close(gd); }
 
 static inline bool cgps_waiting(struct gps_data_t *gd, int timeout_us) { return gps_waiting(gd, timeout_us); }
 
+/// The socket to gpsd, for poll(2).
+static inline int cgps_fd(struct gps_data_t *gd) { return (int)gd->gps_fd; }
+
 /// gps_read, and the fields marktime uses from what it set.
 static inline void cgps_read(struct gps_data_t *gd, cgps_report *out) {
     memset(out, 0, sizeof *out);

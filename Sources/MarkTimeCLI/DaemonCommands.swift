@@ -71,7 +71,7 @@ extension MarkTime {
             if let reason = ALSABeeper.probe(device: settings.soundDevice) {
                 throw InputError("cannot open sound device '\(settings.soundDevice)': \(reason); set sound.device to one that `aplay -L` lists")
             }
-            let beeper = ALSABeeper(device: settings.soundDevice, volume: settings.soundVolume,
+            let beeper = try ALSABeeper(device: settings.soundDevice, volume: settings.soundVolume,
                                     logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }))
             beeper.play(tone.tone)
             if tone.tone.loops {

@@ -49,8 +49,8 @@ public final class MarkTimeDaemon: Sendable {
             let clock = try SystemClock(trustSynchronised: s.trustSystemClock)
             return Adapters(clock: clock,
                             button: try EvdevButton(path: options.buttonPath, grab: s.buttonGrab, logger: logger),
-                            gps: GPSDClient(address: options.gpsdAddress, nmeaUncertainty: s.nmeaUncertainty, clock: clock, logger: logger),
-                            beeper: s.soundEnabled ? ALSABeeper(device: s.soundDevice, volume: s.soundVolume, logger: logger) : nil)
+                            gps: try GPSDClient(address: options.gpsdAddress, nmeaUncertainty: s.nmeaUncertainty, clock: clock, logger: logger),
+                            beeper: s.soundEnabled ? try ALSABeeper(device: s.soundDevice, volume: s.soundVolume, logger: logger) : nil)
         }
     }
 

@@ -3,6 +3,7 @@ import Logging
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimeStore
+import MarkTimeSystem
 import MarkTimeTasks
 
 /// The reminder thread. It sleeps in poll(2) until the next reminder's wall-clock
@@ -18,8 +19,7 @@ final class ReminderLoop: @unchecked Sendable {
     let startedAt: Int64
     let doorbell: Doorbell?
     let timer: WallTimer
-    let wake: Int32
-    let finished = DispatchSemaphore(value: 0)
+    let thread: PollThread
     /// Whether the anchor alarm is sounding (then a chime would cut it short); set before `start`.
     var alarmSounding: @Sendable () -> Bool = { false }
 
@@ -30,7 +30,7 @@ final class ReminderLoop: @unchecked Sendable {
         self.logger = logger
         startedAt = try clock.read().realtime.nanosecondsSinceEpoch
         timer = try WallTimer()
-        wake = makeEventFD()
+        thread = try PollThread(name: "marktime-reminders")
         do {
             doorbell = try Doorbell(path: Doorbell.path(forStore: store.path))
         } catch {
@@ -43,30 +43,22 @@ final class ReminderLoop: @unchecked Sendable {
     func now() throws -> Int64 { try clock.read().realtime.nanosecondsSinceEpoch }
 
     func start() {
-        Thread { [self] in
-            run()
-            finished.signal()
-        }.start()
+        thread.start { [self] t in run(t) }
     }
 
-    func stop() {
-        var one: UInt64 = 1
-        _ = write(wake, &one, 8)
-        finished.wait()
-    }
+    func stop() { thread.stop() }
 
-    private func run() {
+    private func run(_ t: PollThread) {
         while true {
             var next = fireDue()
             if doorbell == nil, let t = try? now() { next = min(next ?? .max, t + 60_000_000_000) }
             timer.arm(at: next)
-            var fds = [pollfd(fd: timer.fd, events: Int16(POLLIN), revents: 0), pollfd(fd: wake, events: Int16(POLLIN), revents: 0)]
-            if let doorbell { fds.append(pollfd(fd: doorbell.fd, events: Int16(POLLIN), revents: 0)) }
-            guard poll(&fds, nfds_t(fds.count), -1) >= 0 || errno == EINTR else {
-                logger.error("reminders stopped: poll failed", metadata: ["errno": "\(errno)"])
+            do {
+                if try t.wait([timer.fd] + (doorbell.map { [$0.fd] } ?? [])) == .stopped { return }
+            } catch {
+                logger.error("reminders stopped", metadata: ["error": "\(error)"])
                 return
             }
-            if fds[1].revents != 0 { return }
             timer.drain()
             doorbell?.drain()
         }

@@ -2,6 +2,7 @@ import CALSA
 import Foundation
 import Logging
 import MarkTimeCore
+import MarkTimeSystem
 import Synchronization
 
 /// Plays tones through ALSA on its own thread, so `play` never blocks.
@@ -22,8 +23,8 @@ public final class ALSABeeper: Beeper, Sendable {
     let logger: Logger
     let rendered: [Tone: [Int16]]
     private let queue = Mutex<Queue>(Queue())
-    private let wake = DispatchSemaphore(value: 0)
-    private let done = DispatchSemaphore(value: 0)
+    private let wake: EventFD
+    private let thread: PollThread
 
     struct Queue {
         var tones: [Tone] = []
@@ -35,16 +36,18 @@ public final class ALSABeeper: Beeper, Sendable {
     }
 
     /// Starts the player thread and opens the device.
-    public init(device: String, volume: Int, logger: Logger) {
+    public init(device: String, volume: Int, logger: Logger) throws(DeviceError) {
         self.device = device
         self.volume = volume
         self.logger = logger
         rendered = Dictionary(uniqueKeysWithValues: Tone.allCases.map {
             ($0, ToneSynth.render($0.steps, sampleRate: Self.sampleRate, volume: volume))
         })
-        let thread = Thread { [self] in self.loop() }
-        thread.name = "marktime-alsa"
-        thread.start()
+        do {
+            wake = try EventFD()
+            thread = try PollThread(name: "marktime-alsa")
+        } catch { throw DeviceError(error) }
+        thread.start { [self] t in loop(t) }
     }
 
     /// `ready on DEVICE`, or why not.
@@ -66,20 +69,19 @@ public final class ALSABeeper: Beeper, Sendable {
     /// Plays what is queued, then closes the device and ends the thread.
     public func finish() {
         queue.withLock { $0.stopping = true }
-        wake.signal()
-        done.wait()
+        thread.stop()
     }
 
-    private func loop() {
+    private func loop(_ t: PollThread) {
         var pcm: OpaquePointer? = nil
         var period = 240
         defer {
             if let pcm { snd_pcm_close(pcm) }
-            done.signal()
         }
         pcm = open(period: &period)
         while true {
-            wake.wait()
+            let woke = try? t.wait([wake.fd])
+            wake.drain()
             while let tone = queue.withLock({ q -> Tone? in q.tones.isEmpty ? nil : q.tones.removeFirst() }) {
                 if pcm == nil { pcm = open(period: &period) }
                 guard let p = pcm else { continue }
@@ -117,7 +119,7 @@ public final class ALSABeeper: Beeper, Sendable {
                     queue.withLock { $0.played += 1 }
                 }
             }
-            if queue.withLock({ $0.stopping }) { return }
+            if woke == .stopped || woke == nil || queue.withLock({ $0.stopping }) { return }
         }
     }
 

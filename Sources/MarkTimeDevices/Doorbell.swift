@@ -72,9 +72,6 @@ public final class Doorbell: @unchecked Sendable {
     }
 }
 
-/// An eventfd for waking a thread that sleeps in poll(2).
-public func makeEventFD() -> Int32 { csystemclock_eventfd() }
-
 /// A timer on the wall clock (CLOCK_REALTIME) that fires at an absolute time, and
 /// also when someone sets the clock (TFD_TIMER_CANCEL_ON_SET): a reminder is for a
 /// time of day, so a clock step must reschedule it.

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Logging
 import MarkTimeCore
+import MarkTimeSystem
 import Synchronization
 
 /// What a button source reports.
@@ -34,40 +35,20 @@ public final class EvdevButton: ButtonSource, Sendable {
     public let path: String
     let grab: Bool
     let logger: Logger
-    /// A self-pipe: writing to `stopPipe.1` wakes the thread's poll to stop.
-    private let stopPipe: (Int32, Int32)
-    private var stopFD: Int32 { stopPipe.0 }
-    private let finished = DispatchSemaphore(value: 0)
+    private let thread: PollThread
 
     public init(path: String, grab: Bool, logger: Logger) throws(DeviceError) {
         self.path = path
         self.grab = grab
         self.logger = logger
-        var fds: [Int32] = [0, 0]
-        try syscall("pipe") { pipe(&fds) }
-        for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        stopPipe = (fds[0], fds[1])
-    }
-
-    deinit {
-        close(stopPipe.0)
-        close(stopPipe.1)
+        do { thread = try PollThread(name: "marktime-button") } catch { throw DeviceError(error) }
     }
 
     public func start(_ event: @escaping @Sendable (ButtonSignal) -> Void, state: @escaping @Sendable (String) -> Void) {
-        let thread = Thread { [self] in
-            self.run(event: event, state: state)
-            self.finished.signal()
-        }
-        thread.name = "marktime-button"
-        thread.start()
+        thread.start { [self] t in run(t, event: event, state: state) }
     }
 
-    public func stop() {
-        var one: UInt8 = 1
-        _ = write(stopPipe.1, &one, 1)
-        finished.wait()
-    }
+    public func stop() { thread.stop() }
 
     /// The state while the device cannot be opened, worded for `marktime status`.
     static func waiting(_ error: DeviceError) -> String {
@@ -78,7 +59,7 @@ public final class EvdevButton: ButtonSource, Sendable {
         }
     }
 
-    private func run(event: (ButtonSignal) -> Void, state: (String) -> Void) {
+    private func run(_ t: PollThread, event: (ButtonSignal) -> Void, state: (String) -> Void) {
         let folder = (path as NSString).deletingLastPathComponent
         guard let watch = try? syscall("inotify_init1", { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }) else {
             state("cannot watch \(folder)")
@@ -99,7 +80,7 @@ public final class EvdevButton: ButtonSource, Sendable {
             do {
                 let device = try Device(path: path, grab: grab)
                 say("ready: \(device.name)") { logger.info("button ready", metadata: ["device": "\(path)", "name": "\(device.name)"]) }
-                let stopped = listen(device, watch: watch, event: event)
+                let stopped = listen(device, t, event: event)
                 device.close()
                 if stopped { return }
                 say("unplugged; waiting for it") { logger.warning("button unplugged; waiting for it", metadata: ["device": "\(path)"]) }
@@ -109,15 +90,14 @@ public final class EvdevButton: ButtonSource, Sendable {
                 }
             }
             // Sleep until something changes in the folder (or, without a folder, a slow retry).
-            if waitForChange(watch: watch, watching: watching) { return }
+            if waitForChange(t, watch: watch, watching: watching) { return }
         }
     }
 
     /// Blocks until the folder changes; true when asked to stop.
-    private func waitForChange(watch: Int32, watching: Bool) -> Bool {
-        var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0), pollfd(fd: watch, events: Int16(POLLIN), revents: 0)]
-        _ = poll(&fds, 2, watching ? -1 : 5000)
-        if fds[0].revents != 0 { return true }
+    private func waitForChange(_ t: PollThread, watch: Int32, watching: Bool) -> Bool {
+        let woke = try? t.wait([watch], timeout: watching ? nil : .seconds(5))
+        if woke == .stopped || woke == nil { return true }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while read(watch, &buffer, buffer.count) > 0 {}
         // udev sets permissions and the symlink just after the node appears.
@@ -126,18 +106,16 @@ public final class EvdevButton: ButtonSource, Sendable {
     }
 
     /// Reads until the device goes away (false) or we are asked to stop (true).
-    private func listen(_ device: Device, watch: Int32, event: (ButtonSignal) -> Void) -> Bool {
-        var fds = [pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0), pollfd(fd: device.fd, events: Int16(POLLIN), revents: 0)]
+    private func listen(_ device: Device, _ t: PollThread, event: (ButtonSignal) -> Void) -> Bool {
         while true {
-            fds[0].revents = 0
-            fds[1].revents = 0
-            if poll(&fds, 2, -1) < 0 {
-                if errno == EINTR { continue }
-                return false
+            switch try? t.wait([device.fd]) {
+            case .stopped: return true
+            case .ready(let revents):
+                if revents[0] & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && revents[0] & Int16(POLLIN) == 0 { return false }
+                if !device.drain(event) { return false }
+            case .timedOut: continue
+            case nil: return false
             }
-            if fds[0].revents != 0 { return true }
-            if fds[1].revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 && fds[1].revents & Int16(POLLIN) == 0 { return false }
-            if !device.drain(event) { return false }
         }
     }
 
@@ -148,25 +126,37 @@ public final class EvdevButton: ButtonSource, Sendable {
         let name: String
 
         init(path: String, grab: Bool) throws(DeviceError) {
-            fd = try syscall("open \(path)") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            let fd = try syscall("open \(path)") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            self.fd = fd
             var d: OpaquePointer? = nil
-            let rc = libevdev_new_from_fd(fd, &d)
-            guard rc == 0, let d else {
+            do {
+                try negativeErrnoCall("libevdev_new_from_fd \(path)") { libevdev_new_from_fd(fd, &d) }
+            } catch {
                 Glibc.close(fd)
-                throw DeviceError("\(path) is not an input device: \(String(cString: strerror(-rc)))")
+                throw DeviceError("\(path) is not an input device (\(error))", errno: error.errno.rawValue)
+            }
+            guard let d else {
+                Glibc.close(fd)
+                throw DeviceError("\(path) is not an input device")
             }
             dev = d
             name = String(cString: libevdev_get_name(d))
-            let clock = libevdev_set_clock_id(d, CLOCK_MONOTONIC)
-            guard clock == 0 else {
+            do {
+                try negativeErrnoCall("libevdev_set_clock_id \(path)") { libevdev_set_clock_id(d, CLOCK_MONOTONIC) }
+            } catch {
                 libevdev_free(d)
                 Glibc.close(fd)
-                throw DeviceError("cannot select CLOCK_MONOTONIC on \(path): \(String(cString: strerror(-clock)))")
+                throw DeviceError("cannot select CLOCK_MONOTONIC on \(path) (\(error))", errno: error.errno.rawValue)
             }
-            if grab, cevdev_grab(d, 1) != 0 {
-                libevdev_free(d)
-                Glibc.close(fd)
-                throw DeviceError("cannot grab \(path): another program holds it (set button.grab=false to share it)")
+            if grab {
+                do {
+                    try negativeErrnoCall("EVIOCGRAB \(path)") { cevdev_grab(d, 1) }
+                } catch {
+                    libevdev_free(d)
+                    Glibc.close(fd)
+                    throw DeviceError("cannot grab \(path): another program holds it (set button.grab=false to share it)",
+                                      errno: error.errno.rawValue)
+                }
             }
         }
 

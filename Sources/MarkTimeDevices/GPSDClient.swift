@@ -2,6 +2,7 @@ import CGPS
 import Foundation
 import Logging
 import MarkTimeCore
+import MarkTimeSystem
 import Synchronization
 
 /// What gpsd tells marktime.
@@ -31,12 +32,11 @@ public final class GPSDClient: GPSSource, Sendable {
     let nmeaUncertainty: Double
     let clock: SystemClock
     let logger: Logger
-    private let stopping = Atomic<Bool>(false)
-    private let finished = DispatchSemaphore(value: 0)
-    private let wake = DispatchSemaphore(value: 0)
+    private let thread: PollThread
 
     /// `address` is `HOST:PORT` or `HOST` (port 2947).
-    public init(address: String, nmeaUncertainty: Double, clock: SystemClock, logger: Logger) {
+    public init(address: String, nmeaUncertainty: Double, clock: SystemClock, logger: Logger) throws(DeviceError) {
+        do { thread = try PollThread(name: "marktime-gpsd") } catch { throw DeviceError(error) }
         let (h, p) = Self.split(address)
         host = h
         port = p
@@ -56,24 +56,13 @@ public final class GPSDClient: GPSSource, Sendable {
     }
 
     public func start(_ report: @escaping @Sendable (GPSReport) -> Void) {
-        let thread = Thread { [self] in
-            self.run(report)
-            self.finished.signal()
-        }
-        thread.name = "marktime-gpsd"
-        thread.start()
+        thread.start { [self] t in run(t, report) }
     }
 
-    /// Ends the thread within half a second.
-    public func stop() {
-        stopping.store(true, ordering: .relaxed)
-        wake.signal()
-        finished.wait()
-    }
+    /// Ends the thread at once.
+    public func stop() { thread.stop() }
 
-    private var isStopping: Bool { stopping.load(ordering: .relaxed) }
-
-    private func run(_ report: @Sendable (GPSReport) -> Void) {
+    private func run(_ t: PollThread, _ report: @Sendable (GPSReport) -> Void) {
         guard let gd = cgps_new() else { return }
         defer { cgps_free(gd) }
         var backoff = 1.0
@@ -84,29 +73,47 @@ public final class GPSDClient: GPSSource, Sendable {
             log()
             report(.state(state))
         }
-        while !isStopping {
+        while !t.isStopping {
             guard cgps_connect(gd, host, port) == 0 else {
                 say("waiting for gpsd at \(host):\(port)") {
                     logger.warning("gpsd not reachable; retrying with backoff", metadata: ["gpsd": "\(host):\(port)"])
                 }
-                _ = wake.wait(timeout: .now() + backoff)
+                if (try? t.wait([], timeout: .milliseconds(Int(backoff * 1000)))) != .timedOut { return }
                 backoff = min(backoff * 2, 30)
                 continue
             }
             backoff = 1
             say("connected \(host):\(port)") { logger.info("connected to gpsd", metadata: ["gpsd": "\(host):\(port)"]) }
-            var r = cgps_report()
-            while !isStopping {
-                guard cgps_waiting(gd, 500_000) else { continue }
-                cgps_read(gd, &r)
-                if r.status < 0 {
-                    say("lost gpsd at \(host):\(port)") { logger.warning("gpsd went away; reconnecting", metadata: ["gpsd": "\(host):\(port)"]) }
-                    break
-                }
-                guard r.status > 0, let reading = try? clock.read() else { continue }
-                for item in Self.reports(from: r, at: reading, nmeaUncertainty: nmeaUncertainty) { report(item) }
+            if !read(t, gd, report, lost: { say("lost gpsd at \(host):\(port)") {
+                logger.warning("gpsd went away; reconnecting", metadata: ["gpsd": "\(host):\(port)"])
+            } }) {
+                cgps_disconnect(gd)
+                return
             }
             cgps_disconnect(gd)
+        }
+    }
+
+    /// Reads reports until gpsd goes away (true) or the thread is stopped (false). It sleeps in
+    /// poll(2) on gpsd's socket, then takes every message libgps has (`gps_waiting` with no wait).
+    private func read(_ t: PollThread, _ gd: UnsafeMutablePointer<gps_data_t>, _ report: @Sendable (GPSReport) -> Void,
+                      lost: () -> Void) -> Bool {
+        var r = cgps_report()
+        while true {
+            switch try? t.wait([cgps_fd(gd)]) {
+            case .stopped, nil: return false
+            case .timedOut: continue
+            case .ready:
+                repeat {
+                    cgps_read(gd, &r)
+                    if r.status < 0 {
+                        lost()
+                        return true
+                    }
+                    guard r.status > 0, let reading = try? clock.read() else { continue }
+                    for item in Self.reports(from: r, at: reading, nmeaUncertainty: nmeaUncertainty) { report(item) }
+                } while cgps_waiting(gd, 0)
+            }
         }
     }
 

@@ -1,21 +1,19 @@
-import Glibc
+import MarkTimeSystem
 
-/// Runs a C call that returns -1 and sets errno on failure, retrying on EINTR.
-/// `what` names the call for the error.
+/// Runs a C call through `systemCall` (EINTR retried), as a `DeviceError` naming the call.
 @discardableResult
-func syscall<T: BinaryInteger>(_ what: @autoclosure () -> String, _ call: () -> T) throws(DeviceError) -> T {
-    while true {
-        let rc = call()
-        if rc != -1 { return rc }
-        let e = errno
-        if e == EINTR { continue }
-        throw DeviceError("\(what()): \(String(cString: strerror(e)))", errno: e)
-    }
+func syscall<T: FixedWidthInteger>(_ what: @autoclosure () -> String, _ call: () -> T) throws(DeviceError) -> T {
+    do { return try systemCall(what(), call) } catch { throw DeviceError(error) }
 }
 
 extension DeviceError {
     init(_ description: String, errno: Int32) {
         self.init(description)
         self.errno = errno
+    }
+
+    /// A failed system call, worded as it failed.
+    public init(_ error: SystemError) {
+        self.init(error.description, errno: error.errno.rawValue)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MarkTimeCore
+import MarkTimeSystem
 
 /// Presses the store could not take yet, in a small append-only file beside it
 /// (`<store>-pending.jsonl`, one JSON object a line).
@@ -13,17 +14,12 @@ public struct PendingJournal: Sendable {
 
     public init(storePath: String) { path = storePath + "-pending.jsonl" }
 
-    /// Appends one sight and syncs it.
+    /// Appends one sight and syncs it (and the folder, when the file is new).
     public func append(_ sight: Sight) throws(StoreError) {
         guard let data = try? JSONEncoder().encode(Record(sight)) else { throw .failed(path: path, reason: "cannot encode the sight") }
-        let created = access(path, F_OK) != 0
-        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
-        guard fd >= 0 else { throw .failed(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        let line = data + Data("\n".utf8)
-        let written = line.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        guard written == line.count, fsync(fd) == 0 else { throw .failed(path: path, reason: String(cString: strerror(errno))) }
-        if created { Self.syncFolder(of: path) }
+        do { try SideFile.appendAndSync(Array(data) + [UInt8(ascii: "\n")], to: path) } catch {
+            throw .failed(path: path, reason: error.description)
+        }
     }
 
     /// Every whole line's sight, oldest first.
@@ -35,15 +31,7 @@ public struct PendingJournal: Sendable {
     /// Removes the file once its sights are in the store.
     public func clear() {
         guard unlink(path) == 0 else { return }
-        Self.syncFolder(of: path)
-    }
-
-    static func syncFolder(of path: String) {
-        let folder = (path as NSString).deletingLastPathComponent
-        let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+        SideFile.syncFolder(of: path)
     }
 
     /// A pending sight's fields.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MarkTimeCore
+import MarkTimeSystem
 
 extension AppDatabase {
     /// Replaces the daemon's status row. The daemon writes it when it starts and when it
@@ -88,15 +89,7 @@ public struct StatusFile: Sendable {
     /// Replaces the file with `status` (a new file renamed over the old one).
     public func write(_ status: DaemonStatus) throws {
         let data = try JSONEncoder().encode(Record(status))
-        let temporary = path + ".tmp"
-        // Plain write(2), no fsync (Foundation's Data.write syncs): the file lives on tmpfs.
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw StoreError.failed(path: temporary, reason: String(cString: strerror(errno))) }
-        let written = data.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == data.count, rename(temporary, path) == 0 else {
-            throw StoreError.failed(path: path, reason: String(cString: strerror(errno)))
-        }
+        try SideFile.replace(path, with: Array(data))
     }
 
     public func read() -> DaemonStatus? {

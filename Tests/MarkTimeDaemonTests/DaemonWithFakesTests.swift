@@ -54,11 +54,23 @@ final class FakeBeeper: Beeper {
     var played: [Tone] { tones.withLock { $0 } }
 }
 
-func waitFor(_ seconds: Double = 10, _ condition: () throws -> Bool) rethrows -> Bool {
+/// Runs the daemon's tasks on their own serial dispatch queue, off the cooperative pool,
+/// which other suites may hold with blocking waits on a 2-core machine.
+final class QueueExecutor: TaskExecutor, @unchecked Sendable {
+    let queue = DispatchQueue(label: "marktime-test-daemon")
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// Polls `condition` without blocking a thread of the cooperative pool (the daemon runs there too).
+func waitFor(_ seconds: Double = 10, _ condition: () throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if try condition() { return true }
-        Thread.sleep(forTimeInterval: 0.01)
+        try await Task.sleep(for: .milliseconds(10))
     }
     return try condition()
 }
@@ -76,8 +88,9 @@ struct DaemonWithFakesTests {
         let clock = FakeClock(), button = FakeButton(), gps = FakeGPS(), beeper = FakeBeeper()
         let daemon = try MarkTimeDaemon(options: options, store: store, logger: Logger(label: "test"),
                                         adapters: .init(clock: clock, button: button, gps: gps, beeper: beeper))
-        let running = Task { try await daemon.run() }
-        #expect(waitFor { button.started && gps.started })
+        let executor = QueueExecutor()
+        let running = Task(executorPreference: executor) { try await daemon.run() }
+        #expect(try await waitFor { button.started && gps.started })
         // When gpsd gives time at 100 s and a fix, and the key goes down at 100.25 s (read at 100.3 s)
         gps.send(.clock(ClockSample(source: .gps, monotonicNanoseconds: 100 * second, utc: UTCTime(nanosecondsSinceEpoch: logDay),
                                     uncertainty: 0.5)))
@@ -87,14 +100,14 @@ struct DaemonWithFakesTests {
         clock.monotonic.withLock { $0 = 100 * second + 300_000_000 }
         button.send(.event(InputEvent(type: 1, code: 28, value: 1, nanoseconds: 100 * second + 250_000_000)))
         // Then the sight is stored as the core stamped it, and the ok tone follows
-        #expect(try waitFor { try store.sights().count == 1 && beeper.played == [.ok] }, "tones \(beeper.played)")
+        #expect(try await waitFor { try store.sights().count == 1 && beeper.played == [.ok] }, "tones \(beeper.played)")
         let s = try #require(try store.sights().first)
         #expect(s.instant == MonotonicInstant(bootID: "boot-fake", nanoseconds: 100 * second + 250_000_000))
         #expect(s.estimate.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay + 250_000_000), source: .gps,
                                                uncertainty: 0.5 + 0.25 * 100 / 1e6))
         #expect(s.position == position)
         // And `marktime status` reads the live file
-        #expect(try waitFor { try store.daemonStatus()?.clock?.source == .gps })
+        #expect(try await waitFor { try store.daemonStatus()?.clock?.source == .gps })
         #expect(try store.daemonStatus()?.buttonState == "ready: fake")
         // When it is stopped, the row says so and the file is gone
         await daemon.shutdown()

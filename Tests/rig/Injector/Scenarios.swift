@@ -247,9 +247,12 @@ enum Scenario {
         }.start()
         held.wait()
         let refused = try rig.button.press()
-        if isTone(rig.capture.tone(after: refused, window: 1.2, timeout: 15), hertz: 400, count: 1) {
+        let buzz = rig.capture.tone(after: refused, window: 1.2, timeout: 20)
+        if isTone(buzz, hertz: 400, count: 1) {
             say("RIG-ACK \(rig.bootID) \(refused)")
             say("# a refused press buzzed: it is in the pending journal")
+        } else {
+            say("# no buzz recognised for the refused press: \(buzz.map { "\($0.bursts.map { ($0.burst.hertz, $0.burst.length) })" } ?? "nothing heard")")
         }
         Thread.sleep(forTimeInterval: 8)
         release.signal()

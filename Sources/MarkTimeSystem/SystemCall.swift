@@ -1,0 +1,172 @@
+import CSystemClock
+import Foundation
+import Glibc
+import Synchronization
+import SystemPackage
+
+/// A system call that failed: which call, on what, and swift-system's `Errno`.
+public struct SystemError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The call and its subject, e.g. `open /dev/input/marktime`.
+    public var call: String
+    public var errno: Errno
+
+    public init(_ call: String, _ errno: Errno) {
+        self.call = call
+        self.errno = errno
+    }
+
+    public var description: String { "\(call): \(String(cString: strerror(errno.rawValue)))" }
+}
+
+/// Runs a C call that returns -1 and sets errno on failure (`open`, `poll`, `read`,
+/// `inotify_init1`, `eventfd`, …), retrying on EINTR, and throws the failure as a
+/// `SystemError` naming `call`.
+@discardableResult
+public func systemCall<T: FixedWidthInteger>(_ call: @autoclosure () -> String, _ body: () -> T) throws(SystemError) -> T {
+    while true {
+        let rc = body()
+        if rc != -1 { return rc }
+        let e = Glibc.errno
+        if e == EINTR { continue }
+        throw SystemError(call(), Errno(rawValue: e))
+    }
+}
+
+/// Runs a C call that returns a negative errno on failure (libevdev, ALSA), retrying on
+/// -EINTR; returns its non-negative result.
+@discardableResult
+public func negativeErrnoCall(_ call: @autoclosure () -> String, _ body: () -> Int32) throws(SystemError) -> Int32 {
+    while true {
+        let rc = body()
+        if rc >= 0 { return rc }
+        if rc == -EINTR { continue }
+        throw SystemError(call(), Errno(rawValue: -rc))
+    }
+}
+
+/// An eventfd (`eventfd(2)`, close-on-exec, non-blocking): a counter another thread can
+/// signal to wake one sleeping in poll(2).
+public final class EventFD: Sendable {
+    public let fd: Int32
+
+    public init() throws(SystemError) {
+        let fd = try systemCall("eventfd") { csystemclock_eventfd() }
+        self.fd = fd
+        let flags = try systemCall("fcntl F_GETFL eventfd") { fcntl(fd, F_GETFL) }
+        try systemCall("fcntl F_SETFL eventfd") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    }
+
+    /// Adds one (`write`); the sleeper's poll returns.
+    public func signal() {
+        var one: UInt64 = 1
+        _ = Glibc.write(fd, &one, 8)
+    }
+
+    /// Resets the counter (`read`); whether it had been signalled.
+    @discardableResult
+    public func drain() -> Bool {
+        var count: UInt64 = 0
+        return Glibc.read(fd, &count, 8) == 8
+    }
+
+    deinit { Glibc.close(fd) }
+}
+
+/// What woke a `PollThread`.
+public enum Wake: Equatable, Sendable {
+    /// These file descriptors (in the order given) have events: their `revents`.
+    case ready([Int16])
+    case timedOut
+    case stopped
+}
+
+/// A named thread that sleeps in poll(2) on its adapter's file descriptors and on an
+/// eventfd that `stop()` signals. Every adapter (the button, gpsd, the beeper, the
+/// reminders) runs on one, so each stops the same way: promptly, and waited for.
+public final class PollThread: Sendable {
+    public let name: String
+    private let stopEvent: EventFD
+    private let finished = DispatchSemaphore(value: 0)
+    private let stopping = Atomic<Bool>(false)
+
+    public init(name: String) throws(SystemError) {
+        self.name = name
+        stopEvent = try EventFD()
+    }
+
+    /// Runs `body` on the thread; it should return when `wait` says `.stopped`.
+    public func start(_ body: @escaping @Sendable (PollThread) -> Void) {
+        let thread = Thread { [self] in
+            body(self)
+            finished.signal()
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    /// Wakes the thread and waits for it to end.
+    public func stop() {
+        stopping.store(true, ordering: .sequentiallyConsistent)
+        stopEvent.signal()
+        finished.wait()
+    }
+
+    public var isStopping: Bool { stopping.load(ordering: .sequentiallyConsistent) }
+
+    /// Sleeps until one of `fds` has `events`, `timeout` passes (nil: forever), or `stop()`.
+    public func wait(_ fds: [Int32], events: Int16 = Int16(POLLIN), timeout: Duration? = nil) throws(SystemError) -> Wake {
+        if isStopping { return .stopped }
+        var polled = [pollfd(fd: stopEvent.fd, events: Int16(POLLIN), revents: 0)]
+            + fds.map { pollfd(fd: $0, events: events, revents: 0) }
+        let ms = timeout.map { Int32(clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? -1
+        let n = try systemCall("poll (\(name))") { poll(&polled, nfds_t(polled.count), ms) }
+        if polled[0].revents != 0 || isStopping { return .stopped }
+        return n == 0 ? .timedOut : .ready(polled.dropFirst().map(\.revents))
+    }
+}
+
+/// Whole-file writes for the store's side files.
+public enum SideFile {
+    /// Appends `bytes` to `path` (made with `permissions` if missing), then `fsync`s it,
+    /// and its folder when the file is new, before returning.
+    public static func appendAndSync(_ bytes: [UInt8], to path: String,
+                                     permissions: FilePermissions = [.ownerReadWrite, .groupRead]) throws(SystemError) {
+        let created = access(path, F_OK) != 0
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.append, .create, .closeOnExec], permissions: permissions)
+        } catch { throw SystemError("open \(path)", error as? Errno ?? .ioError) }
+        defer { try? fd.close() }
+        do { _ = try fd.writeAll(bytes) } catch { throw SystemError("write \(path)", error as? Errno ?? .ioError) }
+        try systemCall("fsync \(path)") { fsync(fd.rawValue) }
+        if created { syncFolder(of: path) }
+    }
+
+    /// Replaces `path` with `bytes`: a new file written beside it and renamed over it,
+    /// never synced (for files on tmpfs, such as the daemon's status).
+    public static func replace(_ path: String, with bytes: [UInt8]) throws(SystemError) {
+        let temporary = path + ".tmp"
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(temporary), .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                         permissions: [.ownerReadWrite, .groupRead, .otherRead])
+        } catch { throw SystemError("open \(temporary)", error as? Errno ?? .ioError) }
+        do {
+            _ = try fd.writeAll(bytes)
+            try fd.close()
+        } catch {
+            try? fd.close()
+            throw SystemError("write \(temporary)", error as? Errno ?? .ioError)
+        }
+        try systemCall("rename \(temporary)") { rename(temporary, path) }
+    }
+
+    /// `fsync`s the folder holding `path`, so a new or removed name in it is durable.
+    public static func syncFolder(of path: String) {
+        let folder = (path as NSString).deletingLastPathComponent
+        guard let fd = try? FileDescriptor.open(FilePath(folder.isEmpty ? "." : folder), .readOnly, options: [.directory, .closeOnExec])
+        else { return }
+        fsync(fd.rawValue)
+        try? fd.close()
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Glibc
+import MarkTimeSystem
+import Synchronization
+import SystemPackage
+import Testing
+
+@Suite("system calls, eventfds and the poll thread")
+struct SystemTests {
+    @Test func aFailedCallNamesItselfAndItsErrno() {
+        // When open(2) fails on a missing file
+        #expect(throws: SystemError("open /nonexistent/marktime", .noSuchFileOrDirectory)) {
+            try systemCall("open /nonexistent/marktime") { open("/nonexistent/marktime", O_RDONLY) }
+        }
+        // Then its description is the call and strerror's words
+        #expect(SystemError("open /x", .noSuchFileOrDirectory).description == "open /x: No such file or directory")
+    }
+
+    @Test func aNegativeErrnoReturnIsAnError() {
+        #expect(throws: SystemError("libevdev_next_event", .resourceTemporarilyUnavailable)) {
+            try negativeErrnoCall("libevdev_next_event") { -EAGAIN }
+        }
+        #expect((try? negativeErrnoCall("x") { 3 }) == 3)
+    }
+
+    @Test func drainingAnEventFDNeverBlocks() throws {
+        let event = try EventFD()
+        #expect(event.drain() == false)
+        event.signal()
+        event.signal()
+        #expect(event.drain() == true)
+        #expect(event.drain() == false)
+    }
+
+    @Test func aPollThreadWakesForItsDescriptorAndStopsWhenAsked() throws {
+        // Given a poll thread waiting on an eventfd, counting what woke it
+        let thread = try PollThread(name: "test")
+        let event = try EventFD()
+        let wakes = Mutex<[Wake]>([])
+        thread.start { t in
+            while true {
+                let w = (try? t.wait([event.fd])) ?? .stopped
+                event.drain()
+                wakes.withLock { $0.append(w) }
+                if w == .stopped { return }
+            }
+        }
+        // When the descriptor is signalled once
+        event.signal()
+        let deadline = ContinuousClock.now + .seconds(10)
+        while wakes.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        // And the thread is stopped (stop returns once the thread has ended)
+        thread.stop()
+        // Then it woke once for the descriptor and once to stop
+        #expect(wakes.withLock { $0 } == [.ready([Int16(POLLIN)]), .stopped])
+    }
+
+    @Test func aTimeoutWakesWithTimedOut() throws {
+        let thread = try PollThread(name: "test")
+        let woke = Mutex<Wake?>(nil)
+        thread.start { t in woke.withLock { $0 = try? t.wait([], timeout: .milliseconds(1)) } }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while woke.withLock({ $0 == nil }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        thread.stop()
+        #expect(woke.withLock { $0 } == .timedOut)
+    }
+
+    @Test func sideFilesAppendAndReplace() throws {
+        let folder = NSTemporaryDirectory() + "marktime-system-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let journal = folder + "/j", status = folder + "/s"
+        try SideFile.appendAndSync(Array("a\n".utf8), to: journal)
+        try SideFile.appendAndSync(Array("b\n".utf8), to: journal)
+        #expect(try String(contentsOfFile: journal, encoding: .utf8) == "a\nb\n")
+        try SideFile.replace(status, with: Array("one".utf8))
+        try SideFile.replace(status, with: Array("two".utf8))
+        #expect(try String(contentsOfFile: status, encoding: .utf8) == "two")
+        #expect(!FileManager.default.fileExists(atPath: status + ".tmp"))
+        #expect(throws: SystemError.self) { try SideFile.appendAndSync([1], to: folder + "/missing/j") }
+    }
+}
