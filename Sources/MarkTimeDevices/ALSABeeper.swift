@@ -106,10 +106,12 @@ public final class ALSABeeper: Beeper, Sendable {
                             silenced = true
                             break
                         }
-                        // Stay within one buffer of real time, even on a device that does not pace writes.
+                        // Stay within two buffers of real time on a device that does not pace writes (a
+                        // file). A real card blocks first, so this never sleeps there: a sleep that
+                        // overshot would drain its buffer and put a gap in the tone.
                         let ahead = Duration.milliseconds(written * 1000 / Self.sampleRate) - (ContinuousClock.now - began)
-                        let buffer = Duration.microseconds(Self.latency)
-                        if ahead > buffer { Thread.sleep(forTimeInterval: (ahead - buffer) / .seconds(1)) }
+                        let limit = Duration.microseconds(2 * Self.latency)
+                        if ahead > limit { Thread.sleep(forTimeInterval: (ahead - limit) / .seconds(1)) }
                     }
                 } while pcm != nil && !silenced && tone.loops && queue.withLock({ $0.looping && $0.tones.isEmpty && !$0.stopping })
                 if let p = pcm {
