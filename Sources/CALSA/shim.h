@@ -17,16 +17,15 @@ static inline void calsa_quiet(void) {
 /// `latency_us` of buffer (snd_pcm_set_params: no alloca macros), then sets the start
 /// threshold to one period (snd_pcm_sw_params_set_start_threshold), so a tone starts
 /// as soon as its first period is queued rather than when the whole buffer is full.
-/// `period` gets the period size in frames. 0 or -errno. libasound's own stderr
+/// `period` and `buffer` get the period and buffer sizes in frames. 0 or -errno. libasound's own stderr
 /// diagnostics are silenced first: the caller logs the failure.
 static inline int calsa_open(snd_pcm_t **pcm, const char *device, unsigned int rate, unsigned int latency_us,
-                             snd_pcm_uframes_t *period) {
+                             snd_pcm_uframes_t *period, snd_pcm_uframes_t *buffer) {
     calsa_quiet();
     int rc = snd_pcm_open(pcm, device, SND_PCM_STREAM_PLAYBACK, 0);
     if (rc < 0) return rc;
     rc = snd_pcm_set_params(*pcm, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, rate, 1, latency_us);
-    snd_pcm_uframes_t buffer = 0;
-    if (rc >= 0) rc = snd_pcm_get_params(*pcm, &buffer, period);
+    if (rc >= 0) rc = snd_pcm_get_params(*pcm, buffer, period);
     snd_pcm_sw_params_t *sw = NULL;
     if (rc >= 0) rc = snd_pcm_sw_params_malloc(&sw);
     if (rc >= 0) {

@@ -74,16 +74,16 @@ public final class ALSABeeper: Beeper, Sendable {
 
     private func loop(_ t: PollThread) {
         var pcm: OpaquePointer? = nil
-        var period = 240
+        var period = 240, buffer = 960
         defer {
             if let pcm { snd_pcm_close(pcm) }
         }
-        pcm = open(period: &period)
+        pcm = open(period: &period, buffer: &buffer)
         while true {
             let woke = try? t.wait([wake.fd])
             wake.drain()
             while let tone = queue.withLock({ q -> Tone? in q.tones.isEmpty ? nil : q.tones.removeFirst() }) {
-                if pcm == nil { pcm = open(period: &period) }
+                if pcm == nil { pcm = open(period: &period, buffer: &buffer) }
                 guard let p = pcm else { continue }
                 if tone.loops { queue.withLock { $0.looping = true } }
                 let samples = rendered[tone]!
@@ -91,10 +91,12 @@ public final class ALSABeeper: Beeper, Sendable {
                 var written = 0
                 var silenced = false
                 repeat {
-                    // A period at a time, so a looping alarm hears `stop()` within one buffer.
+                    // The first write fills the buffer in one call, so playback (which starts once a
+                    // period is queued) has the whole buffer in hand; then a period at a time, so a
+                    // looping alarm hears `stop()` within one buffer.
                     var offset = 0
                     while offset < samples.count {
-                        let n = min(period, samples.count - offset)
+                        let n = min(written == 0 ? buffer : period, samples.count - offset)
                         if !write(samples[offset..<offset + n], to: p) {
                             snd_pcm_close(p)
                             pcm = nil
@@ -125,11 +127,14 @@ public final class ALSABeeper: Beeper, Sendable {
         }
     }
 
-    private func open(period: inout Int) -> OpaquePointer? {
+    private func open(period: inout Int, buffer: inout Int) -> OpaquePointer? {
         var pcm: OpaquePointer? = nil
-        var frames = snd_pcm_uframes_t(0)
-        let rc = calsa_open(&pcm, device, UInt32(Self.sampleRate), Self.latency, &frames)
-        if rc >= 0, frames > 0 { period = Int(frames) }
+        var periodFrames = snd_pcm_uframes_t(0), bufferFrames = snd_pcm_uframes_t(0)
+        let rc = calsa_open(&pcm, device, UInt32(Self.sampleRate), Self.latency, &periodFrames, &bufferFrames)
+        if rc >= 0, periodFrames > 0, bufferFrames >= periodFrames {
+            period = Int(periodFrames)
+            buffer = Int(bufferFrames)
+        }
         guard rc >= 0, let pcm else {
             let reason = String(cString: snd_strerror(rc))
             let first = queue.withLock { q in
@@ -168,8 +173,8 @@ public final class ALSABeeper: Beeper, Sendable {
     /// Opens `device` and closes it again: nil when it works, else why not.
     public static func probe(device: String) -> String? {
         var pcm: OpaquePointer? = nil
-        var period = snd_pcm_uframes_t(0)
-        let rc = calsa_open(&pcm, device, UInt32(sampleRate), latency, &period)
+        var period = snd_pcm_uframes_t(0), buffer = snd_pcm_uframes_t(0)
+        let rc = calsa_open(&pcm, device, UInt32(sampleRate), latency, &period, &buffer)
         if let pcm { snd_pcm_close(pcm) }
         return rc < 0 ? String(cString: snd_strerror(rc)) : nil
     }

@@ -22,6 +22,23 @@ func isTone(_ heard: LoopbackCapture.Heard?, hertz: Double, count: Int) -> Bool 
     return merged.count == count && merged.allSatisfy { abs($0.hertz - hertz) < hertz * 0.05 }
 }
 
+/// Takes the store's write lock from another connection, as another process would, and
+/// holds it until the returned closure is called.
+func holdWriteLock(_ store: String) throws -> () -> Void {
+    let release = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0)
+    let queue = try DatabaseQueue(path: store)
+    Thread {
+        try? queue.writeWithoutTransaction { db in
+            try db.execute(sql: "BEGIN EXCLUSIVE")
+            held.signal()
+            release.wait()
+            try db.execute(sql: "ROLLBACK")
+        }
+    }.start()
+    held.wait()
+    return { release.signal() }
+}
+
 /// A double 2 kHz beep: the daemon's "stored" confirmation.
 func isDoubleBeep(_ heard: LoopbackCapture.Heard?) -> Bool {
     guard let heard else { return false }
@@ -149,17 +166,7 @@ enum Scenario {
     static func storeRefusal(_ rig: Rig) throws {
         let before = try rig.sights().count
         let journal = rig.store + "-pending.jsonl"
-        let release = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0)
-        let queue = try DatabaseQueue(path: rig.store)
-        Thread {
-            try? queue.writeWithoutTransaction { db in
-                try db.execute(sql: "BEGIN EXCLUSIVE")
-                held.signal()
-                release.wait()
-                try db.execute(sql: "ROLLBACK")
-            }
-        }.start()
-        held.wait()
+        let release = try holdWriteLock(rig.store)
         let t = try rig.button.press()
         let buzz = rig.capture.tone(after: t, window: 1.2, timeout: 15)
         rig.check(isTone(buzz, hertz: 400, count: 1), "a press the store refuses buzzes once (400 Hz)",
@@ -168,7 +175,7 @@ enum Scenario {
         let waiting = try rig.sights().count == before
         rig.check(journalled && waiting, "it waits in the pending journal, not in the store")
         let released = monotonicNow()
-        release.signal()
+        release()
         let ok = rig.capture.tone(after: released, timeout: 15)
         let landed = try eventually(within: 10) { try rig.sights().last?.instant.nanoseconds == t }
         rig.check(isDoubleBeep(ok) && landed && !FileManager.default.fileExists(atPath: journal),
@@ -244,30 +251,23 @@ enum Scenario {
 
         let rig = try Rig(marktime: marktime, nmea: nmea, folder: "/tmp/rig-powercut", store: store)
         try rig.startDaemon()
-        // First a press the store refuses (another process holds its write lock): its buzz
-        // means it is in the pending journal, so it is acknowledged too, and the host's cut
-        // comes while the lock is still held and the journal has it.
-        let release = DispatchSemaphore(value: 0), held = DispatchSemaphore(value: 0)
-        let queue = try DatabaseQueue(path: store)
-        Thread {
-            try? queue.writeWithoutTransaction { db in
-                try db.execute(sql: "BEGIN EXCLUSIVE")
-                held.signal()
-                release.wait()
-                try db.execute(sql: "ROLLBACK")
+        // Half the boots, at random, start with a press the store refuses (another process
+        // holds its write lock): its buzz means it is in the pending journal, so it is
+        // acknowledged too, and the host's cut comes while the lock is held and the journal
+        // has it. The other boots are cut among ordinary presses.
+        if Bool.random() {
+            let release = try holdWriteLock(store)
+            let refused = try rig.button.press()
+            let buzz = rig.capture.tone(after: refused, window: 1.2, timeout: 20)
+            if isTone(buzz, hertz: 400, count: 1) {
+                say("RIG-ACK \(rig.bootID) \(refused)")
+                say("# a refused press buzzed: it is in the pending journal")
+            } else {
+                say("# no buzz recognised for the refused press: \(buzz.map { "\($0.bursts.map { ($0.burst.hertz, $0.burst.length) })" } ?? "nothing heard")")
             }
-        }.start()
-        held.wait()
-        let refused = try rig.button.press()
-        let buzz = rig.capture.tone(after: refused, window: 1.2, timeout: 20)
-        if isTone(buzz, hertz: 400, count: 1) {
-            say("RIG-ACK \(rig.bootID) \(refused)")
-            say("# a refused press buzzed: it is in the pending journal")
-        } else {
-            say("# no buzz recognised for the refused press: \(buzz.map { "\($0.bursts.map { ($0.burst.hertz, $0.burst.length) })" } ?? "nothing heard")")
+            Thread.sleep(forTimeInterval: 8)
+            release()
         }
-        Thread.sleep(forTimeInterval: 8)
-        release.signal()
         say("# pressing")
         while true {
             for _ in 0..<5 {
