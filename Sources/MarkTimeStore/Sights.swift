@@ -29,10 +29,11 @@ extension AppDatabase {
     /// INSERT and no read-back. Inserting the same key-down again (a retry) returns the
     /// sight already stored.
     public func insert(_ sight: Sight) throws(StoreError) -> Sight {
-        try write { db in
-            let columns = SightColumns.encode(sight)
+        // Encoded before the transaction (the provenance is JSON), to keep the writer's hold short.
+        let arguments = StatementArguments(SightColumns.encode(sight).map(\.1))
+        return try write { db in
             let statement = try db.cachedStatement(sql: SightColumns.insertSQL)
-            try statement.execute(arguments: StatementArguments(columns.map(\.1)))
+            try statement.execute(arguments: arguments)
             var stored = sight
             if db.changesCount == 1 {
                 stored.id = db.lastInsertedRowID

@@ -45,6 +45,8 @@ enum Bench {
         rows.append(("bare sight insert", summary(bareSight, unit: "ms", over: "the same rows into marktime's schema, same folder, no daemon")))
         let ratio = median(durable) / max(median(bareSight), 1e-9)
         rows.append(("durable ÷ bare", String(format: "%.2f (median press→durable ÷ median bare sight insert; target ≤ 1.2)", ratio)))
+        if !(ratio <= 1.2) { failures += 1 }
+        if !(median(lag) <= 5) { failures += 1 }
         if errors.count != presses || errors.contains(where: { $0 != 0 }) { failures += 1 }
 
         // Idle: context switches of every daemon thread over 10 s with nothing pressed, then
