@@ -125,7 +125,8 @@ extension MarkTime {
                 abstract: "Check in where you are: named after the nearest known place whose radius you are in.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
-            @Option(help: ArgumentHelp("A position (default: the daemon's fix, as --here).", valueName: "pos")) var position: String?
+            @Option(parsing: .unconditional, help: ArgumentHelp("A position (default: the daemon's fix, as --here).", valueName: "pos"))
+            var position: String?
             @Flag(help: "Use the daemon's latest GPS fix.") var here = false
             @Option(help: "Its name (default: the place you are in).") var name: String?
             @OptionGroup var when: WhenOptions

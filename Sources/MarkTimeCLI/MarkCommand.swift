@@ -20,7 +20,7 @@ extension MarkTime {
         @OptionGroup var store: StoreOptions
         @OptionGroup var config: ConfigOptions
 
-        @Option(help: "A note to keep with the sight.")
+        @Option(parsing: .unconditional, help: "A note to keep with the sight.")
         var note: String?
 
         @Flag(help: "Print only the new sight's id.")

@@ -7,7 +7,8 @@ import MarkTimeStore
 
 /// `--position POS` or `--here` (the daemon's latest fix, if fresh).
 struct PositionOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("A position: 27 22.84 S 153 22.84 E, 27° 22'.84 S 153° 22'.84 E or -27.3807 153.3807.", valueName: "pos"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("A position: 27 22.84 S 153 22.84 E, 27° 22'.84 S 153° 22'.84 E or -27.3807 153.3807.", valueName: "pos"))
     var position: String?
 
     @Flag(help: "Use the daemon's latest GPS fix.")
@@ -263,7 +264,7 @@ extension MarkTime {
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             @Argument var name: String
-            @Option(help: ArgumentHelp("Where they are.", valueName: "pos")) var position: String
+            @Option(parsing: .unconditional, help: ArgumentHelp("Where they are.", valueName: "pos")) var position: String
             @Option(help: "When (ISO-8601 UTC; default now).") var time: String?
             @Option(help: "The report's error estimate in metres, if known.") var error: Double?
 

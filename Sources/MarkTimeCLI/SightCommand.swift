@@ -71,7 +71,7 @@ extension MarkTime.SightCommand {
         @Option(parsing: .unconditional, help: "Dead-reckoning position.")
         var dr: String?
 
-        @Option(help: "A note.")
+        @Option(parsing: .unconditional, help: "A note.")
         var note: String?
 
         @Option(help: ArgumentHelp("Clear a field (repeatable): \(SightEdit.clearable.joined(separator: ", ")).", valueName: "field"))
