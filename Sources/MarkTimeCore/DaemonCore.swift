@@ -121,10 +121,8 @@ public struct DaemonCore: Sendable {
         public var trackSaveInterval: Double
         public var pid: Int32
         public var buttonDevice: String
-        public var soundState: String
 
-        public init(settings: Settings, pid: Int32 = 0, buttonDevice: String = "", soundState: String = "",
-                    trackSaveInterval: Double = 600) {
+        public init(settings: Settings, pid: Int32 = 0, buttonDevice: String = "", trackSaveInterval: Double = 600) {
             debounceMilliseconds = settings.debounceMilliseconds
             latencyCompensationMilliseconds = settings.latencyCompensationMilliseconds
             maxSampleAge = settings.maxSampleAge
@@ -133,7 +131,6 @@ public struct DaemonCore: Sendable {
             self.trackSaveInterval = trackSaveInterval
             self.pid = pid
             self.buttonDevice = buttonDevice
-            self.soundState = soundState
         }
     }
 
@@ -335,11 +332,11 @@ public struct DaemonCore: Sendable {
         return actions
     }
 
-    /// What `marktime status` shows.
+    /// What `marktime status` shows, but for the sound's state, which the beeper knows.
     public func status(now: Int64, stopping: Bool = false) -> DaemonStatus {
         DaemonStatus(pid: configuration.pid, bootID: bootID, startedAt: startedAt, heartbeat: now,
                      clock: track.currentSample(now: now), fix: fix, gpsd: gpsd, buttonDevice: configuration.buttonDevice,
-                     buttonState: button, soundState: configuration.soundState, stopped: stopping)
+                     buttonState: button, stopped: stopping)
     }
 
     // MARK: The anchor watch
