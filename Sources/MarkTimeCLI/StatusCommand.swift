@@ -7,7 +7,10 @@ extension MarkTime {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Show the store, the daemon's clock and GPS fix, and the button.",
-            discussion: "The daemon publishes its state in the store, so this works without talking to it.")
+            discussion: """
+                The daemon rewrites its live state every second in a file in the runtime folder (/run/marktime under \
+                systemd) and names that file in the store, so this works without talking to it.
+                """)
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var config: ConfigOptions
