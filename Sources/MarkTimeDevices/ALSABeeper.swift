@@ -16,7 +16,7 @@ import Synchronization
 public final class ALSABeeper: Beeper, Sendable {
     public static let sampleRate = 48_000
     /// The PCM's buffer, microseconds.
-    public static let latency: UInt32 = 40_000
+    public static let latency: UInt32 = 50_000
 
     let device: String
     let volume: Int
@@ -91,12 +91,12 @@ public final class ALSABeeper: Beeper, Sendable {
                 var written = 0
                 var silenced = false
                 repeat {
-                    // The first write fills the buffer in one call, so playback (which starts once a
-                    // period is queued) has the whole buffer in hand; then a period at a time, so a
-                    // looping alarm hears `stop()` within one buffer.
+                    // A tone goes in one blocking write, as a whole. The looping alarm goes a period
+                    // at a time after a first write that fills the buffer, so it hears `stop()` within
+                    // one buffer. Playback starts once a period is queued, at the end of the first write.
                     var offset = 0
                     while offset < samples.count {
-                        let n = min(written == 0 ? buffer : period, samples.count - offset)
+                        let n = tone.loops ? min(written == 0 ? buffer : period, samples.count - offset) : samples.count
                         if !write(samples[offset..<offset + n], to: p) {
                             snd_pcm_close(p)
                             pcm = nil
@@ -108,11 +108,11 @@ public final class ALSABeeper: Beeper, Sendable {
                             silenced = true
                             break
                         }
-                        // Stay within two buffers of real time on a device that does not pace writes (a
-                        // file). A real card blocks first, so this never sleeps there: a sleep that
-                        // overshot would drain its buffer and put a gap in the tone.
+                        // Stay within a buffer and 30 ms of real time on a device that does not pace
+                        // writes (a file). A real card blocks first, so this never sleeps there: a sleep
+                        // that overshot would drain its buffer and put a gap in the tone.
                         let ahead = Duration.milliseconds(written * 1000 / Self.sampleRate) - (ContinuousClock.now - began)
-                        let limit = Duration.microseconds(2 * Self.latency)
+                        let limit = Duration.microseconds(Self.latency) + .milliseconds(30)
                         if ahead > limit { Thread.sleep(forTimeInterval: (ahead - limit) / .seconds(1)) }
                     }
                 } while pcm != nil && !silenced && tone.loops && queue.withLock({ $0.looping && $0.tones.isEmpty && !$0.stopping })
