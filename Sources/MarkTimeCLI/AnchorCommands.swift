@@ -34,19 +34,10 @@ extension MarkTime {
             func run() async throws {
                 let settings = try config.settings()
                 let db = try store.open()
-                let r: Double
-                switch (radius, rode, depth) {
-                case (let given?, nil, nil):
-                    guard given > 0, given.isFinite else { throw ValidationError("--radius must be more than 0 m") }
-                    r = given
-                case (nil, let rode?, let depth?):
-                    r = try AnchorWatch.swingRadius(rode: rode, depth: depth, bow: bow, margin: settings.anchorGPSMargin)
-                default:
-                    throw ValidationError("give --radius M, or --rode M and --depth M (with --bow M if you like)")
-                }
+                let r = try AnchorWatch.radius(given: radius, rode: rode, depth: depth, bow: bow, margin: settings.anchorGPSMargin)
                 let position = try where_.resolve(db, settings)
                 try db.dropAnchor(at: position, radius: r, now: try wallClock())
-                print("anchor watch set at \(position.ddm), radius \(Int(r.rounded())) m")
+                print("anchor watch set at \(position.ddm), radius \(Quantity.metres(r))")
             }
         }
 
@@ -67,8 +58,8 @@ extension MarkTime {
                                        ("anchor", .from(w?.anchor.ddm))]).render())
                 case .table:
                     guard let w, w.state != .off else { return print("off: no anchor watch (`marktime anchor drop`)") }
-                    let distance = w.distance.map { "\(Int($0.rounded())) m of \(Int(w.radius.rounded())) m, bearing \(Int((w.bearing ?? 0).rounded()))°" }
-                        ?? "no fix yet (radius \(Int(w.radius.rounded())) m)"
+                    let distance = w.distance.map { "\(Quantity.metres($0)) of \(Quantity.metres(w.radius)), bearing \(Quantity.whole(w.bearing ?? 0))°" }
+                        ?? "no fix yet (radius \(Quantity.metres(w.radius)))"
                     print("\(state): \(distance); anchor \(w.anchor.ddm); last fix \(w.lastFixTime?.iso8601 ?? "none")")
                 }
             }

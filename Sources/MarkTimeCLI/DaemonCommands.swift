@@ -67,6 +67,7 @@ extension MarkTime {
         }
 
         func run() async throws {
+            let seconds = try Quantity.check(seconds, in: 0...600, what: "--seconds", unit: "s")
             let settings = try config.settings()
             if let reason = ALSABeeper.probe(device: settings.soundDevice) {
                 throw InputError("cannot open sound device '\(settings.soundDevice)': \(reason); set sound.device to one that `aplay -L` lists")

@@ -22,8 +22,7 @@ struct WhenOptions: ParsableArguments {
         let (today, _) = zone.local(at: now)
         var local = today
         if let date {
-            guard let d = CivilDate(iso: date) else { throw InputError("--date '\(date)' is not a real date: use YYYY-MM-DD, e.g. 2026-11-21") }
-            local.date = d
+            local.date = try CivilDate.read(date, what: "--date")
         }
         if let time {
             guard let m = LocalDateTime.minuteOfDay(time) else { throw InputError("--time '\(time)' is not a time of day: use HH:MM, 24-hour") }
@@ -31,15 +30,14 @@ struct WhenOptions: ParsableArguments {
         }
         let (seconds, note) = try zone.instant(of: local)
         if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
-        return UTCTime(wholeSeconds: seconds)
+        return try UTCTime(validWholeSeconds: seconds)
     }
 }
 
 /// The day `text` names in the home zone (today when nil).
 func journalDay(_ text: String?, _ zone: SystemZoneRules) throws -> CivilDate {
     guard let text else { return zone.local(at: try wallClock()).0.date }
-    guard let date = CivilDate(iso: text) else { throw InputError("'\(text)' is not a real date: use YYYY-MM-DD, e.g. 2026-11-21") }
-    return date
+    return try CivilDate.read(text, what: "the day")
 }
 
 /// A day's page from the store.
@@ -182,7 +180,8 @@ extension MarkTime {
                 if !when.given, let captured = info.captured {
                     // With the camera's offset the time is exact; without, it is read in the home zone.
                     let minute = try info.capturedOffset.map { captured.secondsAsUTC - Int64($0) } ?? zone.instant(of: captured).seconds
-                    time = UTCTime(wholeSeconds: minute + Int64(info.capturedSecond))
+                    // A camera clock outside the store's years is ignored: the photo takes now.
+                    time = (try? UTCTime(validWholeSeconds: minute + Int64(info.capturedSecond))) ?? time
                 }
                 let sha = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
                 let photo = StoredPhoto(sha256: sha, fileExtension: info.fileExtension, width: info.width, height: info.height)
@@ -267,6 +266,7 @@ extension MarkTime {
             if let month {
                 guard let g = MonthGrid(month) else { throw InputError("'\(month)' is not a month: use YYYY-MM, e.g. 2026-11") }
                 grid = g
+                _ = try g.first.inRange(what: "the month '\(month)'")
             } else {
                 let today = try journalDay(nil, zone)
                 grid = MonthGrid(year: today.year, month: today.month)

@@ -1,3 +1,5 @@
+import MarkTimeCore
+
 /// A JSON value that keeps its keys in the order written, so script-facing output is stable.
 enum JSON: Sendable {
     case null
@@ -21,7 +23,7 @@ enum JSON: Sendable {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
         case .int(let i): return String(i)
-        case .number(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : "\(d)"
+        case .number(let d): return d.isFinite ? Position.plain(d) : "null"
         case .string(let s): return Self.quote(s)
         case .array(let items):
             guard !items.isEmpty else { return "[]" }

@@ -50,9 +50,7 @@ enum ListFormat: String, ExpressibleByArgument, CaseIterable {
 /// as an upper bound includes the whole of that day.
 func parseBound(_ text: String?, upper: Bool, option: String) throws -> UTCTime? {
     guard let text else { return nil }
-    guard let (time, dateOnly) = UTCTime.parse(text) else {
-        throw ValidationError("cannot read \(option) '\(text)': use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]Z (UTC)")
-    }
+    let (time, dateOnly) = try UTCTime.read(text, what: option)
     return upper && dateOnly ? time.adding(nanoseconds: 86_400 * 1_000_000_000) : time
 }
 

@@ -75,8 +75,7 @@ struct MinuteOptions: ParsableArguments {
         let (today, _) = rules.local(atSecondsSinceEpoch: nowSeconds)
         var day = today.date
         if let date {
-            guard let d = CivilDate(iso: date) else { throw InputError("cannot read --date '\(date)': use a real date, YYYY-MM-DD") }
-            day = d
+            day = try CivilDate.read(date, what: "--date")
         }
         guard let text = w.first else {
             if date == nil { return (rules, nowSeconds, nil) }

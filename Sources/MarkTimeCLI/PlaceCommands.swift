@@ -67,7 +67,7 @@ extension MarkTime {
                 let db = try store.open()
                 let place = try Place(name: name, kind: kind, center: try where_.resolve(db, settings), radius: radius)
                 try db.addPlace(place, now: try wallClock())
-                print("added \(place.name) (\(place.kind.rawValue)): \(place.center.ddm), radius \(Int(place.radius)) m")
+                print("added \(place.name) (\(place.kind.rawValue)): \(place.center.ddm), radius \(Quantity.metres(place.radius))")
             }
         }
 
@@ -87,7 +87,7 @@ extension MarkTime {
                 case .table:
                     guard !places.isEmpty else { return print("no places yet: `marktime place add NAME --position POS --radius M`") }
                     var table = TextTable(header: ["NAME", "KIND", "POSITION", "RADIUS"])
-                    for p in places { table.rows.append([p.name, p.kind.rawValue, p.center.ddm, "\(Int(p.radius)) m"]) }
+                    for p in places { table.rows.append([p.name, p.kind.rawValue, p.center.ddm, Quantity.metres(p.radius)]) }
                     print(table.render())
                 }
             }

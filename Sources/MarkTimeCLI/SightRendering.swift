@@ -6,7 +6,7 @@ import MarkTimeStore
 enum SightRendering {
     /// `±12 µs`, `±3 ms`, `±0.50 s`, or `unknown`.
     static func uncertainty(_ seconds: Double?) -> String {
-        guard let s = seconds else { return "unknown" }
+        guard let s = seconds, s.isFinite, s >= 0 else { return seconds.map { "±\($0) s" } ?? "unknown" }
         if s < 0.001 { return "±\(Int((s * 1e6).rounded())) µs" }
         if s < 1 { return "±\(Int((s * 1e3).rounded())) ms" }
         return "±" + String(format: "%.2f s", s)
@@ -15,7 +15,7 @@ enum SightRendering {
     /// The shortest decimal that reads back as the same number.
     static func number(_ value: Double?) -> String {
         guard let v = value else { return "" }
-        return v == v.rounded() && abs(v) < 1e15 ? String(Int64(v)) : "\(v)"
+        return Position.plain(v)
     }
 
     static func fixed(_ value: Double?, _ places: Int) -> String {

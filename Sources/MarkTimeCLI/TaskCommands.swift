@@ -19,7 +19,7 @@ struct TaskClock {
 
     func parse(_ text: String, option: String, before due: Int64? = nil) throws -> UTCTime {
         do {
-            return UTCTime(wholeSeconds: try parser.parse(text, before: due))
+            return try UTCTime(validWholeSeconds: try parser.parse(text, before: due))
         } catch {
             throw InputError("\(option): \(error)")
         }

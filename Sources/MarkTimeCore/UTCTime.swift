@@ -9,34 +9,68 @@ public struct UTCTime: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.nanosecondsSinceEpoch = nanosecondsSinceEpoch
     }
 
-    public init(secondsSinceEpoch: Double) {
-        self.nanosecondsSinceEpoch = Int64((secondsSinceEpoch * 1e9).rounded())
+    /// Seconds as a double, rounded to the nanosecond; `nil` when not finite or outside `range`.
+    public init?(secondsSinceEpoch: Double) {
+        let nanos = (secondsSinceEpoch * 1e9).rounded()
+        guard nanos.isFinite, nanos >= Double(Self.range.lowerBound.nanosecondsSinceEpoch),
+              nanos <= Double(Self.range.upperBound.nanosecondsSinceEpoch) else { return nil }
+        self.nanosecondsSinceEpoch = Int64(nanos)
     }
 
-    /// Builds an instant from civil UTC fields; `nil` when a field is out of range.
+    /// Builds an instant from civil UTC fields; `nil` when a field is out of range
+    /// or the instant is outside `range`.
     public init?(year: Int, month: Int, day: Int, hour: Int = 0, minute: Int = 0, second: Int = 0, nanosecond: Int = 0) {
         guard (1...12).contains(month), (1...CivilDate.daysIn(month: month, year: year)).contains(day),
               (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second),
-              (0..<1_000_000_000).contains(nanosecond)
+              (0..<1_000_000_000).contains(nanosecond), Self.years.contains(year)
         else { return nil }
         let days = CivilDate(year: year, month: month, day: day).daysSinceEpoch
-        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
-        self.nanosecondsSinceEpoch = seconds * 1_000_000_000 + Int64(nanosecond)
+        self.init(checkedWholeSeconds: Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second), nanosecond: nanosecond)
     }
 
     public var secondsSinceEpoch: Double { Double(nanosecondsSinceEpoch) / 1e9 }
 
-    /// A whole second since the epoch.
+    /// A whole second since the epoch, clamped into `range`. For instants the machine
+    /// made; a user's instant goes through `init(validWholeSeconds:)`.
     public init(wholeSeconds: Int64) {
-        nanosecondsSinceEpoch = wholeSeconds * 1_000_000_000
+        let clamped = min(max(wholeSeconds, Self.range.lowerBound.wholeSeconds), Self.range.upperBound.wholeSeconds)
+        nanosecondsSinceEpoch = clamped * 1_000_000_000
     }
+
+    /// A whole second since the epoch, refused with `rangeMessage` outside `range`.
+    public init(validWholeSeconds seconds: Int64) throws(InputError) {
+        guard let t = UTCTime(checkedWholeSeconds: seconds, nanosecond: 0) else { throw InputError(Self.rangeMessage) }
+        self = t
+    }
+
+    private init?(checkedWholeSeconds seconds: Int64, nanosecond: Int) {
+        let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow, scaled >= Self.range.lowerBound.nanosecondsSinceEpoch - Int64(nanosecond),
+              scaled <= Self.range.upperBound.nanosecondsSinceEpoch - Int64(nanosecond) else { return nil }
+        self.nanosecondsSinceEpoch = scaled + Int64(nanosecond)
+    }
+
+    /// The years marktime stores: nanoseconds since 1970 in 64 bits reach 1677-09-21 to
+    /// 2262-04-11, and every whole year inside that is kept.
+    public static let years = 1678...2261
+
+    /// 1678-01-01T00:00:00Z to 2261-12-31T23:59:59.999999999Z.
+    public static let range = UTCTime(nanosecondsSinceEpoch: -9_214_560_000_000_000_000)
+        ... UTCTime(nanosecondsSinceEpoch: 9_214_646_399_999_999_999)
+
+    /// The sentence for an instant outside `range`.
+    public static let rangeMessage = "marktime keeps times from the year \(years.lowerBound) to \(years.upperBound) (UTC)"
 
     /// The whole seconds since the epoch, rounded down.
     public var wholeSeconds: Int64 { Self.floorDivMod(nanosecondsSinceEpoch, 1_000_000_000).0 }
 
     public static func < (a: UTCTime, b: UTCTime) -> Bool { a.nanosecondsSinceEpoch < b.nanosecondsSinceEpoch }
 
-    public func adding(nanoseconds: Int64) -> UTCTime { UTCTime(nanosecondsSinceEpoch: nanosecondsSinceEpoch + nanoseconds) }
+    /// The instant `nanoseconds` later, saturating at the ends of Int64 rather than trapping.
+    public func adding(nanoseconds: Int64) -> UTCTime {
+        let (sum, overflow) = nanosecondsSinceEpoch.addingReportingOverflow(nanoseconds)
+        return UTCTime(nanosecondsSinceEpoch: overflow ? (nanoseconds > 0 ? .max : .min) : sum)
+    }
 
     /// Civil fields after rounding to the nearest millisecond, so that
     /// 23:59:59.9996 shows as the next day's 00:00:00.000.
@@ -138,8 +172,8 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
     /// `YYYY-MM-DD`, or `nil` when it is not a real date (2026-02-30).
     public init?(iso text: String) {
         let d = text.trimmingWhitespace().split(separator: "-", omittingEmptySubsequences: false)
-        guard d.count == 3, d[0].count == 4, d[1].count == 2, d[2].count == 2,
-              let y = Int(d[0]), let m = Int(d[1]), let day = Int(d[2]),
+        guard d.count == 3, d[0].count == 4, d[1].count == 2, d[2].count == 2, d.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
+              let y = Int(d[0]), y >= 1, let m = Int(d[1]), let day = Int(d[2]),
               (1...12).contains(m), (1...Self.daysIn(month: m, year: y)).contains(day) else { return nil }
         self.init(year: y, month: m, day: day)
     }
@@ -166,20 +200,51 @@ public struct CivilDate: Hashable, Comparable, Sendable, CustomStringConvertible
 extension UTCTime {
     /// Parses `YYYY-MM-DD` (midnight UTC) or ISO-8601 date-time in UTC:
     /// `YYYY-MM-DDTHH:MM[:SS[.fff]][Z]` (a space may stand for `T`).
-    /// Returns the instant and whether only a date was given.
+    /// Returns the instant and whether only a date was given; `nil` when unreadable or
+    /// outside `range` (`read` tells the two apart).
     public static func parse(_ text: String) -> (time: UTCTime, dateOnly: Bool)? {
+        guard let f = fields(text) else { return nil }
+        return UTCTime(year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute, second: f.second,
+                       nanosecond: f.nanosecond).map { ($0, f.dateOnly) }
+    }
+
+    /// As `parse`, with one sentence for each way it can fail; `what` names the value
+    /// (`--since`).
+    public static func read(_ text: String, what: String) throws(InputError) -> (time: UTCTime, dateOnly: Bool) {
+        guard fields(text) != nil else {
+            throw InputError("cannot read \(what) '\(text)': use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]Z (UTC)")
+        }
+        guard let t = parse(text) else {
+            throw InputError("\(what) '\(text)' is out of range: \(rangeMessage)")
+        }
+        return t
+    }
+
+    struct ParsedFields { var year, month, day, hour, minute, second, nanosecond: Int; var dateOnly: Bool }
+
+    /// The same forms as `parse`, for any year from 0001 to 9999, as whole seconds since
+    /// the epoch (which never overflow) and the nanoseconds past them.
+    public static func civilSeconds(_ text: String) -> (seconds: Int64, nanosecond: Int, dateOnly: Bool)? {
+        guard let f = fields(text) else { return nil }
+        let days = Int64(CivilDate(year: f.year, month: f.month, day: f.day).daysSinceEpoch)
+        return (days * 86_400 + Int64(f.hour * 3600 + f.minute * 60 + f.second), f.nanosecond, f.dateOnly)
+    }
+
+    /// Syntax and field ranges only; the year may be anything from 0001 to 9999.
+    static func fields(_ text: String) -> ParsedFields? {
         var s = Substring(text.trimmingWhitespace())
         if s.hasSuffix("Z") || s.hasSuffix("z") { s = s.dropLast() }
         let parts = s.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "T" || $0 == "t" || $0 == " " })
         guard parts.count == 1 || parts.count == 2 else { return nil }
         let d = parts[0].split(separator: "-", omittingEmptySubsequences: false)
-        guard d.count == 3, d[0].count == 4, d[1].count == 2, d[2].count == 2,
-              let y = Int(d[0]), let mo = Int(d[1]), let da = Int(d[2]) else { return nil }
+        guard d.count == 3, d[0].count == 4, d[1].count == 2, d[2].count == 2, d.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
+              let y = Int(d[0]), y >= 1, let mo = Int(d[1]), let da = Int(d[2]) else { return nil }
+        guard (1...12).contains(mo), (1...CivilDate.daysIn(month: mo, year: y)).contains(da) else { return nil }
         if parts.count == 1 {
-            return UTCTime(year: y, month: mo, day: da).map { ($0, true) }
+            return ParsedFields(year: y, month: mo, day: da, hour: 0, minute: 0, second: 0, nanosecond: 0, dateOnly: true)
         }
         let t = parts[1].split(separator: ":", omittingEmptySubsequences: false)
-        guard t.count == 2 || t.count == 3, t[0].count == 2, t[1].count == 2,
+        guard t.count == 2 || t.count == 3, t[0].count == 2, t[1].count == 2, t.allSatisfy({ $0.allSatisfy { $0.isASCIIDigit || $0 == "." } }),
               let h = Int(t[0]), let mi = Int(t[1]) else { return nil }
         var sec = 0, nanos = 0
         if t.count == 3 {
@@ -192,7 +257,8 @@ extension UTCTime {
                 nanos = fv * Int(pow10(9 - frac.count))
             }
         }
-        return UTCTime(year: y, month: mo, day: da, hour: h, minute: mi, second: sec, nanosecond: nanos).map { ($0, false) }
+        guard (0...23).contains(h), (0...59).contains(mi), (0...59).contains(sec) else { return nil }
+        return ParsedFields(year: y, month: mo, day: da, hour: h, minute: mi, second: sec, nanosecond: nanos, dateOnly: false)
     }
 }
 
@@ -220,5 +286,22 @@ extension UTCTime: Codable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.singleValueContainer()
         try c.encode(nanosecondsSinceEpoch)
+    }
+}
+
+extension CivilDate {
+    /// A user's `YYYY-MM-DD`, with one sentence for a date that is not real and another for
+    /// one outside `UTCTime.years`; `what` names the value (`--date`).
+    public static func read(_ text: String, what: String) throws(InputError) -> CivilDate {
+        guard let date = CivilDate(iso: text) else {
+            throw InputError("\(what) '\(text)' is not a real date: use YYYY-MM-DD, e.g. 2026-11-21")
+        }
+        return try date.inRange(what: "\(what) '\(text)'")
+    }
+
+    /// The date itself, refused with `UTCTime.rangeMessage` outside `UTCTime.years`.
+    public func inRange(what: String) throws(InputError) -> CivilDate {
+        guard UTCTime.years.contains(year) else { throw InputError("\(what) is out of range: \(UTCTime.rangeMessage)") }
+        return self
     }
 }

@@ -39,15 +39,37 @@ public struct AnchorWatch: Hashable, Sendable {
         self.bearing = bearing
     }
 
+    /// The largest swing radius a watch takes, metres: beyond it the watch means nothing.
+    public static let maximumRadius = 5_000.0
+
     /// The swing radius for `rode` metres of chain in `depth` metres of water with the
     /// bow `bow` metres above it: √(rode² − (depth + bow)²), plus the GPS `margin`.
     public static func swingRadius(rode: Double, depth: Double, bow: Double = 0, margin: Double) throws(InputError) -> Double {
-        guard rode > 0, depth >= 0, bow >= 0 else { throw InputError("rode must be positive, and depth and bow not negative") }
+        _ = try Quantity.check(rode, in: 0.1...maximumRadius, what: "--rode", unit: "m")
+        _ = try Quantity.check(depth, in: 0...1_000, what: "--depth", unit: "m")
+        _ = try Quantity.check(bow, in: 0...100, what: "--bow", unit: "m")
         let height = depth + bow
         guard rode > height else {
-            throw InputError("rode \(rode) m does not reach the bottom from \(height) m (depth + bow): let out more rode")
+            throw InputError("rode \(Position.plain(rode)) m does not reach the bottom from \(Position.plain(height)) m (depth + bow): let out more rode")
         }
-        return (rode * rode - height * height).squareRoot() + margin
+        return try radius((rode * rode - height * height).squareRoot() + margin)
+    }
+
+    /// The swing radius a user gives or rode and depth make: 1 m to `maximumRadius`.
+    public static func radius(_ metres: Double) throws(InputError) -> Double {
+        guard metres.isFinite, metres >= 1, metres <= maximumRadius else {
+            throw InputError("a swing radius of \(Quantity.metres(metres)) is out of range: the watch takes 1 m to \(Quantity.metres(maximumRadius))")
+        }
+        return metres
+    }
+
+    /// The radius from exactly one of: `radius`, or `rode` with `depth` (and `bow`).
+    public static func radius(given radius: Double?, rode: Double?, depth: Double?, bow: Double, margin: Double) throws(InputError) -> Double {
+        switch (radius, rode, depth) {
+        case (let given?, nil, nil): return try Self.radius(given)
+        case (nil, let rode?, let depth?): return try swingRadius(rode: rode, depth: depth, bow: bow, margin: margin)
+        default: throw InputError("give --radius M, or --rode M and --depth M (with --bow M if you like)")
+        }
     }
 
     /// A fix at monotonic `now`.

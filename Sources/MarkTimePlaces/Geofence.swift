@@ -19,7 +19,8 @@ public struct Place: Hashable, Sendable {
         let trimmed = name.trimmingCharacters(in: .whitespaces)
         guard !trimmed.isEmpty else { throw InputError("a place needs a name") }
         guard radius.isFinite, radius > 0 else { throw InputError("radius \(radius) m is not positive: give the place's radius in metres, e.g. --radius 150") }
-        guard radius <= Self.maximumRadius else { throw InputError("radius \(Int(radius)) m is over the 100 km limit") }
+        guard radius >= 1 else { throw InputError("radius \(Quantity.metres(radius)) is under 1 m: a fix is never that exact; give the place's radius in metres, e.g. --radius 150") }
+        guard radius <= Self.maximumRadius else { throw InputError("radius \(Quantity.metres(radius)) is over the 100 km limit") }
         self.name = trimmed
         self.kind = kind
         self.center = center

@@ -38,5 +38,5 @@ public enum GreatCircle {
 
 /// Metres as a navigator reads them: `850 m` below a nautical mile, `2.3 nm` above.
 public func distanceText(_ metres: Double) -> String {
-    metres < 1852 ? "\(Int(metres.rounded())) m" : String(format: "%.1f nm", metres / 1852)
+    metres < 1852 ? Quantity.metres(metres) : String(format: "%.1f nm", metres / 1852)
 }

@@ -21,7 +21,16 @@ public struct WhenParser: Sendable {
         + "today 17:00, tomorrow 09:00, fri 17:00, +2h, +1h30m, +20s, or 30m-before (reminders only)"
 
     /// Seconds since the epoch; `due` (seconds) is what `…-before` counts back from.
+    /// A time outside `UTCTime.range` is refused.
     public func parse(_ text: String, before due: Int64? = nil) throws(InputError) -> Int64 {
+        let seconds = try unchecked(text, before: due)
+        guard (UTCTime.range.lowerBound.wholeSeconds...UTCTime.range.upperBound.wholeSeconds).contains(seconds) else {
+            throw InputError("'\(text)' is out of range: \(UTCTime.rangeMessage)")
+        }
+        return seconds
+    }
+
+    private func unchecked(_ text: String, before due: Int64?) throws(InputError) -> Int64 {
         let t = text.trimmingWhitespace()
         let lower = t.lowercased()
         let bad = InputError("cannot read the time '\(text)': use \(Self.forms)")
@@ -109,7 +118,8 @@ public struct WhenParser: Sendable {
             offset = (h * 3600 + m * 60) * (body[sign] == "-" ? -1 : 1)
             body = body[..<sign]
         }
-        guard body.contains(where: { $0 == "T" || $0 == "t" }), let (utc, dateOnly) = UTCTime.parse(String(body)), !dateOnly else { return nil }
-        return utc.wholeSeconds - Int64(offset)
+        guard body.contains(where: { $0 == "T" || $0 == "t" }), let (seconds, _, dateOnly) = UTCTime.civilSeconds(String(body)), !dateOnly
+        else { return nil }
+        return seconds - Int64(offset)
     }
 }
