@@ -48,7 +48,7 @@ extension MarkTime {
             @Option(help: "table or json.") var format: Format = .table
 
             func run() async throws {
-                let stored = try store.open().anchorWatch(settings: try config.settings())
+                let stored = try store.openForReading().anchorWatch(settings: try config.settings())
                 let w = stored?.watch
                 let state = w?.state.rawValue ?? "off"
                 switch format {

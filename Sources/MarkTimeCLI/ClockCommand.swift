@@ -19,7 +19,7 @@ extension MarkTime {
         @Option(help: ArgumentHelp("Write the clock as an SVG picture to this file.", valueName: "file")) var svg: String?
 
         func run() async throws {
-            let db = try store.open()
+            let db = try store.openForReading()
             let members = try db.members()
             let kinds = Dictionary(try db.places().map { ($0.name, $0.kind) }, uniquingKeysWith: { a, _ in a })
             let clock = FamilyClock(members: members.map { m in (m.name, m.color, m.geofence.place.flatMap { kinds[$0] }) })

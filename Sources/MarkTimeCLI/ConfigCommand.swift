@@ -1,6 +1,7 @@
 import ArgumentParser
 import MarkTimeConfig
 import MarkTimeCore
+import MarkTimeDevices
 
 extension MarkTime {
     struct ConfigCommand: AsyncParsableCommand {
@@ -30,8 +31,7 @@ extension MarkTime.ConfigCommand {
             switch format {
             case .json:
                 print(JSON.object(Settings.keys.map { key in
-                    let v = settings.value(key.name)
-                    let json: JSON = switch v {
+                    let json: JSON = switch settings.value(key.name) ?? key.defaultValue {
                     case .bool(let b): .bool(b)
                     case .int(let i): .int(Int64(i))
                     case .double(let d): .number(d)
@@ -43,10 +43,12 @@ extension MarkTime.ConfigCommand {
                 print("# \(file.path)")
                 var table = TextTable(header: ["KEY", "VALUE", "", "MEANING"])
                 for key in Settings.keys {
-                    table.rows.append([key.name, settings.value(key.name).description,
-                                       settings.values[key.name] == nil ? "(default)" : "", key.help])
+                    let problem = settings.problems[key.name] != nil
+                    table.rows.append([key.name, problem ? "(wrong in the file)" : (settings.value(key.name) ?? key.defaultValue).description,
+                                       problem || settings.values[key.name] != nil ? "" : "(default)", key.help])
                 }
                 print(table.render())
+                for (_, problem) in settings.problems.sorted(by: { $0.key < $1.key }) { print(problem) }
             }
         }
     }
@@ -63,7 +65,9 @@ extension MarkTime.ConfigCommand {
 
         func run() async throws {
             _ = try Settings.key(named: key)
-            print(try config.settings().value(key).description)
+            let settings = try config.settings()
+            if let problem = settings.problems[key] { throw problem }
+            print(Text.escaped(settings.value(key)?.description ?? ""))
         }
     }
 
@@ -83,12 +87,10 @@ extension MarkTime.ConfigCommand {
         var value: String
 
         func run() async throws {
-            let k = try Settings.key(named: key)
-            let parsed: ConfigValue
-            do { parsed = try k.parse(value) } catch { throw InputError("\(error) (\(k.help))") }
             let file = config.file
-            try file.set(key, to: parsed)
-            print("\(key) = \(parsed)  (\(file.path))")
+            let tz = TZDatabase()
+            let parsed = try file.set(key, text: value, zoneExists: { name in (try? tz.catalogue().resolve(name)) != nil })
+            print("\(key) = \(Text.escaped(parsed.description))  (\(file.path))")
         }
     }
 

@@ -48,7 +48,7 @@ extension MarkTime {
             func run() async throws {
                 let course = Course(code: code, name: name, scale: try GradeScale(scale))
                 try store.open().addCourse(course)
-                print("added \(course.code.trimmingWhitespace()): \(course.name.trimmingWhitespace()), scale \(course.scale)")
+                print("added \(Text.escaped(course.code.trimmingWhitespace())): \(Text.escaped(course.name.trimmingWhitespace())), scale \(course.scale)")
             }
         }
 
@@ -58,7 +58,7 @@ extension MarkTime {
             @Option(help: "table or json.") var format: Format = .table
 
             func run() async throws {
-                let db = try store.open()
+                let db = try store.openForReading()
                 let records = try db.courses().map { try db.course($0.code) }
                 switch format {
                 case .json:
@@ -87,11 +87,11 @@ extension MarkTime {
                 let record = try db.course(code)
                 if !yes, try !confirm("Delete \(record.course.code) and its \(record.assignments.count) grades?",
                                       hint: "add --yes to delete without asking") {
-                    print("kept \(record.course.code)")
+                    print("kept \(Text.escaped(record.course.code))")
                     return
                 }
                 try db.removeCourse(code)
-                print("removed \(record.course.code)")
+                print("removed \(Text.escaped(record.course.code))")
             }
         }
 
@@ -106,7 +106,7 @@ extension MarkTime {
                 let db = try store.open()
                 try db.setWeight(course: code, type: type, percent: percent)
                 let r = try db.course(code)
-                print("\(r.course.code): \(r.weights.map { "\($0.type) \(Position.plain($0.percent))%" }.joined(separator: ", ")) (total \(Position.plain(r.totalWeight))%)")
+                print("\(Text.escaped(r.course.code)): \(r.weights.map { "\($0.type) \(Position.plain($0.percent))%" }.joined(separator: ", ")) (total \(Position.plain(r.totalWeight))%)")
             }
         }
 
@@ -117,7 +117,7 @@ extension MarkTime {
             @Option(help: "table or json.") var format: Format = .table
 
             func run() async throws {
-                let r = try store.open().course(code)
+                let r = try store.openForReading().course(code)
                 let book = r.book
                 let shares = book.shares
                 let rows = Array(zip(r.assignments, shares))
@@ -140,7 +140,7 @@ extension MarkTime {
                         ("pending_weight", .number(book.pendingWeight)), ("possible", .number(book.possible)),
                     ]).render())
                 case .table:
-                    print("\(r.course.code)  \(r.course.name)  (scale \(r.course.scale))")
+                    print("\(Text.escaped(r.course.code))  \(Text.escaped(r.course.name))  (scale \(r.course.scale))")
                     if r.weights.isEmpty { print("no assignment types yet: `marktime course weight \(r.course.code) Exams 60`") }
                     var table = TextTable(header: ["", "ID", "TITLE", "SCORE", "SHARE", "POINTS", "CLASS AVG"])
                     for w in r.weights {
@@ -171,7 +171,7 @@ extension MarkTime {
             @Option(help: "table or json.") var format: Format = .table
 
             func run() async throws {
-                let r = try store.open().course(code)
+                let r = try store.openForReading().course(code)
                 let text = target.trimmingWhitespace()
                 let percent: Double
                 let label: String
@@ -245,7 +245,7 @@ extension MarkTime {
                 let db = try store.open()
                 let id = try db.addAssignment(a)
                 let stored = try db.assignment(id)
-                print("added \(stored.course) #\(id): \(stored.assignment.title) (\(stored.assignment.type)), "
+                print("added \(Text.escaped(stored.course)) #\(id): \(Text.escaped(stored.assignment.title)) (\(Text.escaped(stored.assignment.type))), "
                     + (score.map { "\(Position.plain($0))/\(Position.plain(outOf))" } ?? "pending"))
             }
         }
@@ -274,7 +274,7 @@ extension MarkTime {
                     if let dueAt { a.due = dueAt }
                     if let classAverage { a.classAverage = classAverage.value }
                 }
-                print("\(a.course) #\(id): \(a.assignment.title) (\(a.assignment.type)), "
+                print("\(Text.escaped(a.course)) #\(id): \(Text.escaped(a.assignment.title)) (\(Text.escaped(a.assignment.type))), "
                     + (a.assignment.score.map { "\(Position.plain($0))/\(Position.plain(a.assignment.outOf))" } ?? "pending"))
             }
         }

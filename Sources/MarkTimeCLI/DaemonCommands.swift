@@ -37,8 +37,8 @@ extension MarkTime {
             let settings = try config.settings()
             let options = MarkTimeDaemon.Options(
                 settings: settings,
-                buttonPath: button ?? settings.buttonDevice ?? "/dev/input/marktime",
-                gpsdAddress: gpsd ?? settings.gpsdAddress)
+                buttonPath: try button ?? settings.buttonDevice ?? "/dev/input/marktime",
+                gpsdAddress: try gpsd ?? settings.gpsdAddress)
             try await MarkTimeDaemon(options: options, store: try store.open(), logger: Logger(label: "marktime")).run()
         }
     }
@@ -69,10 +69,11 @@ extension MarkTime {
         func run() async throws {
             let seconds = try Quantity.check(seconds, in: 0...600, what: "--seconds", unit: "s")
             let settings = try config.settings()
-            if let reason = ALSABeeper.probe(device: settings.soundDevice) {
-                throw InputError("cannot open sound device '\(settings.soundDevice)': \(reason); set sound.device to one that `aplay -L` lists")
+            let device = try settings.soundDevice
+            if let reason = ALSABeeper.probe(device: device) {
+                throw InputError("cannot open sound device '\(device)': \(reason); set sound.device to one that `aplay -L` lists")
             }
-            let beeper = try ALSABeeper(device: settings.soundDevice, volume: settings.soundVolume,
+            let beeper = try ALSABeeper(device: device, volume: try settings.soundVolume,
                                     logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }))
             beeper.play(tone.tone)
             if tone.tone.loops {

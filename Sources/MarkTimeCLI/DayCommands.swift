@@ -89,7 +89,7 @@ extension MarkTime {
 
             func run() async throws {
                 let zone = try homeZone(TZDatabase(), try config.settings())
-                let page = try dayPage(try store.open(), try journalDay(date, zone), zone)
+                let page = try dayPage(try store.openForReading(), try journalDay(date, zone), zone)
                 switch format {
                 case .json: print(page.json.render())
                 case .table:
@@ -142,7 +142,7 @@ extension MarkTime {
                 let label = name?.trimmingWhitespace() ?? inside?.name ?? "Check-in"
                 let time = try when.instant(zone)
                 let id = try db.addCheckin(label, at: time, position: at, now: try wallClock())
-                print("check-in \(id): \(label) at \(at.ddm), \(TaskClock.show(time, zone))")
+                print("check-in \(id): \(Text.escaped(label)) at \(at.ddm), \(TaskClock.show(time, zone))")
                 if inside == nil {
                     print(ranked.isEmpty ? "no known places: `marktime place add` adds them"
                           : "not within a known place; nearest: " + ranked.prefix(3).map { "\($0.0.name) \(distanceText($0.1))" }.joined(separator: ", "))
@@ -219,7 +219,7 @@ extension MarkTime {
 
             func run() async throws {
                 let zone = try homeZone(TZDatabase(), try config.settings())
-                let page = try dayPage(try store.open(), try journalDay(date, zone), zone)
+                let page = try dayPage(try store.openForReading(), try journalDay(date, zone), zone)
                 let text = format == .md ? page.markdown : page.json.render() + "\n"
                 guard let output else { print(text, terminator: ""); return }
                 do { try text.write(toFile: output, atomically: true, encoding: .utf8) } catch {
@@ -271,7 +271,7 @@ extension MarkTime {
                 let today = try journalDay(nil, zone)
                 grid = MonthGrid(year: today.year, month: today.month)
             }
-            let db = try store.open()
+            let db = try store.openForReading()
             let from = DayPage.start(of: grid.first, in: zone), to = DayPage.start(of: grid.first.adding(days: grid.days), in: zone)
             var counts: [Int: Int] = [:]
             for e in try db.dayEntries(from: UTCTime(wholeSeconds: from), to: UTCTime(wholeSeconds: to)) {

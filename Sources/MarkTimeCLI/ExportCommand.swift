@@ -37,7 +37,7 @@ extension MarkTime.Export {
         func run() async throws {
             let query = SightQuery(since: try parseBound(since, upper: false, option: "--since"),
                                    until: try parseBound(until, upper: true, option: "--until"), oldestFirst: true)
-            let db = try store.open()
+            let db = try store.openForReading()
             guard let output else {
                 _ = try SightCSV.export(db, query) { chunk in FileHandle.standardOutput.write(Data(chunk)) }
                 return

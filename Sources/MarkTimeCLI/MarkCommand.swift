@@ -60,7 +60,7 @@ extension MarkTime {
 
         func run() async throws {
             let settings = try config.settings()
-            let (_, e) = try sharedClock(settings, try store.open().daemonStatus())
+            let (_, e) = try sharedClock(settings, try store.openForReading().daemonStatus())
             switch format {
             case .table:
                 print("\(e.utc.sightFormat)  \(e.utc.iso8601)  \(e.source.rawValue) \(SightRendering.uncertainty(e.uncertainty))")

@@ -18,6 +18,14 @@ struct StoreOptions: ParsableArguments {
                                                   exists: FileManager.default.fileExists(atPath:))
         return try AppDatabase(path: path, createDirectory: isDefault)
     }
+
+    /// The store for a command that only reads: read-only, so that a user who may read the
+    /// file but not write it can use it; no file yet reads as an empty store.
+    func openForReading() throws -> AppDatabase {
+        let (path, _) = StorePath.resolve(explicit: store, environment: ProcessInfo.processInfo.environment,
+                                          exists: FileManager.default.fileExists(atPath:))
+        return try AppDatabase.reading(path: path)
+    }
 }
 
 /// `--config PATH`.
@@ -73,5 +81,5 @@ func wallClock() throws -> UTCTime { try SystemClock().read().realtime }
 func sharedClock(_ settings: Settings, _ published: DaemonStatus?) throws -> (SystemClockReading, UTCEstimate) {
     let reading = try SystemClock(trustSynchronised: settings.trustSystemClock).read()
     return (reading, NowEstimate.estimate(system: reading.sample, at: reading.instant, published: published,
-                                          maxSampleAge: settings.maxSampleAge))
+                                          maxSampleAge: try settings.maxSampleAge))
 }

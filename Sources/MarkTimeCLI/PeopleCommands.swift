@@ -93,7 +93,7 @@ struct MinuteOptions: ParsableArguments {
 /// The user's zone: `override`, else config `home.zone`, else the system's.
 func homeZone(_ tz: TZDatabase, _ settings: Settings, override: String? = nil) throws -> SystemZoneRules {
     if let override { return try tz.rules(try tz.catalogue().resolve(override)) }
-    if let home = settings.homeZone {
+    if let home = try settings.homeZone {
         let catalogue = try tz.catalogue()
         guard let zone = catalogue.canonical(home) ?? (try? catalogue.resolve(home)) else {
             throw InputError("config home.zone '\(home)' is not a zone of the tz database: `marktime config set home.zone Australia/Brisbane`")
@@ -134,7 +134,7 @@ extension MarkTime {
                 let settings = try config.settings()
                 let tz = TZDatabase()
                 let (zone, seconds, note) = try minute.resolve(tz, settings)
-                let view = try PeopleView(db: try store.open(), database: tz, zone: zone)
+                let view = try PeopleView(db: try store.openForReading(), database: tz, zone: zone)
                 if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
                 let rows = view.rows(at: seconds)
                 switch format {
@@ -169,7 +169,7 @@ extension MarkTime {
                 let rules = try tz.rules(zone)
                 try store.open().addPerson(Person(name: name, zone: zone), now: try wallClock())
                 let o = rules.offset(atSecondsSinceEpoch: try wallClock().wholeSeconds)
-                print("added \(name.trimmingWhitespace()): \(zone), now \(o.abbreviation) UTC\(o.iso)")
+                print("added \(Text.escaped(name.trimmingWhitespace())): \(zone), now \(o.abbreviation) UTC\(o.iso)")
             }
         }
 
@@ -181,7 +181,7 @@ extension MarkTime {
             func run() async throws {
                 let tz = TZDatabase()
                 let now = try wallClock().wholeSeconds
-                let people = try store.open().people()
+                let people = try store.openForReading().people()
                 let offsets = people.map { p in (try? tz.rules(p.zone))?.offset(atSecondsSinceEpoch: now) }
                 switch format {
                 case .json:
@@ -206,7 +206,7 @@ extension MarkTime {
 
             func run() async throws {
                 try store.open().selectPeople(names, selected: true)
-                print("selected \(names.joined(separator: ", "))")
+                print("selected \(Text.escaped(names.joined(separator: ", ")))")
             }
         }
 
@@ -217,7 +217,7 @@ extension MarkTime {
 
             func run() async throws {
                 try store.open().selectPeople(names, selected: false)
-                print("deselected \(names.joined(separator: ", "))")
+                print("deselected \(Text.escaped(names.joined(separator: ", ")))")
             }
         }
 
@@ -228,7 +228,7 @@ extension MarkTime {
 
             func run() async throws {
                 try store.open().removePeople(names)
-                print("removed \(names.joined(separator: ", "))")
+                print("removed \(Text.escaped(names.joined(separator: ", ")))")
             }
         }
 
@@ -240,7 +240,7 @@ extension MarkTime {
 
             func run() async throws {
                 try store.open().renamePerson(old, to: new)
-                print("renamed \(old) to \(new.trimmingWhitespace())")
+                print("renamed \(Text.escaped(old)) to \(Text.escaped(new.trimmingWhitespace()))")
             }
         }
 

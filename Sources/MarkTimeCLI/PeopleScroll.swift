@@ -25,7 +25,7 @@ extension MarkTime.People {
             let settings = try config.settings()
             let tz = TZDatabase()
             let (zone, start, _) = try minute.resolve(tz, settings)
-            let view = try PeopleView(db: try store.open(), database: tz, zone: zone)
+            let view = try PeopleView(db: try store.openForReading(), database: tz, zone: zone)
             var seconds = start
             let terminal = RawTerminal()
             defer { terminal.restore() }

@@ -22,8 +22,9 @@ struct PositionOptions: ParsableArguments {
             guard let fix = try db.daemonStatus()?.fix else {
                 throw InputError("--here needs a GPS fix, and the daemon has published none: is `marktime daemon` running with a receiver? Or give --position")
             }
-            guard let age = fix.age(at: reading.instant), age <= settings.placeMaxFixAge else {
-                throw InputError("--here needs a fresh GPS fix, and the daemon's last one is \(fix.age(at: reading.instant).map { "\(Int($0)) s old" } ?? "from another boot") (places.max_fix_age_s is \(Int(settings.placeMaxFixAge)) s); give --position")
+            let maxAge = try settings.placeMaxFixAge
+            guard let age = fix.age(at: reading.instant), age <= maxAge else {
+                throw InputError("--here needs a fresh GPS fix, and the daemon's last one is \(fix.age(at: reading.instant).map { "\(Quantity.whole($0)) s old" } ?? "from another boot") (places.max_fix_age_s is \(Quantity.whole(maxAge)) s); give --position")
             }
             return fix.position
         case (nil, false): throw ValidationError("give --position POS or --here")
@@ -67,7 +68,7 @@ extension MarkTime {
                 let db = try store.open()
                 let place = try Place(name: name, kind: kind, center: try where_.resolve(db, settings), radius: radius)
                 try db.addPlace(place, now: try wallClock())
-                print("added \(place.name) (\(place.kind.rawValue)): \(place.center.ddm), radius \(Quantity.metres(place.radius))")
+                print("added \(Text.escaped(place.name)) (\(place.kind.rawValue)): \(place.center.ddm), radius \(Quantity.metres(place.radius))")
             }
         }
 
@@ -77,7 +78,7 @@ extension MarkTime {
             @Option(help: "table or json.") var format: Format = .table
 
             func run() async throws {
-                let places = try store.open().places()
+                let places = try store.openForReading().places()
                 switch format {
                 case .json:
                     print(JSON.array(places.map { p in
@@ -99,7 +100,7 @@ extension MarkTime {
             @Argument var name: String
             func run() async throws {
                 try store.open().removePlace(named: name)
-                print("removed \(name)")
+                print("removed \(Text.escaped(name))")
             }
         }
 
@@ -110,7 +111,7 @@ extension MarkTime {
             @Argument var new: String
             func run() async throws {
                 try store.open().renamePlace(old, to: new)
-                print("renamed \(old) to \(new)")
+                print("renamed \(Text.escaped(old)) to \(Text.escaped(new))")
             }
         }
 
@@ -122,7 +123,7 @@ extension MarkTime {
             @Option(help: "table or json.") var format: Format = .table
 
             func run() async throws {
-                let events = try store.open().placeEvents(since: try parseBound(since, upper: false, option: "--since"), member: member)
+                let events = try store.openForReading().placeEvents(since: try parseBound(since, upper: false, option: "--since"), member: member)
                 switch format {
                 case .json:
                     print(JSON.array(events.map { e in
@@ -151,7 +152,7 @@ extension MarkTime {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let db = try store.open()
+            let db = try store.openForReading()
             let members = try db.members()
             let who: Member?
             if let member {
@@ -174,9 +175,9 @@ extension MarkTime {
                                    ("nearest", .from(nearest?.0.name)), ("distance_m", .from(nearest?.1))]).render())
             case .table:
                 if let place {
-                    print("At \(place)\(since.map { " since \(hourMinute($0))" } ?? "")")
+                    print("At \(Text.escaped(place))\(since.map { " since \(hourMinute($0))" } ?? "")")
                 } else if let nearest {
-                    print("Unknown — nearest \(nearest.0.name), \(distanceText(nearest.1))")
+                    print("Unknown — nearest \(Text.escaped(nearest.0.name)), \(distanceText(nearest.1))")
                 } else if who?.position == nil {
                     print("Unknown — no position yet (the daemon reports the member marked --me from the GPS)")
                 } else {
@@ -205,19 +206,9 @@ extension MarkTime {
             @Option(help: "The hand's colour: red, green, yellow, blue, magenta, cyan or white.") var color: String?
             @Flag(help: "This is the device's own member, moved by the daemon's GPS.") var me = false
 
-            static let colors = ["red", "green", "yellow", "blue", "magenta", "cyan", "white"]
-
             func run() async throws {
-                let trimmed = name.trimmingCharacters(in: .whitespaces)
-                guard !trimmed.isEmpty else { throw ValidationError("a member needs a name") }
-                let db = try store.open()
-                let taken = Set(try db.members().map(\.color))
-                let chosen = color?.lowercased() ?? Self.colors.first { !taken.contains($0) } ?? "white"
-                guard Self.colors.contains(chosen) else {
-                    throw ValidationError("unknown colour '\(color ?? "")': use \(Self.colors.joined(separator: ", "))")
-                }
-                try db.addMember(Member(name: trimmed, color: chosen, isMe: me))
-                print("added \(trimmed) (\(chosen)\(me ? ", me" : ""))")
+                let m = try store.open().addMember(name: name, color: color, isMe: me)
+                print("added \(Text.escaped(m.name)) (\(m.color)\(me ? ", me" : ""))")
             }
         }
 
@@ -227,7 +218,7 @@ extension MarkTime {
             @Option(help: "table or json.") var format: Format = .table
 
             func run() async throws {
-                let members = try store.open().members()
+                let members = try store.openForReading().members()
                 switch format {
                 case .json:
                     print(JSON.array(members.map { m in
@@ -254,7 +245,7 @@ extension MarkTime {
             @Argument var name: String
             func run() async throws {
                 try store.open().removeMember(named: name)
-                print("removed \(name)")
+                print("removed \(Text.escaped(name))")
             }
         }
 
@@ -273,7 +264,7 @@ extension MarkTime {
                 let when = try parseBound(time, upper: false, option: "--time") ?? (try wallClock())
                 let fix = GeoFix(position: try Position.parse(position), error: error, time: when)
                 let events = try store.open().report(fix, member: name, rules: settings.geofenceRules)
-                print(events.isEmpty ? "\(name): reported" : events.map { "\(name): \($0.kind.rawValue) \($0.place)" }.joined(separator: "\n"))
+                print(events.isEmpty ? "\(Text.escaped(name)): reported" : events.map { "\(Text.escaped(name)): \($0.kind.rawValue) \(Text.escaped($0.place))" }.joined(separator: "\n"))
             }
         }
     }

@@ -25,7 +25,7 @@ extension MarkTime.SightCommand {
         var format: Format = .table
 
         func run() async throws {
-            let (sight, archived) = try store.open().sight(id: id)
+            let (sight, archived) = try store.openForReading().sight(id: id)
             print(format == .json ? SightRendering.json(sight).render() : SightRendering.detail(sight, archived: archived))
         }
     }

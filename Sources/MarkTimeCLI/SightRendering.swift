@@ -67,10 +67,10 @@ enum SightRendering {
             lines.append(("position", "no GPS fix"))
         }
         let optional: [(String, String?)] = [
-            ("body", s.body), ("limb", s.limb?.rawValue), ("Hs", s.hs.map(SextantAngle.format)),
+            ("body", s.body.map(Text.escaped)), ("limb", s.limb?.rawValue), ("Hs", s.hs.map(SextantAngle.format)),
             ("index error", s.indexError.map { "\(number($0))'" }), ("height of eye", s.eyeHeight.map { "\(number($0)) m" }),
             ("temperature", s.temperature.map { "\(number($0)) °C" }), ("pressure", s.pressure.map { "\(number($0)) hPa" }),
-            ("DR", s.dr?.ddm), ("note", s.note),
+            ("DR", s.dr?.ddm), ("note", s.note.map(Text.escaped)),
         ]
         lines += optional.compactMap { name, value in value.map { (name, $0) } }
         lines.append(("raw instant", "boot \(s.instant.bootID) monotonic \(s.instant.nanoseconds) ns"))

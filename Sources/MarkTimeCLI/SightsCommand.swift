@@ -56,7 +56,7 @@ extension MarkTime.Sights {
                                    since: try parseBound(since, upper: false, option: "--since"),
                                    until: try parseBound(until, upper: true, option: "--until"),
                                    archived: archived)
-            let db = try store.open()
+            let db = try store.openForReading()
             let sights = try db.sights(query)
             switch format {
             case .json: print(JSON.array(sights.map(SightRendering.json)).render())

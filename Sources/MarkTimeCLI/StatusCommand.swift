@@ -20,7 +20,7 @@ extension MarkTime {
 
         func run() async throws {
             let settings = try config.settings()
-            let db = try store.open()
+            let db = try store.openForReading()
             let published = try db.daemonStatus()
             let counts = try db.sightCounts()
             let (reading, now) = try sharedClock(settings, published)

@@ -74,7 +74,7 @@ extension MarkTime {
                 let db = try store.open()
                 let id = try db.addTask(title: title, due: dueAt, remind: remindAt, course: course, now: try wallClock())
                 Doorbell.ring(store: db.path)
-                print("added task \(id): \(title.trimmingWhitespace()), due \(clock.show(dueAt))"
+                print("added task \(id): \(Text.escaped(title.trimmingWhitespace())), due \(clock.show(dueAt))"
                     + (remindAt.map { ", reminder \(clock.show($0))" } ?? ""))
             }
         }
@@ -90,7 +90,7 @@ extension MarkTime {
             func run() async throws {
                 let clock = try TaskClock(try config.settings())
                 let now = UTCTime(wholeSeconds: clock.now)
-                let tasks = try store.open().tasks().filter { t in
+                let tasks = try store.openForReading().tasks().filter { t in
                     (all || t.doneAt == nil) && (!overdue || (t.doneAt == nil && t.due < now))
                 }
                 switch format {
@@ -189,7 +189,7 @@ extension MarkTime {
                 if let course { edit.course = .some(course.lowercased() == "none" ? nil : course) }
                 let t = try db.editTask(id, edit)
                 Doorbell.ring(store: db.path)
-                print("task \(t.id): \(t.title), due \(clock.show(t.due))" + (t.remind.map { ", reminder \(clock.show($0))" } ?? ""))
+                print("task \(t.id): \(Text.escaped(t.title)), due \(clock.show(t.due))" + (t.remind.map { ", reminder \(clock.show($0))" } ?? ""))
             }
         }
     }

@@ -22,7 +22,9 @@ public struct ConfigFile: Sendable {
         return ConfigFile(path: base + "/marktime/config.toml")
     }
 
-    /// The settings in the file; defaults when it does not exist.
+    /// The settings in the file; defaults when it does not exist. A key with a wrong value
+    /// is kept as a problem that names the file and the key, so that only the commands
+    /// reading that key fail; an unknown key (a typo) fails every command.
     public func load() throws(ConfigError) -> Settings {
         guard FileManager.default.fileExists(atPath: path) else { return Settings() }
         let text: String
@@ -35,26 +37,49 @@ public struct ConfigFile: Sendable {
         }
         var settings = Settings()
         for (name, value) in Self.flatten(table, prefix: "") {
+            let key: ConfigKey
+            do { key = try Settings.key(named: name) } catch { throw ConfigError("config file \(path): \(error)") }
             do {
-                let key = try Settings.key(named: name)
                 settings.set(name, try key.validate(value))
             } catch {
-                throw ConfigError("config file \(path): \(error)")
+                settings.setProblem(name, InputError("config file \(path): \(error); fix it with `marktime config set \(name) VALUE`, or `marktime config unset \(name)` for the default"))
             }
         }
         return settings
     }
 
     /// Sets (or with `nil`, removes) one key, then writes the whole file atomically.
+    /// Other keys with problems are written back as they were read.
     public func set(_ name: String, to value: ConfigValue?) throws(ConfigError) {
         var settings = try load()
         settings.set(name, value)
-        try write(settings)
+        try write(settings, keeping: Set(settings.problems.keys))
     }
 
-    func write(_ settings: Settings) throws(ConfigError) {
+    /// Reads `text` for key `name` and sets it: the one way a front end changes a key.
+    /// Returns the value as stored.
+    @discardableResult
+    public func set(_ name: String, text: String, zoneExists: (String) -> Bool) throws(ConfigError) -> ConfigValue {
+        do {
+            let key = try Settings.key(named: name)
+            let value: ConfigValue
+            do { value = try key.parse(text, zoneExists: zoneExists) } catch { throw InputError("\(error) (\(key.help))") }
+            try set(name, to: value)
+            return value
+        } catch let error as ConfigError {
+            throw error
+        } catch {
+            throw ConfigError("\(error)")
+        }
+    }
+
+    func write(_ settings: Settings, keeping broken: Set<String> = []) throws(ConfigError) {
         let root = TOMLTable()
-        for (name, value) in settings.values.sorted(by: { $0.key < $1.key }) {
+        var values = settings.values
+        if !broken.isEmpty, let text = try? String(contentsOfFile: path, encoding: .utf8), let table = try? TOMLTable(string: text) {
+            for (name, value) in Self.flatten(table, prefix: "") where broken.contains(name) { values[name] = value }
+        }
+        for (name, value) in values.sorted(by: { $0.key < $1.key }) {
             let parts = name.split(separator: ".").map(String.init)
             var table = root
             for part in parts.dropLast() {

@@ -122,12 +122,12 @@ public struct DaemonCore: Sendable {
         public var pid: Int32
         public var buttonDevice: String
 
-        public init(settings: Settings, pid: Int32 = 0, buttonDevice: String = "", trackSaveInterval: Double = 600) {
-            debounceMilliseconds = settings.debounceMilliseconds
-            latencyCompensationMilliseconds = settings.latencyCompensationMilliseconds
-            maxSampleAge = settings.maxSampleAge
-            recordPosition = settings.recordPosition
-            maxFixAge = settings.maxFixAge
+        public init(settings: Settings, pid: Int32 = 0, buttonDevice: String = "", trackSaveInterval: Double = 600) throws(InputError) {
+            debounceMilliseconds = try settings.debounceMilliseconds
+            latencyCompensationMilliseconds = try settings.latencyCompensationMilliseconds
+            maxSampleAge = try settings.maxSampleAge
+            recordPosition = try settings.recordPosition
+            maxFixAge = try settings.maxFixAge
             self.trackSaveInterval = trackSaveInterval
             self.pid = pid
             self.buttonDevice = buttonDevice

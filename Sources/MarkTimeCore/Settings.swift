@@ -14,16 +14,26 @@ public enum ConfigValue: Hashable, Sendable, CustomStringConvertible {
 
 /// One key of the config file: its name, default, meaning, and how to read a value for it.
 public struct ConfigKey: Sendable {
-    public enum Kind: Sendable { case bool, int(ClosedRange<Int>), double(ClosedRange<Double>), string(allowEmpty: Bool) }
+    public enum Kind: Sendable {
+        case bool, int(ClosedRange<Int>), double(ClosedRange<Double>), string(allowEmpty: Bool)
+        /// A tz database zone, or empty for the system's.
+        case zone
+        /// `HOST:PORT`.
+        case address
+    }
 
     public let name: String
     public let kind: Kind
     public let defaultValue: ConfigValue
     public let help: String
 
-    /// Reads `text` as a value for this key.
-    public func parse(_ text: String) throws(InputError) -> ConfigValue {
+    /// Reads `text` as a value for this key; `zoneExists` says whether the tz database
+    /// knows a zone name.
+    public func parse(_ text: String, zoneExists: (String) -> Bool = { _ in true }) throws(InputError) -> ConfigValue {
         let t = text.trimmingWhitespace()
+        guard !t.unicodeScalars.contains(where: Text.isControl) else {
+            throw InputError("\(name) cannot hold control characters such as newlines: '\(Text.escaped(text))'")
+        }
         switch kind {
         case .bool:
             switch t.lowercased() {
@@ -44,13 +54,34 @@ public struct ConfigKey: Sendable {
         case .string(let allowEmpty):
             guard allowEmpty || !t.isEmpty else { throw InputError("\(name) cannot be empty") }
             return .string(t)
+        case .zone:
+            guard t.isEmpty || zoneExists(t) else {
+                throw InputError("\(name) '\(t)' is not a zone of the tz database: give one such as Australia/Brisbane or Europe/London (`marktime people zones` lists them), or leave it empty for the system's")
+            }
+            return .string(t)
+        case .address:
+            guard Self.address(t) != nil else {
+                throw InputError("\(name) '\(t)' is not HOST:PORT with a port from 1 to 65535, e.g. localhost:2947")
+            }
+            return .string(t)
         }
+    }
+
+    /// `HOST:PORT` (`[::1]:2947` for IPv6): the host and the port, or `nil`.
+    public static func address(_ text: String) -> (host: String, port: Int)? {
+        guard let colon = text.lastIndex(of: ":") else { return nil }
+        var host = String(text[..<colon])
+        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        let port = text[text.index(after: colon)...]
+        guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }), port.allSatisfy(\.isASCIIDigit),
+              let p = Int(port), (1...65535).contains(p) else { return nil }
+        return (host, p)
     }
 
     /// Checks a value read from the file: the right type and range.
     public func validate(_ value: ConfigValue) throws(InputError) -> ConfigValue {
         switch (kind, value) {
-        case (.bool, .bool), (.string, .string): return try parse(value.description)
+        case (.bool, .bool), (.string, .string), (.zone, .string), (.address, .string): return try parse(value.description)
         case (.int, .int): return try parse(value.description)
         case (.double, .double), (.double, .int): return try parse(value.description)
         default: throw InputError("\(name) has the wrong type in the config file: \(help)")
@@ -80,8 +111,8 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "anchor.confirm_fixes", kind: .int(1...100), defaultValue: .int(3), help: "consecutive fixes outside the swing radius that raise the anchor alarm"),
         ConfigKey(name: "anchor.gps_margin_m", kind: .double(0...1000), defaultValue: .double(10), help: "GPS margin added to a swing radius from rode and depth, in metres"),
         ConfigKey(name: "anchor.stale_s", kind: .double(1...3600), defaultValue: .double(30), help: "seconds without a fix before the anchor watch warns that it is blind"),
-        ConfigKey(name: "home.zone", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "your home time zone, e.g. Australia/Brisbane; empty means the system's"),
-        ConfigKey(name: "gpsd.address", kind: .string(allowEmpty: false), defaultValue: .string("localhost:2947"), help: "gpsd HOST:PORT"),
+        ConfigKey(name: "home.zone", kind: .zone, defaultValue: .string(""), help: "your home time zone, e.g. Australia/Brisbane; empty means the system's"),
+        ConfigKey(name: "gpsd.address", kind: .address, defaultValue: .string("localhost:2947"), help: "gpsd HOST:PORT"),
     ]
 
     /// `sound.enabled`, `sound.volume`, … in a sentence for error messages.
@@ -96,47 +127,65 @@ public struct Settings: Hashable, Sendable {
 
     /// The values set in the file; the rest take their defaults.
     public private(set) var values: [String: ConfigValue]
+    /// Keys whose value in the file is wrong, each with its sentence. Reading such a key
+    /// throws, so only the commands that need it fail.
+    public private(set) var problems: [String: InputError]
 
-    public init(values: [String: ConfigValue] = [:]) {
+    public init(values: [String: ConfigValue] = [:], problems: [String: InputError] = [:]) {
         self.values = values
+        self.problems = problems
     }
 
-    public func value(_ name: String) -> ConfigValue {
-        values[name] ?? Self.keys.first { $0.name == name }!.defaultValue
+    /// The value of a key (its default when unset); `nil` for a name that is no key.
+    public func value(_ name: String) -> ConfigValue? {
+        values[name] ?? Self.keys.first { $0.name == name }?.defaultValue
     }
 
     public mutating func set(_ name: String, _ value: ConfigValue?) {
         values[name] = value
+        problems[name] = nil
     }
 
-    func bool(_ name: String) -> Bool { if case .bool(let v) = value(name) { v } else { false } }
-    func int(_ name: String) -> Int { if case .int(let v) = value(name) { v } else { 0 } }
-    func double(_ name: String) -> Double {
-        switch value(name) { case .double(let v): v; case .int(let v): Double(v); default: 0 }
+    public mutating func setProblem(_ name: String, _ problem: InputError) {
+        values[name] = nil
+        problems[name] = problem
     }
-    func string(_ name: String) -> String { value(name).description }
 
-    public var soundEnabled: Bool { bool("sound.enabled") }
-    public var soundVolume: Int { int("sound.volume") }
-    public var soundDevice: String { string("sound.device") }
-    public var recordPosition: Bool { bool("sight.record_position") }
-    public var maxFixAge: Double { double("sight.max_fix_age_s") }
-    public var nmeaUncertainty: Double { double("clock.nmea_uncertainty_s") }
-    public var maxSampleAge: Double { double("clock.max_sample_age_s") }
-    public var trustSystemClock: Bool { bool("clock.trust_system") }
+    /// The key's value, or its problem.
+    func checked(_ name: String) throws(InputError) -> ConfigValue {
+        if let problem = problems[name] { throw problem }
+        guard let v = value(name) else { throw InputError("unknown config key '\(name)'") }
+        return v
+    }
+
+    func bool(_ name: String) throws(InputError) -> Bool { if case .bool(let v) = try checked(name) { v } else { false } }
+    func int(_ name: String) throws(InputError) -> Int { if case .int(let v) = try checked(name) { v } else { 0 } }
+    func double(_ name: String) throws(InputError) -> Double {
+        switch try checked(name) { case .double(let v): v; case .int(let v): Double(v); default: 0 }
+    }
+    func string(_ name: String) throws(InputError) -> String { try checked(name).description }
+
+    public var soundEnabled: Bool { get throws(InputError) { try bool("sound.enabled") } }
+    public var soundVolume: Int { get throws(InputError) { try int("sound.volume") } }
+    public var soundDevice: String { get throws(InputError) { try string("sound.device") } }
+    public var recordPosition: Bool { get throws(InputError) { try bool("sight.record_position") } }
+    public var maxFixAge: Double { get throws(InputError) { try double("sight.max_fix_age_s") } }
+    public var nmeaUncertainty: Double { get throws(InputError) { try double("clock.nmea_uncertainty_s") } }
+    public var maxSampleAge: Double { get throws(InputError) { try double("clock.max_sample_age_s") } }
+    public var trustSystemClock: Bool { get throws(InputError) { try bool("clock.trust_system") } }
     /// `nil` when the file leaves it empty.
-    public var buttonDevice: String? { string("button.device").isEmpty ? nil : string("button.device") }
-    public var debounceMilliseconds: Int { int("button.debounce_ms") }
-    public var latencyCompensationMilliseconds: Int { int("button.latency_compensation_ms") }
-    public var buttonGrab: Bool { bool("button.grab") }
-    public var gpsdAddress: String { string("gpsd.address") }
-    public var placeConfirmations: Int { int("places.confirm_fixes") }
-    public var placeMarginPercent: Double { double("places.margin_percent") }
-    public var placeMarginMinimum: Double { double("places.margin_min_m") }
-    public var placeMaxFixAge: Double { double("places.max_fix_age_s") }
-    public var anchorConfirmations: Int { int("anchor.confirm_fixes") }
-    public var anchorGPSMargin: Double { double("anchor.gps_margin_m") }
-    public var anchorStaleAfter: Double { double("anchor.stale_s") }
+    public var buttonDevice: String? { get throws(InputError) { try string("button.device").isEmpty ? nil : try string("button.device") } }
+    public var debounceMilliseconds: Int { get throws(InputError) { try int("button.debounce_ms") } }
+    public var latencyCompensationMilliseconds: Int { get throws(InputError) { try int("button.latency_compensation_ms") } }
+    public var buttonGrab: Bool { get throws(InputError) { try bool("button.grab") } }
+    public var gpsdAddress: String { get throws(InputError) { try string("gpsd.address") } }
+    public var placeConfirmations: Int { get throws(InputError) { try int("places.confirm_fixes") } }
+    public var placeMarginPercent: Double { get throws(InputError) { try double("places.margin_percent") } }
+    public var placeMarginMinimum: Double { get throws(InputError) { try double("places.margin_min_m") } }
+    public var placeMaxFixAge: Double { get throws(InputError) { try double("places.max_fix_age_s") } }
+    public var anchorConfirmations: Int { get throws(InputError) { try int("anchor.confirm_fixes") } }
+    public var anchorGPSMargin: Double { get throws(InputError) { try double("anchor.gps_margin_m") } }
+    public var anchorStaleAfter: Double { get throws(InputError) { try double("anchor.stale_s") } }
     /// `nil` when the file leaves it empty: the system zone.
-    public var homeZone: String? { string("home.zone").isEmpty ? nil : string("home.zone") }
+    public var homeZone: String? { get throws(InputError) { try string("home.zone").isEmpty ? nil : try string("home.zone") } }
 }

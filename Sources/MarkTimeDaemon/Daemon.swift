@@ -46,11 +46,11 @@ public final class MarkTimeDaemon: Sendable {
         /// The real ones: the system clock, the evdev button, gpsd and ALSA.
         public static func real(_ options: Options, logger: Logger) throws -> Adapters {
             let s = options.settings
-            let clock = try SystemClock(trustSynchronised: s.trustSystemClock)
+            let clock = try SystemClock(trustSynchronised: try s.trustSystemClock)
             return Adapters(clock: clock,
-                            button: try EvdevButton(path: options.buttonPath, grab: s.buttonGrab, logger: logger),
-                            gps: try GPSDClient(address: options.gpsdAddress, nmeaUncertainty: s.nmeaUncertainty, clock: clock, logger: logger),
-                            beeper: s.soundEnabled ? try ALSABeeper(device: s.soundDevice, volume: s.soundVolume, logger: logger) : nil)
+                            button: try EvdevButton(path: options.buttonPath, grab: try s.buttonGrab, logger: logger),
+                            gps: try GPSDClient(address: options.gpsdAddress, nmeaUncertainty: try s.nmeaUncertainty, clock: clock, logger: logger),
+                            beeper: try s.soundEnabled ? try ALSABeeper(device: try s.soundDevice, volume: try s.soundVolume, logger: logger) : nil)
         }
     }
 
@@ -83,7 +83,7 @@ public final class MarkTimeDaemon: Sendable {
         gps = adapters.gps
         beeper = adapters.beeper
         let s = options.settings
-        core = Mutex(DaemonCore(configuration: .init(settings: s, pid: getpid(), buttonDevice: options.buttonPath)))
+        core = Mutex(DaemonCore(configuration: try .init(settings: s, pid: getpid(), buttonDevice: options.buttonPath)))
         journal = PendingJournal(storePath: store.path)
         statusFile = options.statusFile.map(StatusFile.init) ?? StatusFile.choose(storePath: store.path,
                                                                                     environment: ProcessInfo.processInfo.environment)
@@ -281,11 +281,11 @@ public final class MarkTimeDaemon: Sendable {
                 let w = stored.watch
                 if actions.contains(.soundAlarm) {
                     logger.critical("anchor dragging", metadata: [
-                        "distance_m": "\(Int(w.distance ?? 0))", "radius_m": "\(Int(w.radius))", "bearing_deg": "\(Int(w.bearing ?? 0))",
+                        "distance_m": "\(Quantity.whole(w.distance ?? 0))", "radius_m": "\(Quantity.whole(w.radius))", "bearing_deg": "\(Quantity.whole(w.bearing ?? 0))",
                     ])
                 }
                 if actions.contains(.warnStale) {
-                    logger.warning("anchor watch has no GPS fix", metadata: ["stale_after_s": "\(options.settings.anchorStaleAfter)"])
+                    logger.warning("anchor watch has no GPS fix", metadata: ["stale_after_s": "\((try? options.settings.anchorStaleAfter) ?? 0)"])
                     feed(.anchor(.stale))
                 }
                 feed(.anchor(.alarm(w.state == .alarm)))

@@ -16,8 +16,7 @@ public struct Place: Hashable, Sendable {
     public static let maximumRadius = 100_000.0
 
     public init(name: String, kind: PlaceKind, center: Position, radius: Double) throws(InputError) {
-        let trimmed = name.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw InputError("a place needs a name") }
+        let trimmed = try Text.name(name, what: "a place", example: "Home")
         guard radius.isFinite, radius > 0 else { throw InputError("radius \(radius) m is not positive: give the place's radius in metres, e.g. --radius 150") }
         guard radius >= 1 else { throw InputError("radius \(Quantity.metres(radius)) is under 1 m: a fix is never that exact; give the place's radius in metres, e.g. --radius 150") }
         guard radius <= Self.maximumRadius else { throw InputError("radius \(Quantity.metres(radius)) is over the 100 km limit") }
@@ -78,7 +77,9 @@ public struct GeofenceRules: Hashable, Sendable {
 extension Settings {
     /// `places.confirm_fixes`, `places.margin_percent` and `places.margin_min_m`.
     public var geofenceRules: GeofenceRules {
-        GeofenceRules(confirmations: placeConfirmations, marginFraction: placeMarginPercent / 100, marginMinimum: placeMarginMinimum)
+        get throws(InputError) {
+            GeofenceRules(confirmations: try placeConfirmations, marginFraction: try placeMarginPercent / 100, marginMinimum: try placeMarginMinimum)
+        }
     }
 }
 

@@ -33,8 +33,10 @@ public struct SightRecorder: Sendable {
     /// button's thread the kernel queues later presses with their own timestamps.
     public func record(instant: MonotonicInstant, estimate: UTCEstimate, fix: Fix?, settings: Settings,
                        note: String? = nil, createdAt: UTCTime) throws(StoreError) -> Sight {
-        let sight = Sight.mark(instant: instant, estimate: estimate, fix: settings.recordPosition ? fix : nil,
-                               maxFixAge: settings.maxFixAge, note: note, createdAt: createdAt)
+        let recordPosition: Bool, maxFixAge: Double
+        do { (recordPosition, maxFixAge) = (try settings.recordPosition, try settings.maxFixAge) } catch { throw .refused(error.description) }
+        let sight = Sight.mark(instant: instant, estimate: estimate, fix: recordPosition ? fix : nil,
+                               maxFixAge: maxFixAge, note: note, createdAt: createdAt)
         var attempt = 1
         while true {
             do {

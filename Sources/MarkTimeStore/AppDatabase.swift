@@ -16,6 +16,7 @@ public final class AppDatabase: Sendable {
     /// Opens (creating if needed) the store at `path`. With `createDirectory`,
     /// missing parent folders are made; otherwise they must exist.
     public convenience init(path: String, createDirectory: Bool) throws(StoreError) {
+        try Self.checkPath(path)
         let folder = (path as NSString).deletingLastPathComponent
         if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
             guard createDirectory else {
@@ -29,6 +30,71 @@ public final class AppDatabase: Sendable {
             try self.init(path: path, writer: Self.openPool(path: path))
         } catch {
             throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    /// Opens the store at `path` for reading only, so that a user who may read the file but
+    /// not write it can list and export. Migrations still pending are made first when the
+    /// file may be written; a path with no file yet reads as an empty store and creates
+    /// nothing.
+    public static func reading(path: String) throws(StoreError) -> AppDatabase {
+        try checkPath(path)
+        guard FileManager.default.fileExists(atPath: path) else {
+            do { return try inMemory() } catch { throw StoreError.wrap(error, path: path) }
+        }
+        // A user who may write the store brings it up to date first (another process may be
+        // creating it this moment; the writable open waits for that).
+        let folder = (path as NSString).deletingLastPathComponent
+        if access(path, W_OK) == 0, access(folder.isEmpty ? "." : folder, W_OK) == 0 {
+            _ = try AppDatabase(path: path, createDirectory: false)
+        }
+        do {
+            // A reader needs the -shm file beside the store. While a writer has the store
+            // open it exists; when none has and the folder may not be written, read the
+            // file as immutable: with WAL, writers only touch it at a checkpoint.
+            let queue: DatabaseQueue
+            do {
+                let shared = try readOnlyQueue(path: path, immutable: false)
+                _ = try shared.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM sqlite_master") }
+                queue = shared
+            } catch let error as DatabaseError where [.SQLITE_CANTOPEN, .SQLITE_READONLY].contains(error.resultCode) {
+                queue = try readOnlyQueue(path: path, immutable: true)
+            }
+            return try AppDatabase(path: path, writer: queue)
+        } catch {
+            throw StoreError.wrap(error, path: path)
+        }
+    }
+
+    static func readOnlyQueue(path: String, immutable: Bool) throws -> DatabaseQueue {
+        var config = configuration()
+        config.readonly = true
+        if immutable {
+            var uri = URLComponents()
+            uri.scheme = "file"
+            uri.path = (path as NSString).standardizingPath.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            uri.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+            return try DatabaseQueue(path: uri.string ?? path, configuration: config)
+        }
+        return try DatabaseQueue(path: path, configuration: config)
+    }
+
+    /// Refuses a path that is empty, a folder, or a file that is not SQLite. An empty
+    /// file, or no file yet, is fine; another program's SQLite file is refused once open.
+    static func checkPath(_ path: String) throws(StoreError) {
+        guard !path.trimmingWhitespace().isEmpty else {
+            throw .cannotOpen(path: "''", reason: "the store path is empty; give a file with --store PATH, or unset MARKTIME_STORE")
+        }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
+        guard !isFolder.boolValue else {
+            throw .cannotOpen(path: path, reason: "it is a folder; give the store file inside it, e.g. --store \((path as NSString).appendingPathComponent("marktime.sqlite"))")
+        }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        guard head.isEmpty || head == Data("SQLite format 3\u{0}".utf8) else {
+            throw .corrupt(path: path, reason: "it does not start with the SQLite header")
         }
     }
 
@@ -61,15 +127,24 @@ public final class AppDatabase: Sendable {
         self.writer = writer
         do {
             let migrator = Self.migrator
-            let (superseded, applied) = try writer.read { db in
-                (try migrator.hasBeenSuperseded(db), try migrator.appliedIdentifiers(db))
+            let (superseded, applied, tables) = try writer.read { db in
+                (try migrator.hasBeenSuperseded(db), try migrator.appliedIdentifiers(db),
+                 try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"))
+            }
+            // GRDB makes grdb_migrations before the first migration commits, so a store a
+            // moment old may hold that table alone.
+            if !tables.isEmpty, !tables.contains("grdb_migrations") || !applied.isEmpty && !applied.contains(Self.migrationNames[0]) {
+                throw StoreError.foreign(path: path, tables: tables)
             }
             if superseded {
                 let known = Set(Self.migrationNames)
                 unknownMigrations = applied.filter { !known.contains($0) }.sorted()
             } else {
                 unknownMigrations = []
-                try Self.migrate(writer, with: migrator)
+                if applied.count < Self.migrationNames.count {
+                    guard !writer.configuration.readonly else { throw StoreError.needsUpgrade(path: path) }
+                    try Self.migrate(writer, with: migrator)
+                }
             }
         } catch {
             throw StoreError.wrap(error, path: path)

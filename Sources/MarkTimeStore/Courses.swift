@@ -49,9 +49,11 @@ public struct CourseRecord: Sendable {
 
 extension AppDatabase {
     public func addCourse(_ course: Course) throws(StoreError) {
-        let code = course.code.trimmingWhitespace(), name = course.name.trimmingWhitespace()
-        guard !code.isEmpty, !code.contains(where: \.isWhitespace) else { throw .refused("a course code is one word, e.g. NAV101") }
-        guard !name.isEmpty else { throw .refused("a course needs a name: --name \"Celestial Navigation\"") }
+        let code = course.code.trimmingWhitespace()
+        guard !code.isEmpty, !code.contains(where: \.isWhitespace), !code.unicodeScalars.contains(where: Text.isControl), code.count <= 20 else {
+            throw .refused("a course code is one word of at most 20 characters, e.g. NAV101")
+        }
+        let name = try StoreError.name(course.name, what: "a course", example: "--name \"Celestial Navigation\"")
         try write { db in
             if let other = try String.fetchOne(db, sql: "SELECT code FROM course WHERE code = ?", arguments: [code]) {
                 throw StoreError.refused("course \(other) already exists; `marktime course remove \(other)` first to replace it")
@@ -172,7 +174,7 @@ extension AppDatabase {
     /// A title, a known type, a score within 0…out-of, and explicit weights that fit the type.
     static func check(_ a: StoredAssignment, replacing id: Int64?, _ db: Database) throws {
         let x = a.assignment
-        guard !x.title.trimmingWhitespace().isEmpty else { throw StoreError.refused("an assignment needs a title") }
+        _ = try StoreError.name(x.title, what: "an assignment", example: "\"Sun run fix\"")
         let record = try record(a.course, db)
         guard let type = record.weights.first(where: { $0.type.lowercased() == x.type.lowercased() }) else {
             throw StoreError.refused("\(a.course) has no assignment type '\(x.type)': "

@@ -18,8 +18,7 @@ public struct Person: Hashable, Sendable {
 
 extension AppDatabase {
     public func addPerson(_ person: Person, now: UTCTime) throws(StoreError) {
-        let name = person.name.trimmingWhitespace()
-        guard !name.isEmpty else { throw .refused("a person needs a name") }
+        let name = try StoreError.name(person.name, what: "a person", example: "Mum")
         try write { db in
             if let other = try String.fetchOne(db, sql: "SELECT name FROM person WHERE name = ? COLLATE NOCASE", arguments: [name]) {
                 throw StoreError.refused("'\(other)' is already in your people; choose another name, or `marktime people remove \(other)` first")
@@ -60,8 +59,7 @@ extension AppDatabase {
     }
 
     public func renamePerson(_ old: String, to new: String) throws(StoreError) {
-        let trimmed = new.trimmingWhitespace()
-        guard !trimmed.isEmpty else { throw .refused("a person needs a name") }
+        let trimmed = try StoreError.name(new, what: "a person", example: "Mum")
         try write { db in
             let canonical = try Self.personName(old, db)
             if let other = try String.fetchOne(db, sql: "SELECT name FROM person WHERE name = ? COLLATE NOCASE AND name != ?",

@@ -62,8 +62,7 @@ extension AppDatabase {
 
     /// Renames a place everywhere: the place, members at it, and its history.
     public func renamePlace(_ old: String, to new: String) throws(StoreError) {
-        let trimmed = new.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { throw .refused("a place needs a name") }
+        let trimmed = try StoreError.name(new, what: "a place", example: "Home")
         try write { db in
             let canonical = try Self.placeName(old, db)
             if let other = try String.fetchOne(db, sql: "SELECT name FROM place WHERE name = ? COLLATE NOCASE AND name != ?",
@@ -86,8 +85,19 @@ extension AppDatabase {
 
     // MARK: Members
 
-    public func addMember(_ member: Member) throws(StoreError) {
-        try write { db in
+    /// The colours a member's hand can take, in the order new members get them.
+    public static let memberColors = ["red", "green", "yellow", "blue", "magenta", "cyan", "white"]
+
+    /// Adds a member with `color`, or else the first colour no member has. Returns the member.
+    @discardableResult
+    public func addMember(name: String, color: String?, isMe: Bool) throws(StoreError) -> Member {
+        let name = try StoreError.name(name, what: "a member", example: "Skipper")
+        if let color, !Self.memberColors.contains(color.lowercased()) {
+            throw .refused("unknown colour '\(Text.escaped(color))': use \(Self.memberColors.joined(separator: ", "))")
+        }
+        return try write { db in
+            let taken = Set(try String.fetchAll(db, sql: "SELECT color FROM member"))
+            let member = Member(name: name, color: color?.lowercased() ?? Self.memberColors.first { !taken.contains($0) } ?? "white", isMe: isMe)
             if let other = try String.fetchOne(db, sql: "SELECT name FROM member WHERE name = ? COLLATE NOCASE", arguments: [member.name]) {
                 throw StoreError.refused("a member named '\(other)' already exists")
             }
@@ -95,6 +105,7 @@ extension AppDatabase {
             guard count < 6 else { throw StoreError.refused("the clock has six hands: remove a member before adding another") }
             if member.isMe { try db.execute(sql: "UPDATE member SET is_me = 0") }
             try db.execute(sql: "INSERT INTO member (name, color, is_me) VALUES (?, ?, ?)", arguments: [member.name, member.color, member.isMe])
+            return member
         }
     }
 

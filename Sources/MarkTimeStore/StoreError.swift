@@ -1,10 +1,15 @@
 import GRDB
+import MarkTimeCore
 
 /// A store failure, worded for the navigator: what went wrong, with which file, and what to do.
 public enum StoreError: Error, CustomStringConvertible, Sendable {
     case cannotOpen(path: String, reason: String)
     case corrupt(path: String, reason: String)
     case newerSchema(path: String, unknown: [String])
+    /// A SQLite file with tables that are not marktime's.
+    case foreign(path: String, tables: [String])
+    /// An older store opened for reading by a user who may not upgrade it.
+    case needsUpgrade(path: String)
     case unknownSight(Int64)
     case failed(path: String, reason: String)
     /// The request itself is wrong (a duplicate name, an unknown place): nothing was written.
@@ -18,6 +23,10 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             "store \(path) is not a readable marktime store (\(reason)); move it aside and restore a backup, or choose another with --store"
         case .newerSchema(let path, let unknown):
             "store \(path) was written by a newer marktime (schema \(unknown.joined(separator: ", "))); this binary only reads it: upgrade marktime to change it"
+        case .foreign(let path, let tables):
+            "\(path) is another program's SQLite database (tables: \(tables.prefix(5).joined(separator: ", "))\(tables.count > 5 ? ", …" : "")), not a marktime store; marktime leaves it as it is: choose another file with --store"
+        case .needsUpgrade(let path):
+            "store \(path) needs an upgrade that only a user who may write it can make: run `marktime status` once as its owner"
         case .unknownSight(let id):
             "no sight with id \(id): `marktime sights --all` lists the ids"
         case .failed(let path, let reason):
@@ -27,9 +36,15 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         }
     }
 
+    /// A name checked by `Text.name`, its refusal as `.refused`.
+    static func name(_ text: String, what: String, example: String) throws(StoreError) -> String {
+        do { return try Text.name(text, what: what, example: example) } catch { throw .refused(error.description) }
+    }
+
     /// Translates a GRDB/SQLite error into one that names the file.
     static func wrap(_ error: any Error, path: String) -> StoreError {
         if let e = error as? StoreError { return e }
+        if let e = error as? InputError { return .refused(e.description) }
         guard let db = error as? DatabaseError else { return .failed(path: path, reason: "\(error)") }
         let reason = db.message ?? "\(db.resultCode)"
         switch db.resultCode {

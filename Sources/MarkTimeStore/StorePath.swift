@@ -9,7 +9,7 @@ public enum StorePath {
     /// `isDefault` is false when the user named the file.
     public static func resolve(explicit: String?, environment: [String: String],
                                exists: (String) -> Bool) -> (path: String, isDefault: Bool) {
-        if let explicit, !explicit.isEmpty { return (explicit, false) }
+        if let explicit { return (explicit, false) }
         if let env = environment["MARKTIME_STORE"], !env.isEmpty { return (env, false) }
         if exists(system) { return (system, true) }
         let base = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }

@@ -34,8 +34,7 @@ public struct TaskEdit: Sendable {
 extension AppDatabase {
     /// Adds a task; its id.
     public func addTask(title: String, due: UTCTime, remind: UTCTime?, course: String?, now: UTCTime) throws(StoreError) -> Int64 {
-        let title = title.trimmingWhitespace()
-        guard !title.isEmpty else { throw .refused("a task needs a title") }
+        let title = try StoreError.name(title, what: "a task", example: "\"Sun sights\"")
         try Self.checkReminder(remind, due: due)
         return try write { db in
             let course = try course.map { try Self.courseCode($0, db) }
@@ -94,9 +93,7 @@ extension AppDatabase {
         try write { db in
             var t = try Self.task(id, db)
             if let title = edit.title {
-                let trimmed = title.trimmingWhitespace()
-                guard !trimmed.isEmpty else { throw StoreError.refused("a task needs a title") }
-                t.title = trimmed
+                t.title = try StoreError.name(title, what: "a task", example: "\"Sun sights\"")
             }
             if let due = edit.due { t.due = due }
             var rearm = false

@@ -107,7 +107,7 @@ struct PeopleCLITests {
     @Test func anImpossibleDateIsRefused() throws {
         let r = try cli.run(["people", "at", "09:00", "--date", "2026-02-30"])
         #expect(r.status == 1)
-        #expect(r.stderr == "Error: cannot read --date '2026-02-30': use a real date, YYYY-MM-DD\n")
+        #expect(r.stderr == "Error: --date '2026-02-30' is not a real date: use YYYY-MM-DD, e.g. 2026-11-21\n")
     }
 
     @Test func zonesSearchesTheDatabase() throws {

@@ -167,7 +167,7 @@ struct SightLogCLITests {
         try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: cli.store))
         let r = try cli.run(["sights"])
         #expect(r.status == 1)
-        #expect(r.stderr == "Error: store \(cli.store) is not a readable marktime store (file is not a database); move it aside and restore a backup, or choose another with --store\n")
+        #expect(r.stderr == "Error: store \(cli.store) is not a readable marktime store (it does not start with the SQLite header); move it aside and restore a backup, or choose another with --store\n")
     }
 
     @Test func aNewerSchemaRefusesToWrite() throws {

@@ -23,8 +23,8 @@ struct ConfigFileTests {
         let s = try file.load()
         // Then exactly those are set and the rest are defaults
         #expect(s.values == ["sound.volume": .int(80), "button.grab": .bool(false), "clock.nmea_uncertainty_s": .double(0.25)])
-        #expect(s.soundVolume == 80)
-        #expect(!s.buttonGrab)
+        #expect(try s.soundVolume == 80)
+        #expect(try !s.buttonGrab)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains("[sound]\nvolume = 80"))
     }

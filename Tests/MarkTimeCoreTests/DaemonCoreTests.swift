@@ -4,7 +4,7 @@ import Testing
 /// A core started at 0 s in boot "boot-a", with GPS samples once a second from 0 to 10 s
 /// (UTC = logDay + monotonic) and a 3D fix received at 10 s.
 func startedCore(debounce: Int = 30, pending: [Sight] = []) -> DaemonCore {
-    var core = DaemonCore(configuration: .init(settings: settingsWith(debounce: debounce), pid: 7, buttonDevice: "/dev/input/marktime",
+    var core = DaemonCore(configuration: try! .init(settings: settingsWith(debounce: debounce), pid: 7, buttonDevice: "/dev/input/marktime",
                                                trackSaveInterval: 600))
     _ = core.handle(.started(bootID: "boot-a", now: 0, track: [], pending: pending))
     for t in Int64(0)...10 { _ = core.handle(.clock(sample(.gps, mono: t * second, utc: logDay + t * second, 0.5))) }
@@ -77,8 +77,8 @@ struct DaemonCoreTests {
         }
     }
 
-    @Test func aSightStoredUnsyncedGetsTheWarningTone() {
-        var core = DaemonCore(configuration: .init(settings: Settings()))
+    @Test func aSightStoredUnsyncedGetsTheWarningTone() throws {
+        var core = DaemonCore(configuration: try .init(settings: Settings()))
         _ = core.handle(.started(bootID: "boot-a", now: 0, track: [], pending: []))
         let clock = sample(.unsynced, mono: 5 * second, utc: 99 * second, nil)
         let sight = core.handle(.input(keyDown(5 * second), clock: clock)).inserts[0]
@@ -126,11 +126,11 @@ struct DaemonCoreTests {
         #expect(core.handle(.stored(sight, timing: nil)) == [])
     }
 
-    @Test func sightsLeftInTheJournalByAnEarlierRunAreInsertedAtStart() {
+    @Test func sightsLeftInTheJournalByAnEarlierRunAreInsertedAtStart() throws {
         let left = Sight(instant: MonotonicInstant(bootID: "boot-z", nanoseconds: 5), estimate:
                             UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5),
                          createdAt: UTCTime(nanosecondsSinceEpoch: logDay))
-        var core = DaemonCore(configuration: .init(settings: Settings()))
+        var core = DaemonCore(configuration: try .init(settings: Settings()))
         let actions = core.handle(.started(bootID: "boot-a", now: 0, track: [], pending: [left]))
         #expect(actions.inserts == [left])
         #expect(core.handle(.stored(left, timing: nil)).contains(.clearJournal))
@@ -174,8 +174,8 @@ struct DaemonCoreTests {
         #expect(core.handle(.input(keyDown(10 * second + 800_000_000), clock: nil)).inserts.count == 1)
     }
 
-    @Test func aKeyDownWithNoClockAtAllBuzzes() {
-        var core = DaemonCore(configuration: .init(settings: Settings()))
+    @Test func aKeyDownWithNoClockAtAllBuzzes() throws {
+        var core = DaemonCore(configuration: try .init(settings: Settings()))
         _ = core.handle(.started(bootID: "boot-a", now: 0, track: [], pending: []))
         let actions = core.handle(.input(keyDown(second), clock: nil))
         #expect(actions.tones == [.failure])

@@ -100,14 +100,14 @@ struct SightTests {
 
 @Suite("Config keys")
 struct SettingsTests {
-    @Test func defaults() {
+    @Test func defaults() throws {
         let s = Settings()
-        #expect(s.debounceMilliseconds == 30)
-        #expect(s.latencyCompensationMilliseconds == 0)
-        #expect(s.nmeaUncertainty == 0.5)
-        #expect(s.soundDevice == "default")
-        #expect(s.buttonDevice == nil)
-        #expect(s.recordPosition)
+        #expect(try s.debounceMilliseconds == 30)
+        #expect(try s.latencyCompensationMilliseconds == 0)
+        #expect(try s.nmeaUncertainty == 0.5)
+        #expect(try s.soundDevice == "default")
+        #expect(try s.buttonDevice == nil)
+        #expect(try s.recordPosition)
     }
 
     @Test func anUnknownKeyListsTheValidOnes() {

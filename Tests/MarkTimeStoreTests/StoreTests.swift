@@ -76,7 +76,7 @@ struct StoreTests {
             _ = try AppDatabase(path: tmp.store, createDirectory: false)
             Issue.record("a corrupt store opened")
         } catch {
-            #expect(error.description == "store \(tmp.store) is not a readable marktime store (file is not a database); move it aside and restore a backup, or choose another with --store")
+            #expect(error.description == "store \(tmp.store) is not a readable marktime store (it does not start with the SQLite header); move it aside and restore a backup, or choose another with --store")
         }
     }
 

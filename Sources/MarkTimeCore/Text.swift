@@ -1,0 +1,47 @@
+/// The rules for text a user gives: names are one clean line; any text is printed safely.
+public enum Text {
+    /// True for characters that move the cursor, recolour or clear a terminal, or reorder
+    /// the text around them: C0 and C1 controls, DEL, and the bidirectional overrides.
+    public static func isControl(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x00...0x1F, 0x7F...0x9F, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069: true
+        default: false
+        }
+    }
+
+    /// `text` with every control character shown as an escape (`\n`, `\t`, `\u{1B}`), for
+    /// tables and terminal lines. The store keeps the text as given.
+    public static func escaped<S: StringProtocol>(_ text: S) -> String {
+        guard text.unicodeScalars.contains(where: isControl) else { return String(text) }
+        var out = ""
+        for scalar in text.unicodeScalars {
+            guard isControl(scalar) else { out.unicodeScalars.append(scalar); continue }
+            switch scalar {
+            case "\n": out += "\\n"
+            case "\t": out += "\\t"
+            case "\r": out += "\\r"
+            default: out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            }
+        }
+        return out
+    }
+
+    /// The longest name, in characters.
+    public static let maximumNameLength = 100
+
+    /// A name (of a place, member, person, course, assignment or task): trimmed, not
+    /// empty, at most `maximumNameLength` characters, with no control characters such as
+    /// newlines or tabs, which would break every table it appears in. `what` names it
+    /// (`a place`), `example` shows a good one.
+    public static func name(_ text: String, what: String, example: String) throws(InputError) -> String {
+        let trimmed = text.trimmingWhitespace()
+        guard !trimmed.isEmpty else { throw InputError("\(what) needs a name, e.g. \(example)") }
+        guard !trimmed.unicodeScalars.contains(where: isControl) else {
+            throw InputError("\(what)'s name '\(escaped(trimmed))' has a control character (a newline, tab or escape): give one line of plain text, e.g. \(example)")
+        }
+        guard trimmed.count <= maximumNameLength else {
+            throw InputError("\(what)'s name is \(trimmed.count) characters long: give at most \(maximumNameLength), e.g. \(example)")
+        }
+        return trimmed
+    }
+}
