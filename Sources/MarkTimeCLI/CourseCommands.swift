@@ -5,7 +5,15 @@ import MarkTimeStore
 import MarkTimeTasks
 
 /// Two decimals: `88.57`.
-func twoDecimals(_ v: Double) -> String { String(format: "%.2f", v) }
+func twoDecimals(_ v: Double) -> String { GradeBook.text(v) }
+
+/// The line both `course show` and `course need` print when the types' weights leave part
+/// of the final grade unassigned.
+func unassignedLine(_ book: GradeBook, code: String) -> String? {
+    guard book.unassignedWeight > 0 else { return nil }
+    return "weights   the types total \(twoDecimals(book.totalWeight))% of the final grade, so \(twoDecimals(book.unassignedWeight))% "
+        + "can never be earned until `marktime course weight \(code) TYPE PERCENT` assigns it"
+}
 
 /// A number option that also takes `none` (to clear it).
 enum Clearable<T: LosslessStringConvertible & Sendable>: ExpressibleByArgument, Sendable {
@@ -138,6 +146,7 @@ extension MarkTime {
                         ("current", JSON.from(book.current)), ("letter", JSON.from(book.current.map(r.course.scale.letter))),
                         ("secured", .number(book.secured)), ("graded_weight", .number(book.gradedWeight)),
                         ("pending_weight", .number(book.pendingWeight)), ("possible", .number(book.possible)),
+                        ("total_weight", .number(book.totalWeight)), ("unassigned_weight", .number(book.unassignedWeight)),
                     ]).render())
                 case .table:
                     print("\(Text.escaped(r.course.code))  \(Text.escaped(r.course.name))  (scale \(r.course.scale))")
@@ -154,9 +163,10 @@ extension MarkTime {
                         }
                     }
                     if !r.weights.isEmpty { print(table.render()) }
-                    print("current   " + (book.current.map { "\(twoDecimals($0))% (\(r.course.scale.letter(for: $0))): \(twoDecimals(book.secured)) of \(twoDecimals(book.gradedWeight)) graded points" } ?? "nothing graded yet"))
-                    print("secured   \(twoDecimals(book.secured)) points of the final grade")
-                    print("pending   \(twoDecimals(book.pendingWeight))% still to earn; at best \(twoDecimals(book.possible))%")
+                    print("current   " + (book.current.map { "\(twoDecimals($0))% (\(r.course.scale.letter(for: $0))) of the work graded so far: \(twoDecimals(book.secured)) of \(twoDecimals(book.gradedWeight)) graded points" } ?? "nothing graded yet"))
+                    print("secured   \(twoDecimals(book.secured)) points of the final grade's 100")
+                    print("pending   \(twoDecimals(book.pendingWeight))% of the final grade still to earn; at best \(twoDecimals(book.possible))% (\(r.course.scale.letter(for: book.possible))) of the final grade")
+                    if let line = unassignedLine(book, code: r.course.code) { print(line) }
                 }
             }
         }
@@ -195,7 +205,7 @@ extension MarkTime {
                     }
                     print(JSON.object([("target", .number(percent)), ("status", .string(status)), ("needed", JSON.from(needed)),
                                        ("pending_weight", .number(book.pendingWeight)), ("secured", .number(book.secured)),
-                                       ("possible", .number(book.possible))]).render())
+                                       ("possible", .number(book.possible)), ("unassigned_weight", .number(book.unassignedWeight))]).render())
                 case .table:
                     switch need {
                     case .needs(let p):
@@ -204,8 +214,9 @@ extension MarkTime {
                     case .secured:
                         print("\(label) is already secured: \(twoDecimals(book.secured)) points are in")
                     case .unreachable(let best):
-                        print("\(label) can no longer be reached: the best possible is \(twoDecimals(best))%")
+                        print("\(label) can no longer be reached: the best possible is \(twoDecimals(best))% of the final grade")
                     }
+                    if let line = unassignedLine(book, code: r.course.code) { print(line) }
                 }
             }
         }

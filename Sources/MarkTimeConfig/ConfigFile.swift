@@ -130,7 +130,7 @@ public struct ConfigFile: Sendable {
 }
 
 /// A config file that could not be read or written.
-public struct ConfigError: Error, CustomStringConvertible, Sendable {
+public struct ConfigError: Error, CustomStringConvertible, Hashable, Sendable {
     public var description: String
     public init(_ description: String) { self.description = description }
 }

@@ -24,9 +24,11 @@ public struct GradeScale: Hashable, Sendable, CustomStringConvertible {
         self.letters = letters.sorted { $0.1 > $1.1 }
     }
 
-    /// The letter a percent earns.
+    /// The letter a percent earns, judged on the percent as shown (`GradeBook.hundredths`),
+    /// so 89.996 shows as 90.00 and earns the letter for 90.
     public func letter(for percent: Double) -> String {
-        letters.first { percent >= $0.minimum - 1e-9 }?.letter ?? "F"
+        let shown = GradeBook.hundredths(percent)
+        return letters.first { shown >= $0.minimum }?.letter ?? "F"
     }
 
     /// The lowest percent for `letter` (any case); `nil` when the scale has no such letter.
@@ -62,6 +64,18 @@ public struct GradeBook: Hashable, Sendable {
             self.outOf = outOf
             self.weight = weight
         }
+    }
+
+    /// The one rounding for every grade shown or compared: to the hundredth of a percent.
+    public static func hundredths(_ percent: Double) -> Double { (percent * 100).rounded() / 100 }
+
+    /// `89.50`: a percent as shown, two decimals.
+    public static func text(_ percent: Double) -> String {
+        let h = hundredths(percent)
+        guard h.isFinite, abs(h) < 1e12 else { return String(percent) }
+        let cents = Int64((abs(h) * 100).rounded())
+        let frac = cents % 100
+        return (h < 0 ? "-" : "") + "\(cents / 100)." + (frac < 10 ? "0" : "") + "\(frac)"
     }
 
     /// Type → percent of the final grade.
@@ -104,8 +118,15 @@ public struct GradeBook: Hashable, Sendable {
     /// The grade on graded work, in percent; `nil` before anything is graded.
     public var current: Double? { gradedWeight > 0 ? secured / gradedWeight * 100 : nil }
 
-    /// The best final grade still possible, in percent.
+    /// The best final grade still possible, in percent of the whole final grade.
     public var possible: Double { secured + pendingWeight }
+
+    /// The types' weights together, in percent of the final grade.
+    public var totalWeight: Double { weights.values.reduce(0, +) }
+
+    /// The part of the final grade no type carries yet: it can never be earned until a
+    /// weight is set for it.
+    public var unassignedWeight: Double { max(0, 100 - totalWeight) }
 
     /// What the pending work needs to average to reach `target` percent.
     public enum Need: Hashable, Sendable {
@@ -114,10 +135,11 @@ public struct GradeBook: Hashable, Sendable {
         case unreachable(best: Double)
     }
 
+    /// Reached when the secured points, as shown, reach `target`; reachable while the
+    /// best possible grade, as shown, does.
     public func need(_ target: Double) -> Need {
-        if secured >= target - 1e-9 { return .secured }
-        guard pendingWeight > 0 else { return .unreachable(best: possible) }
-        let needed = (target - secured) / pendingWeight * 100
-        return needed > 100 + 1e-9 ? .unreachable(best: possible) : .needs(percent: needed)
+        if Self.hundredths(secured) >= target { return .secured }
+        guard pendingWeight > 0, Self.hundredths(possible) >= target else { return .unreachable(best: possible) }
+        return .needs(percent: min(100, (target - secured) / pendingWeight * 100))
     }
 }

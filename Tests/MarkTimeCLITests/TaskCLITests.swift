@@ -109,7 +109,26 @@ struct CourseCLITests {
 
     @Test func anUnreachableTargetIsSaidPlainly() throws {
         try workedExample()
-        #expect(try cli.run(["course", "need", "NAV101", "95"]).stdout == "95% can no longer be reached: the best possible is 92.00%\n")
+        #expect(try cli.run(["course", "need", "NAV101", "95"]).stdout == "95% can no longer be reached: the best possible is 92.00% of the final grade\n")
+    }
+
+    @Test func weightsUnder100AreReportedAlikeByShowAndNeed() throws {
+        // Given a course whose only type carries 60% of the final grade, fully graded at 100%
+        for args in [["course", "add", "MET1", "--name", "Meteorology"], ["course", "weight", "MET1", "Exams", "60"],
+                     ["grade", "add", "MET1", "Exam", "--type", "Exams", "--score", "100"]] {
+            #expect(try cli.run(args).status == 0)
+        }
+        // When both commands are asked
+        let show = try cli.run(["course", "show", "MET1"]).stdout.split(separator: "\n").map(String.init)
+        let need = try cli.run(["course", "need", "MET1", "A"]).stdout
+        // Then show's grade says what it is of, and both name the unassigned 40%
+        let unassigned = "weights   the types total 60.00% of the final grade, so 40.00% can never be earned until `marktime course weight MET1 TYPE PERCENT` assigns it"
+        #expect(show.suffix(4) == [
+            "current   100.00% (A) of the work graded so far: 60.00 of 60.00 graded points",
+            "secured   60.00 points of the final grade's 100",
+            "pending   0.00% of the final grade still to earn; at best 60.00% (D) of the final grade",
+            unassigned])
+        #expect(need == "A (90%) can no longer be reached: the best possible is 60.00% of the final grade\n" + unassigned + "\n")
     }
 
     @Test func aSecuredTargetIsSaidPlainly() throws {

@@ -47,16 +47,41 @@ struct ConfigFileTests {
         }
     }
 
-    @Test func aValueOfTheWrongTypeIsRefused() throws {
+    @Test func aValueOfTheWrongTypeIsRefusedWhenItsKeyIsRead() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
-        try "[button]\ndebounce_ms = \"fast\"\n".write(toFile: path, atomically: true, encoding: .utf8)
-        do {
-            _ = try ConfigFile(path: path).load()
-            Issue.record("a bad value loaded")
-        } catch {
-            #expect(error.description == "config file \(path): button.debounce_ms has the wrong type in the config file: key-downs this close to the last accepted one are bounces, in ms")
+        // Given a file with a wrong debounce and a good volume
+        try "[button]\ndebounce_ms = \"fast\"\n[sound]\nvolume = 40\n".write(toFile: path, atomically: true, encoding: .utf8)
+        // When it is loaded
+        let settings = try ConfigFile(path: path).load()
+        // Then the good key reads, and the wrong one throws a sentence naming the file and the key
+        #expect(try settings.soundVolume == 40)
+        #expect(throws: InputError("config file \(path): button.debounce_ms has the wrong type in the config file: key-downs this close to the last accepted one are bounces, in ms; fix it with `marktime config set button.debounce_ms VALUE`, or `marktime config unset button.debounce_ms` for the default")) {
+            try settings.debounceMilliseconds
         }
+    }
+
+    @Test func settingAnotherKeyKeepsAWrongValueForItsOwner() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        // Given a file with a wrong volume
+        try "[sound]\nvolume = 300\n".write(toFile: path, atomically: true, encoding: .utf8)
+        // When another key is set
+        try ConfigFile(path: path).set("button.grab", text: "false", zoneExists: { _ in true })
+        // Then the wrong volume is still in the file for its owner to fix, and the new key is set
+        let settings = try ConfigFile(path: path).load()
+        #expect(settings.problems.keys.sorted() == ["sound.volume"])
+        #expect(try settings.buttonGrab == false)
+    }
+
+    @Test func aZoneTheDatabaseDoesNotKnowIsRefusedWhenSet() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // When home.zone is set to a zone that does not exist
+        #expect(throws: ConfigError("home.zone 'Mars/Olympus' is not a zone of the tz database: give one such as Australia/Brisbane or Europe/London (`marktime people zones` lists them), or leave it empty for the system's (your home time zone, e.g. Australia/Brisbane; empty means the system's)")) {
+            try ConfigFile(path: path).set("home.zone", text: "Mars/Olympus", zoneExists: { $0 == "Europe/London" })
+        }
+        // Then nothing was written
+        #expect(!FileManager.default.fileExists(atPath: path))
     }
 
     @Test func anUnknownKeyInTheFileIsRefused() throws {

@@ -143,3 +143,22 @@ struct ReminderScheduleTests {
         #expect(schedule.next([ReminderState(id: 1, remindAt: 5 * s, remindedAt: 5 * s)], now: 0) == nil)
     }
 }
+
+@Suite("Grade rounding")
+struct GradeRoundingTests {
+    @Test func aLetterIsJudgedOnThePercentAsShown() {
+        // Given 89.996%, which shows as 90.00
+        // When the standard scale gives its letter
+        // Then it is the letter for 90, as shown, not B
+        #expect(GradeBook.text(89.996) == "90.00")
+        #expect(GradeScale.standard.letter(for: 89.996) == "A")
+        #expect(GradeScale.standard.letter(for: 89.994) == "B")
+    }
+
+    @Test func aTargetReachedAsShownIsSecured() {
+        // Given 89.996 points secured, nothing pending
+        let book = GradeBook(weights: ["Exams": 100], assignments: [.init(title: "Final", type: "Exams", score: 89.996, outOf: 100)])
+        // When an A (90) is asked for, then it is secured, as `course show` says
+        #expect(book.need(90) == .secured)
+    }
+}
