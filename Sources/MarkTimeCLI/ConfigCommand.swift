@@ -83,10 +83,14 @@ extension MarkTime.ConfigCommand {
         @Argument(help: "A key such as sound.volume.")
         var key: String
 
-        @Argument(help: "Its new value.")
-        var value: String
+        /// Every leftover word, so that a negative number reaches the key's own check.
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Its new value.", valueName: "value"))
+        var words: [String] = []
 
         func run() async throws {
+            guard words.count == 1, let value = words.first else {
+                throw ValidationError("give one value, quoted if it has spaces, e.g. `marktime config set button.debounce_ms 40`")
+            }
             let file = config.file
             let tz = TZDatabase()
             let parsed = try file.set(key, text: value, zoneExists: { name in (try? tz.catalogue().resolve(name)) != nil })

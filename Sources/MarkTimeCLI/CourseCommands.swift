@@ -108,11 +108,20 @@ extension MarkTime {
             @OptionGroup var store: StoreOptions
             @Argument(help: "The course.") var code: String
             @Argument(help: "The type: Exams, Homework…") var type: String
-            @Argument(help: "Its percent of the final grade.") var percent: Double
+            /// Every leftover word, so that a negative number reaches the weight rule.
+            @Argument(parsing: .allUnrecognized, help: ArgumentHelp("Its percent of the final grade.", valueName: "percent")) var words: [String] = []
+
+            var percent: Double {
+                get throws {
+                    guard words.count == 1 else { throw ValidationError("give one percent, e.g. `marktime course weight NAV101 Exams 60`") }
+                    guard let p = Double(words[0]) else { throw InputError("a weight is a percent from 0 to 100, not '\(words[0])'") }
+                    return p
+                }
+            }
 
             func run() async throws {
                 let db = try store.open()
-                try db.setWeight(course: code, type: type, percent: percent)
+                try db.setWeight(course: code, type: type, percent: try percent)
                 let r = try db.course(code)
                 print("\(Text.escaped(r.course.code)): \(r.weights.map { "\($0.type) \(Position.plain($0.percent))%" }.joined(separator: ", ")) (total \(Position.plain(r.totalWeight))%)")
             }
@@ -242,11 +251,11 @@ extension MarkTime {
             @Argument(help: "The course.") var code: String
             @Argument(help: "The assignment.") var title: String
             @Option(help: "Its type, one with a weight.") var type: String
-            @Option(help: "The score; leave out while pending.") var score: Double?
-            @Option(name: .customLong("out-of"), help: "What the score is out of.") var outOf: Double = 100
-            @Option(help: "Its own share of the final grade, in percent.") var weight: Double?
+            @Option(parsing: .unconditional, help: "The score; leave out while pending.") var score: Double?
+            @Option(name: .customLong("out-of"), parsing: .unconditional, help: "What the score is out of.") var outOf: Double = 100
+            @Option(parsing: .unconditional, help: "Its own share of the final grade, in percent.") var weight: Double?
             @Option(help: ArgumentHelp("When it is due.", valueName: "when")) var due: String?
-            @Option(name: .customLong("class-average"), help: "The class average, out of the same.") var classAverage: Double?
+            @Option(name: .customLong("class-average"), parsing: .unconditional, help: "The class average, out of the same.") var classAverage: Double?
 
             func run() async throws {
                 let dueAt = try due.map { try TaskClock(try config.settings()).parse($0, option: "--due") }
@@ -268,11 +277,11 @@ extension MarkTime {
             @Argument(help: "The assignment's id.") var id: Int64
             @Option(help: "A new title.") var title: String?
             @Option(help: "A new type.") var type: String?
-            @Option(help: "A new score, or none.") var score: Clearable<Double>?
-            @Option(name: .customLong("out-of"), help: "What the score is out of.") var outOf: Double?
-            @Option(help: "Its own share, or none to share the type's weight equally.") var weight: Clearable<Double>?
+            @Option(parsing: .unconditional, help: "A new score, or none.") var score: Clearable<Double>?
+            @Option(name: .customLong("out-of"), parsing: .unconditional, help: "What the score is out of.") var outOf: Double?
+            @Option(parsing: .unconditional, help: "Its own share, or none to share the type's weight equally.") var weight: Clearable<Double>?
             @Option(help: ArgumentHelp("When it is due.", valueName: "when")) var due: String?
-            @Option(name: .customLong("class-average"), help: "The class average, or none.") var classAverage: Clearable<Double>?
+            @Option(name: .customLong("class-average"), parsing: .unconditional, help: "The class average, or none.") var classAverage: Clearable<Double>?
 
             func run() async throws {
                 let dueAt = try due.map { try TaskClock(try config.settings()).parse($0, option: "--due") }

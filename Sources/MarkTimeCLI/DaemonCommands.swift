@@ -58,7 +58,7 @@ extension MarkTime {
         @Option(help: "ok, warning, failure, alarm or chime.")
         var tone: ToneName = .ok
 
-        @Option(help: "How long the looping alarm plays.")
+        @Option(parsing: .unconditional, help: "How long the looping alarm plays, seconds.")
         var seconds: Double = 3
 
         enum ToneName: String, ExpressibleByArgument, CaseIterable {

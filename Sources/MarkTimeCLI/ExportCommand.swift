@@ -42,6 +42,10 @@ extension MarkTime.Export {
                 _ = try SightCSV.export(db, query) { chunk in FileHandle.standardOutput.write(Data(chunk)) }
                 return
             }
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
+                throw InputError("cannot write \(output): it is a folder; give a file name, e.g. --output \((output as NSString).appendingPathComponent("sights.csv"))")
+            }
             // A new file beside the target, renamed over it once complete.
             let temporary = output + ".partial"
             guard FileManager.default.createFile(atPath: temporary, contents: nil), let file = FileHandle(forWritingAtPath: temporary) else {

@@ -60,7 +60,7 @@ extension MarkTime {
             @OptionGroup var config: ConfigOptions
             @Argument(help: "Its name (unique, whatever the case).") var name: String
             @OptionGroup var where_: PositionOptions
-            @Option(help: "Radius in metres, more than 0 and at most 100 km.") var radius: Double
+            @Option(parsing: .unconditional, help: "Radius in metres, more than 0 and at most 100 km.") var radius: Double
             @Option(help: "home, work, school, harbour, anchorage or other.") var kind: PlaceKind = .other
 
             func run() async throws {
@@ -257,12 +257,12 @@ extension MarkTime {
             @Argument var name: String
             @Option(parsing: .unconditional, help: ArgumentHelp("Where they are.", valueName: "pos")) var position: String
             @Option(help: "When (ISO-8601 UTC; default now).") var time: String?
-            @Option(help: "The report's error estimate in metres, if known.") var error: Double?
+            @Option(parsing: .unconditional, help: "The report's error estimate in metres, if known.") var error: Double?
 
             func run() async throws {
                 let settings = try config.settings()
                 let when = try parseBound(time, upper: false, option: "--time") ?? (try wallClock())
-                let fix = GeoFix(position: try Position.parse(position), error: error, time: when)
+                let fix = try GeoFix.reported(position: try Position.parse(position), error: error, time: when)
                 let events = try store.open().report(fix, member: name, rules: settings.geofenceRules)
                 print(events.isEmpty ? "\(Text.escaped(name)): reported" : events.map { "\(Text.escaped(name)): \($0.kind.rawValue) \(Text.escaped($0.place))" }.joined(separator: "\n"))
             }

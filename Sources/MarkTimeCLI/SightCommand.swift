@@ -85,8 +85,7 @@ extension MarkTime.SightCommand {
             var e = SightEdit()
             for field in clear { try e.clear(field) }
             if let body {
-                let b = body.trimmingCharacters(in: .whitespaces)
-                e.body = b.isEmpty ? .clear : .set(b)
+                try e.setBody(body)
             }
             if let limb { e.limb = .set(try Limb.parse(limb)) }
             if let hs { e.hs = .set(try SextantAngle.parse(hs)) }

@@ -28,7 +28,7 @@ extension MarkTime.Sights {
 
         @OptionGroup var store: StoreOptions
 
-        @Option(name: .short, help: "How many to show.")
+        @Option(name: .short, parsing: .unconditional, help: "How many to show.")
         var n: Int?
 
         @Flag(help: "Show every sight.")

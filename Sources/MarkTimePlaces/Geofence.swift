@@ -17,7 +17,7 @@ public struct Place: Hashable, Sendable {
 
     public init(name: String, kind: PlaceKind, center: Position, radius: Double) throws(InputError) {
         let trimmed = try Text.name(name, what: "a place", example: "Home")
-        guard radius.isFinite, radius > 0 else { throw InputError("radius \(radius) m is not positive: give the place's radius in metres, e.g. --radius 150") }
+        guard radius.isFinite, radius > 0 else { throw InputError("radius \(radius.isFinite ? Position.plain(radius) : String(radius)) m is not positive: give the place's radius in metres, e.g. --radius 150") }
         guard radius >= 1 else { throw InputError("radius \(Quantity.metres(radius)) is under 1 m: a fix is never that exact; give the place's radius in metres, e.g. --radius 150") }
         guard radius <= Self.maximumRadius else { throw InputError("radius \(Quantity.metres(radius)) is over the 100 km limit") }
         self.name = trimmed
@@ -38,6 +38,12 @@ public struct GeoFix: Hashable, Sendable {
         self.position = position
         self.error = error
         self.time = time
+    }
+
+    /// A fix a user reports: its error, when given, is 0 to 100 km.
+    public static func reported(position: Position, error: Double?, time: UTCTime) throws(InputError) -> GeoFix {
+        let error = try error.map { e throws(InputError) in try Quantity.check(e, in: 0...100_000, what: "--error", unit: "m") }
+        return GeoFix(position: position, error: error, time: time)
     }
 }
 

@@ -35,7 +35,8 @@ extension AppDatabase {
     }
 
     public func addCheckin(_ name: String, at time: UTCTime, position: Position, now: UTCTime) throws(StoreError) -> Int64 {
-        try insertJournal(kind: "checkin", time: time, text: name.trimmingWhitespace(), position: position, now: now)
+        try insertJournal(kind: "checkin", time: time, text: try StoreError.name(name, what: "a check-in", example: "--name \"Fuel dock\""),
+                          position: position, now: now)
     }
 
     /// Adds a photo; when the same file is already in, its id and `false`.

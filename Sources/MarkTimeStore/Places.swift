@@ -196,7 +196,7 @@ extension AppDatabase {
         try read { db in
             var sql = "SELECT * FROM place_event WHERE time_ns >= ?"
             var arguments: StatementArguments = [since?.nanosecondsSinceEpoch ?? Int64.min]
-            if let member { sql += " AND member = ? COLLATE NOCASE"; arguments += [member] }
+            if let member { sql += " AND member = ? COLLATE NOCASE"; arguments += [try Self.memberName(member, db)] }
             return try Row.fetchAll(db, sql: sql + " ORDER BY time_ns, id", arguments: arguments).compactMap { row in
                 guard let p = try? Position(latitude: row["lat"], longitude: row["lon"]),
                       let kind = PlaceEvent.Kind(rawValue: row["event"]) else { return nil }

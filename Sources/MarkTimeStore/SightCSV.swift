@@ -81,6 +81,7 @@ public enum SightCSV {
 
     /// Streams the current sights that `query` selects to `sink`, in chunks; returns how many.
     public static func export(_ db: AppDatabase, _ query: SightQuery, to sink: @escaping ([UInt8]) throws -> Void) throws(StoreError) -> Int {
+        try query.check()
         var sql = "SELECT \(Row.columns) FROM sight WHERE archived_at_ns IS NULL"
         var arguments: StatementArguments = []
         if let since = query.since { sql += " AND utc_ns >= ?"; arguments += [since.nanosecondsSinceEpoch] }

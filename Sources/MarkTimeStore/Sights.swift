@@ -4,6 +4,13 @@ import MarkTimeCore
 
 /// Which sights a listing wants.
 public struct SightQuery: Sendable {
+    /// Refuses a range that ends before it starts: nothing could match.
+    public func check() throws(StoreError) {
+        if let since, let until, until < since {
+            throw .refused("the range ends (\(until.iso8601)) before it starts (\(since.iso8601)), so no sight can match: swap --since and --until")
+        }
+    }
+
     /// Newest first, at most this many; `nil` for all.
     public var limit: Int?
     /// Inclusive lower bound on UTC.
@@ -53,6 +60,7 @@ extension AppDatabase {
     }
 
     public func sights(_ query: SightQuery = SightQuery()) throws(StoreError) -> [Sight] {
+        try query.check()
         var sql = "SELECT * FROM sight WHERE archived_at_ns IS \(query.archived ? "NOT NULL" : "NULL")"
         var arguments: StatementArguments = []
         if let since = query.since { sql += " AND utc_ns >= ?"; arguments += [since.nanosecondsSinceEpoch] }

@@ -37,7 +37,7 @@ struct PlaceCLITests {
     @Test func aNonPositiveRadiusIsRefused() throws {
         let r = try cli.run(["place", "add", "Home", "--position", home, "--radius", "0"])
         #expect(r.status == 1)
-        #expect(r.stderr == "Error: radius 0.0 m is not positive: give the place's radius in metres, e.g. --radius 150\n")
+        #expect(r.stderr == "Error: radius 0 m is not positive: give the place's radius in metres, e.g. --radius 150\n")
         #expect((try cli.json(["place", "list"]) as? [[String: Any]])?.count == 0)
     }
 
