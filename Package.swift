@@ -1,4 +1,5 @@
 // swift-tools-version:6.1
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -161,3 +162,14 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The libFuzzer harness, only for `Tests/fuzz/run` (MARKTIME_FUZZ=1): libFuzzer supplies
+// its main, so an ordinary build could not link it.
+if ProcessInfo.processInfo.environment["MARKTIME_FUZZ"] != nil {
+    package.products.append(.executable(name: "marktime-fuzz", targets: ["MarkTimeFuzz"]))
+    package.targets.append(.executableTarget(
+        name: "MarkTimeFuzz",
+        dependencies: ["MarkTimeCore", "MarkTimeTasks", "MarkTimeJournal", "MarkTimeConfig", "MarkTimeStore"],
+        path: "Tests/fuzz/Harness",
+        swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
+}

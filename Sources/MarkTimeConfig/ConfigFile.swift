@@ -31,12 +31,18 @@ public struct ConfigFile: Sendable {
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw ConfigError("cannot read config file \(path): \(error.localizedDescription); check its permissions")
         }
+        return try Self.settings(toml: text, path: path)
+    }
+
+    /// The settings a config file's text holds; `path` names it in errors.
+    public static func settings(toml text: String, path: String) throws(ConfigError) -> Settings {
+        try checkSubset(text, path: path)
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch {
             throw ConfigError("config file \(path) is not valid TOML: \(error); fix it or remove it to use the defaults")
         }
         var settings = Settings()
-        for (name, value) in Self.flatten(table, prefix: "") {
+        for (name, value) in flatten(table, prefix: "") {
             let key: ConfigKey
             do { key = try Settings.key(named: name) } catch { throw ConfigError("config file \(path): \(error)") }
             do {
@@ -106,6 +112,25 @@ public struct ConfigFile: Sendable {
         }
     }
 
+    /// toml++ (under TOMLKit) asserts, and so aborts the process, on some malformed input
+    /// (`[é]`, `[` alone on a line, `s=[}`; found by Tests/fuzz/run). So the text must first
+    /// fit the part of TOML a marktime config uses, line by line: blank lines, comments,
+    /// `[section]` headers, and `key = value` where the value is true, false, a number or a
+    /// one-line string. Anything else (arrays, inline tables, multi-line strings, control
+    /// characters) is refused with its line, and never reaches toml++.
+    static func checkSubset(_ text: String, path: String) throws(ConfigError) {
+        var body = Substring(text).unicodeScalars
+        if body.first == "\u{FEFF}" { body = body.dropFirst() }
+        for (index, raw) in body.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = Array(raw)
+            if line.last == "\r" { line.removeLast() }
+            if let problem = SubsetLine(line).problem {
+                throw ConfigError("config file \(path) is not valid TOML for marktime, line \(index + 1): \(problem); a marktime config holds only [section] lines "
+                    + "and key = value lines (true, false, a number or a \"string\"): fix it or remove it to use the defaults")
+            }
+        }
+    }
+
     static func flatten(_ table: TOMLTable, prefix: String) -> [(String, ConfigValue)] {
         var out: [(String, ConfigValue)] = []
         for key in table.keys {
@@ -133,4 +158,91 @@ public struct ConfigFile: Sendable {
 public struct ConfigError: Error, CustomStringConvertible, Hashable, Sendable {
     public var description: String
     public init(_ description: String) { self.description = description }
+}
+
+/// One line of a config file, checked against the subset of TOML marktime reads.
+struct SubsetLine {
+    let chars: [Unicode.Scalar]
+    var i = 0
+
+    init(_ chars: [Unicode.Scalar]) { self.chars = chars }
+
+    var problem: String? {
+        var me = self
+        do { try me.line(); return nil } catch { return error.description }
+    }
+
+    struct Refusal: Error, CustomStringConvertible { var description: String }
+
+    var peek: Unicode.Scalar? { i < chars.count ? chars[i] : nil }
+
+    mutating func spaces() { while peek == " " || peek == "\t" { i += 1 } }
+
+    mutating func line() throws(Refusal) {
+        if let c = chars.first(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) {
+            throw Refusal(description: "it has a control character (\(Text.escaped(String(c))))")
+        }
+        spaces()
+        guard let first = peek, first != "#" else { return }
+        if first == "[" {
+            i += 1
+            if peek == "[" { throw Refusal(description: "arrays of tables ([[…]]) are not part of a marktime config") }
+            spaces()
+            try dottedKey()
+            guard peek == "]" else { throw Refusal(description: "a [section] line must end its name with ]") }
+            i += 1
+        } else {
+            try dottedKey()
+            guard peek == "=" else { throw Refusal(description: "expected = after the key") }
+            i += 1
+            spaces()
+            try value()
+        }
+        spaces()
+        guard peek == nil || peek == "#" else { throw Refusal(description: "unexpected text after the value") }
+    }
+
+    mutating func dottedKey() throws(Refusal) {
+        while true {
+            try key()
+            spaces()
+            guard peek == "." else { return }
+            i += 1
+            spaces()
+        }
+    }
+
+    mutating func key() throws(Refusal) {
+        if peek == "\"" || peek == "'" { return try string() }
+        let start = i
+        while let c = peek, c.isASCII, ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c) || c == "_" || c == "-" { i += 1 }
+        guard i > start else { throw Refusal(description: "a key is letters, digits, _ and -, or quoted") }
+    }
+
+    mutating func value() throws(Refusal) {
+        guard let c = peek else { throw Refusal(description: "a key needs a value after =") }
+        if c == "\"" || c == "'" { return try string() }
+        let start = i
+        while let c = peek, c.isASCII, ("a"..."z").contains(c) || ("A"..."Z").contains(c) || ("0"..."9").contains(c)
+            || c == "_" || c == "-" || c == "+" || c == "." || c == ":" { i += 1 }
+        guard i > start else { throw Refusal(description: "a value is true, false, a number or a \"string\"") }
+    }
+
+    /// A one-line basic ("…", with backslash escapes) or literal ('…') string.
+    mutating func string() throws(Refusal) {
+        let quote = peek!
+        if i + 2 < chars.count, chars[i + 1] == quote, chars[i + 2] == quote {
+            throw Refusal(description: "multi-line strings are not part of a marktime config")
+        }
+        i += 1
+        while let c = peek {
+            i += 1
+            if c == quote { return }
+            if quote == "\"", c == "\\" {
+                guard peek != nil else { break }
+                i += 1
+            }
+        }
+        throw Refusal(description: "a string is not closed on its line")
+    }
 }

@@ -94,7 +94,12 @@ public struct StatusFile: Sendable {
 
     public func read() -> DaemonStatus? {
         guard let data = FileManager.default.contents(atPath: path) else { return nil }
-        return try? JSONDecoder().decode(Record.self, from: data).status
+        return Self.decode(data)
+    }
+
+    /// The status a file's bytes hold; `nil` for anything that is not one.
+    public static func decode(_ data: Data) -> DaemonStatus? {
+        try? JSONDecoder().decode(Record.self, from: data).status
     }
 
     public func remove() { unlink(path) }

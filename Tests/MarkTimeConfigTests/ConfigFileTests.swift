@@ -105,3 +105,56 @@ struct ConfigFileTests {
         #expect(ConfigFile.resolve(explicit: nil, environment: ["HOME": "/home/pi"], exists: { _ in false }).path == "/home/pi/.config/marktime/config.toml")
     }
 }
+
+@Suite("Config files found by fuzzing")
+struct ConfigFuzzRegressionTests {
+    static let tail = "; a marktime config holds only [section] lines and key = value lines (true, false, a number or a \"string\"): fix it or remove it to use the defaults"
+
+    /// Each input made toml++ assert and abort the process (Tests/fuzz/run, target config).
+    @Test(arguments: [
+        ("[é]\n", 1, "a key is letters, digits, _ and -, or quoted"),
+        ("[!]\n", 1, "a key is letters, digits, _ and -, or quoted"),
+        ("[[é]]\n", 1, "arrays of tables ([[…]]) are not part of a marktime config"),
+        ("\u{FEFF}[\u{1}", 1, "it has a control character (\\u{1})"),
+        ("[\u{B}]", 1, "it has a control character (\\u{B})"),
+        ("[\n\u{57E}st\"\n", 1, "a key is letters, digits, _ and -, or quoted"),
+        ("[\ne", 1, "a key is letters, digits, _ and -, or quoted"),
+        ("[d]\ne=0\nc=\"\"\n[\n", 4, "a key is letters, digits, _ and -, or quoted"),
+        ("s=[}", 1, "a value is true, false, a number or a \"string\""),
+    ])
+    func aLineOutsideTheConfigSubsetIsRefusedNotAborted(_ text: String, _ line: Int, _ problem: String) {
+        // Given a file that aborted marktime
+        // When it is read, then it is one error naming the line and the problem
+        #expect(throws: ConfigError("config file c.toml is not valid TOML for marktime, line \(line): \(problem)" + Self.tail)) {
+            try ConfigFile.settings(toml: text, path: "c.toml")
+        }
+    }
+
+    @Test func everyFormMarktimeWritesStillReads() throws {
+        // Given quoted and bare names, comments, a BOM, CRLF, literal and escaped strings
+        let text = "\u{FEFF}# comment\r\n[\"sound\"]\r\nvolume = 40 # loud\r\ndevice = 'plughw:1,0'\n[ button ]\ngrab = false\n"
+            + "[home]\nzone = \"Europe/London\"\n[clock]\nnmea_uncertainty_s = 0.5\n"
+        // When it is read, then every value arrives
+        let settings = try ConfigFile.settings(toml: text, path: "c.toml")
+        #expect(try settings.soundVolume == 40)
+        #expect(try settings.soundDevice == "plughw:1,0")
+        #expect(try settings.buttonGrab == false)
+        #expect(try settings.homeZone == "Europe/London")
+        #expect(try settings.nmeaUncertainty == 0.5)
+    }
+
+    @Test func whatConfigSetWritesReadsBack() throws {
+        // Given a file written by `config set` for every kind of value
+        let folder = NSTemporaryDirectory() + "marktime-config-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = ConfigFile(path: folder + "/config.toml")
+        for (key, text) in [("sound.device", "plughw:1,0"), ("sound.volume", "40"), ("button.grab", "false"), ("clock.nmea_uncertainty_s", "0.25")] {
+            try file.set(key, text: text, zoneExists: { _ in true })
+        }
+        // When it is loaded, then it passes the subset check and holds the values
+        let settings = try file.load()
+        #expect(settings.problems.isEmpty)
+        #expect(try settings.soundDevice == "plughw:1,0")
+        #expect(try settings.nmeaUncertainty == 0.25)
+    }
+}
