@@ -137,15 +137,12 @@ extension MarkTime {
                 options.position = position
                 options.here = here || position == nil
                 let at = try options.resolve(db, settings)
-                let ranked = try db.places().map { ($0, GreatCircle.distance($0.center, at)) }.sorted { $0.1 < $1.1 }
-                let inside = ranked.first { $0.1 <= $0.0.radius }?.0
-                let label = name?.trimmingWhitespace() ?? inside?.name ?? "Check-in"
                 let time = try when.instant(zone)
-                let id = try db.addCheckin(label, at: time, position: at, now: try wallClock())
-                print("check-in \(id): \(Text.escaped(label)) at \(at.ddm), \(TaskClock.show(time, zone))")
-                if inside == nil {
-                    print(ranked.isEmpty ? "no known places: `marktime place add` adds them"
-                          : "not within a known place; nearest: " + ranked.prefix(3).map { "\($0.0.name) \(distanceText($0.1))" }.joined(separator: ", "))
+                let c = try db.checkIn(at: at, name: name, time: time, now: try wallClock())
+                print("check-in \(c.id): \(Text.escaped(c.name)) at \(at.ddm), \(TaskClock.show(time, zone))")
+                if c.inside == nil {
+                    print(c.nearest.isEmpty ? "no known places: `marktime place add` adds them"
+                          : "not within a known place; nearest: " + c.nearest.prefix(3).map { "\(Text.escaped($0.place.name)) \(distanceText($0.metres))" }.joined(separator: ", "))
                 }
             }
         }

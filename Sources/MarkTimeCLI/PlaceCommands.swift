@@ -164,9 +164,7 @@ extension MarkTime {
                 who = members.first(where: \.isMe)
             }
             let places = try db.places()
-            let nearest = who?.position.flatMap { p in
-                places.map { ($0, GreatCircle.distance(p, $0.center)) }.min { $0.1 < $1.1 }
-            }
+            let nearest = who?.position.flatMap { p in Place.ranked(places, from: p).nearest.first }
             let place = who?.geofence.place
             let since = who?.geofence.since
             switch format {

@@ -80,6 +80,15 @@ public struct GeofenceRules: Hashable, Sendable {
     public func margin(for place: Place) -> Double { max(place.radius * marginFraction, marginMinimum) }
 }
 
+extension Place {
+    /// The places by distance from `position`, nearest first, and the nearest whose radius
+    /// holds it: the one rule for naming where someone is.
+    public static func ranked(_ places: [Place], from position: Position) -> (inside: Place?, nearest: [(place: Place, metres: Double)]) {
+        let ranked = places.map { (place: $0, metres: GreatCircle.distance($0.center, position)) }.sorted { $0.metres < $1.metres }
+        return (ranked.first { $0.metres <= $0.place.radius }?.place, ranked)
+    }
+}
+
 extension Settings {
     /// `places.confirm_fixes`, `places.margin_percent` and `places.margin_min_m`.
     public var geofenceRules: GeofenceRules {

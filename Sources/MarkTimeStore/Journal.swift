@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MarkTimeCore
 import MarkTimeJournal
+import MarkTimePlaces
 
 /// A photo as the journal keeps it: its file's hash and extension, and pixel size.
 public struct StoredPhoto: Hashable, Sendable {
@@ -32,6 +33,15 @@ extension AppDatabase {
         let text = text.trimmingWhitespace()
         guard !text.isEmpty else { throw .refused("a moment needs some words") }
         return try insertJournal(kind: "moment", time: time, text: text, position: nil, now: now)
+    }
+
+    /// A check-in at `position`: named `name`, else after the place whose radius holds it,
+    /// else "Check-in". Returns its id and name, and the places by distance.
+    public func checkIn(at position: Position, name: String?, time: UTCTime, now: UTCTime) throws(StoreError)
+        -> (id: Int64, name: String, inside: Place?, nearest: [(place: Place, metres: Double)]) {
+        let (inside, nearest) = Place.ranked(try places(), from: position)
+        let label = name ?? inside?.name ?? "Check-in"
+        return (try addCheckin(label, at: time, position: position, now: now), label, inside, nearest)
     }
 
     public func addCheckin(_ name: String, at time: UTCTime, position: Position, now: UTCTime) throws(StoreError) -> Int64 {
