@@ -66,23 +66,22 @@ public struct ConfigFile: Sendable {
     /// Returns the value as stored.
     @discardableResult
     public func set(_ name: String, text: String, zoneExists: (String) -> Bool) throws(ConfigError) -> ConfigValue {
+        let value: ConfigValue
         do {
             let key = try Settings.key(named: name)
-            let value: ConfigValue
             do { value = try key.parse(text, zoneExists: zoneExists) } catch { throw InputError("\(error) (\(key.help))") }
-            try set(name, to: value)
-            return value
-        } catch let error as ConfigError {
-            throw error
         } catch {
             throw ConfigError("\(error)")
         }
+        try set(name, to: value)
+        return value
     }
 
     func write(_ settings: Settings, keeping broken: Set<String> = []) throws(ConfigError) {
         let root = TOMLTable()
         var values = settings.values
-        if !broken.isEmpty, let text = try? String(contentsOfFile: path, encoding: .utf8), let table = try? TOMLTable(string: text) {
+        if !broken.isEmpty, let text = try? String(contentsOfFile: path, encoding: .utf8), (try? Self.checkSubset(text, path: path)) != nil,
+           let table = try? TOMLTable(string: text) {
             for (name, value) in Self.flatten(table, prefix: "") where broken.contains(name) { values[name] = value }
         }
         for (name, value) in values.sorted(by: { $0.key < $1.key }) {

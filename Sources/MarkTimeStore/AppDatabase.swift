@@ -72,7 +72,7 @@ public final class AppDatabase: Sendable {
         if immutable {
             var uri = URLComponents()
             uri.scheme = "file"
-            uri.path = (path as NSString).standardizingPath.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            uri.path = URL(fileURLWithPath: path).path
             uri.queryItems = [URLQueryItem(name: "immutable", value: "1")]
             return try DatabaseQueue(path: uri.string ?? path, configuration: config)
         }

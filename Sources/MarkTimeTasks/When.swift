@@ -24,7 +24,7 @@ public struct WhenParser: Sendable {
     /// A time outside `UTCTime.range` is refused.
     public func parse(_ text: String, before due: Int64? = nil) throws(InputError) -> Int64 {
         let seconds = try unchecked(text, before: due)
-        guard (UTCTime.range.lowerBound.wholeSeconds...UTCTime.range.upperBound.wholeSeconds).contains(seconds) else {
+        guard (try? UTCTime(validWholeSeconds: seconds)) != nil else {
             throw InputError("'\(text)' is out of range: \(UTCTime.rangeMessage)")
         }
         return seconds
