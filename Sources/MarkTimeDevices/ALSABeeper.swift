@@ -159,7 +159,10 @@ public final class ALSABeeper: Beeper, Sendable {
                 let n = snd_pcm_writei(pcm, buffer.baseAddress! + offset, snd_pcm_uframes_t(buffer.count - offset))
                 if n >= 0 {
                     offset += Int(n)
-                } else if snd_pcm_recover(pcm, Int32(n), 1) < 0 {
+                } else if snd_pcm_recover(pcm, Int32(n), 1) >= 0 {
+                    // The buffer ran dry before this thread refilled it: the tone has a gap.
+                    if n == -snd_pcm_sframes_t(EPIPE) { logger.notice("sound underrun: a gap in the tone", metadata: ["device": "\(device)"]) }
+                } else {
                     let reason = String(cString: snd_strerror(Int32(n)))
                     queue.withLock { $0.state = "lost \(device): \(reason)" }
                     logger.warning("sound device failed; will reopen it", metadata: ["device": "\(device)", "error": "\(reason)"])

@@ -51,6 +51,9 @@ final class Rig {
         say("# daemon ready: sound \(try status()["sound"] as? String ?? "?")")
     }
 
+    /// What the daemon has logged, also after it stopped.
+    var daemonLog: String { (try? String(contentsOfFile: folder + "/daemon.log", encoding: .utf8)) ?? "" }
+
     func stopDaemon() -> Double {
         defer { daemon = nil }
         return daemon?.stop() ?? 0
@@ -91,9 +94,9 @@ final class Rig {
     }
 
     func tearDown() {
-        if let daemon, failures > 0 {
+        if failures > 0 {
             say("# daemon log (tail):")
-            for line in daemon.output.split(separator: "\n").suffix(30) { say("# \(line)") }
+            for line in daemonLog.split(separator: "\n").suffix(30) { say("# \(line)") }
         }
         _ = stopDaemon()
         button.destroy()

@@ -39,6 +39,15 @@ func holdWriteLock(_ store: String) throws -> () -> Void {
     return { release.signal() }
 }
 
+/// The bursts heard after `t`, for a failure's message: each one's start after `t`,
+/// its length and its pitch.
+func describe(_ heard: LoopbackCapture.Heard?, after t: Int64) -> String {
+    guard let heard else { return "nothing" }
+    return heard.bursts.map { b in
+        String(format: "+%.1f ms %.1f ms %.0f Hz", Double(b.start - t) / 1e6, Double(b.burst.length) * 1000 / 48_000, b.burst.hertz)
+    }.joined(separator: ", ")
+}
+
 /// A double 2 kHz beep: the daemon's "stored" confirmation.
 func isDoubleBeep(_ heard: LoopbackCapture.Heard?) -> Bool {
     guard let heard else { return false }
@@ -55,11 +64,13 @@ enum Scenario {
         say("# log date \(rig.log.date), positions \(rig.log.positions.sorted())")
 
         // Five presses, a second apart.
-        var kernel: [Int64] = [], beeps: [Bool] = []
+        var kernel: [Int64] = [], beeps: [Bool] = [], heard: [String] = []
         for _ in 0..<5 {
             let t = try rig.button.press()
             kernel.append(t)
-            beeps.append(isDoubleBeep(rig.capture.tone(after: t)))
+            let tone = rig.capture.tone(after: t)
+            beeps.append(isDoubleBeep(tone))
+            heard.append(describe(tone, after: t))
             Thread.sleep(forTimeInterval: 0.7)
         }
         var sights = try rig.sights()
@@ -73,7 +84,7 @@ enum Scenario {
         rig.check(sights.allSatisfy { $0.position.map { rig.log.positions.contains($0.ddm) } == true },
                   "each sight has a position of the log, in DDM", sights.map { $0.position?.ddm ?? "none" }.joined(separator: "; "))
         rig.check(beeps == [true, true, true, true, true], "a double beep was captured on hw:Loopback,1 after each press",
-                  "\(beeps); capture: \(rig.capture.summary)")
+                  "\(beeps); heard: \(heard.joined(separator: "; ")); daemon: \(rig.daemonLog.split(separator: "\n").filter { $0.contains("sound") }.joined(separator: " | ")); capture: \(rig.capture.summary)")
 
         let listed = try rig.cli(["sights", "--all", "--store", rig.store])
         rig.check(sights.allSatisfy { listed.contains($0.estimate.utc.sightFormat) }, "`marktime sights` shows them", listed)
