@@ -117,8 +117,20 @@ public final class ALSABeeper: Beeper, Sendable {
                     }
                 } while pcm != nil && !silenced && tone.loops && queue.withLock({ $0.looping && $0.tones.isEmpty && !$0.stopping })
                 if let p = pcm {
-                    // A silenced alarm is cut off at once; a tone plays to its end.
-                    if silenced { snd_pcm_drop(p) } else { snd_pcm_drain(p) }
+                    // A silenced alarm is cut off at once. A tone plays to its end, followed by a buffer
+                    // of silence before the drain: a driver may glitch in the last milliseconds of a
+                    // drain (snd-aloop under an emulated CPU silenced 4-8 ms of a tone's last 10 ms),
+                    // and this puts any such glitch in the silence.
+                    if silenced {
+                        snd_pcm_drop(p)
+                    } else {
+                        if !write(ArraySlice(repeatElement(Int16(0), count: buffer)), to: p) {
+                            snd_pcm_close(p)
+                            pcm = nil
+                            continue
+                        }
+                        snd_pcm_drain(p)
+                    }
                     snd_pcm_prepare(p)
                     queue.withLock { $0.played += 1 }
                 }

@@ -36,6 +36,16 @@ struct ALSATests {
         #expect(abs(bursts[1].start - (bursts[0].start + bursts[0].length) - 2880) <= 96, "a 60 ms gap")
     }
 
+    @Test func aToneEndsWithABufferOfSilenceBeforeTheDrain() throws {
+        // Given the ok beep played into a file
+        let wav = try record("ok").1
+        // Then its 10,560 samples (220 ms) are followed by one 50 ms buffer of silence
+        let last = wav.bursts().last.map { $0.start + $0.length } ?? 0
+        let tail = wav.samples[last...]
+        #expect(tail.allSatisfy { $0 == 0 })
+        #expect(wav.samples.count == 10_560 + 2_400, "got \(wav.samples.count) samples, the last sound ending at \(last)")
+    }
+
     @Test func warningIsThree1kHzBeeps() throws {
         let bursts = try record("warning").1.bursts()
         #expect(bursts.count == 3)

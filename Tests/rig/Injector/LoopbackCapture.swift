@@ -16,13 +16,16 @@ final class LoopbackCapture: @unchecked Sendable {
     private var marks: [(index: Int, nanoseconds: Int64)] = []
     private var stopping = false
     private var lastError: String?
+    /// Each time the capture was restarted after an error: the sample count then, when, and why.
+    private var restarts: [(index: Int, nanoseconds: Int64, error: String)] = []
     private let finished = DispatchSemaphore(value: 0)
 
     init(device: String = "hw:Loopback,1") throws {
         var p: OpaquePointer?
         var rc = snd_pcm_open(&p, device, SND_PCM_STREAM_CAPTURE, 0)
         guard rc >= 0, let p else { throw RigError("cannot capture from \(device): \(String(cString: snd_strerror(rc))) (is snd-aloop loaded?)") }
-        rc = snd_pcm_set_params(p, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(Self.rate), 0, 100_000)
+        // A one-second buffer: a reader starved under an emulated CPU must not overrun and lose samples.
+        rc = snd_pcm_set_params(p, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(Self.rate), 0, 1_000_000)
         guard rc >= 0 else { throw RigError("cannot set 48 kHz mono on \(device): \(String(cString: snd_strerror(rc)))") }
         // snd-aloop's capture answers EIO to a read that would start it: start it here.
         rc = snd_pcm_start(p)
@@ -42,7 +45,10 @@ final class LoopbackCapture: @unchecked Sendable {
         while !lock.withLock({ stopping }) {
             let n = chunk.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, 240) }
             if n < 0 {
-                lock.withLock { lastError = String(cString: snd_strerror(Int32(n))) }
+                lock.withLock {
+                    lastError = String(cString: snd_strerror(Int32(n)))
+                    restarts.append((samples.count, monotonicNow(), lastError!))
+                }
                 // EIO comes when the playback side stops: prepare and start again.
                 snd_pcm_drop(pcm)
                 if snd_pcm_prepare(pcm) < 0 || snd_pcm_start(pcm) < 0 { Thread.sleep(forTimeInterval: 0.01) }
@@ -63,7 +69,7 @@ final class LoopbackCapture: @unchecked Sendable {
         lock.withLock {
             let loudest = samples.map { abs(Int($0)) }.max() ?? 0
             return "\(samples.count) samples, loudest \(loudest), last chunk at \(marks.last?.nanoseconds ?? 0) ns, now \(monotonicNow()) ns"
-                + (lastError.map { ", last error: \($0)" } ?? "")
+                + (restarts.isEmpty ? "" : ", restarted after " + restarts.suffix(8).map { "\($0.error) at sample \($0.index) (\($0.nanoseconds) ns)" }.joined(separator: "; "))
         }
     }
 

@@ -110,6 +110,22 @@ final class VirtualButton {
         return count
     }
 
+    /// Reads and drops everything queued on the rig's own reader, resyncing it if its
+    /// buffer overflowed, so that the next event written is read back as itself.
+    /// (After an overflow, libevdev skips events up to the next SYN_REPORT and reports
+    /// the key's state only as a synthesized event: a key-up written then is never read.)
+    func discardPending() {
+        var ev = cevdev_event()
+        while true {
+            let rc = cevdev_next_event(reader, cevdev_read_flag_normal, &ev)
+            if rc == cevdev_status_sync {
+                while cevdev_next_event(reader, cevdev_read_flag_sync, &ev) == cevdev_status_sync {}
+            } else if rc != cevdev_status_success {
+                return
+            }
+        }
+    }
+
     /// Reads the node until an event matches; its timestamp, or nil after `timeout` seconds.
     private func readBack(_ matches: (cevdev_event) -> Bool, timeout: Double = 5) throws -> Int64? {
         let deadline = Date().addingTimeInterval(timeout)
