@@ -36,6 +36,8 @@ let package = Package(
         // The pure domain: no I/O, no clock reads.
         .target(name: "MarkTimeCore"),
 
+        // The sky: almanac, altitude corrections, sight reduction and fixes (pure).
+        .target(name: "MarkTimeSky", dependencies: ["MarkTimeCore"]),
         // Places, geofences and the anchor watch: pure state machines over fixes.
         .target(name: "MarkTimePlaces", dependencies: ["MarkTimeCore"]),
         // People across time zones: zone names, sky shades, nautical zone time (pure).
@@ -140,6 +142,7 @@ let package = Package(
             path: "Tests/rig/Injector"),
 
         .testTarget(name: "MarkTimeCoreTests", dependencies: ["MarkTimeCore"]),
+        .testTarget(name: "MarkTimeSkyTests", dependencies: ["MarkTimeSky", "MarkTimeCore"]),
         .testTarget(name: "MarkTimePlacesTests", dependencies: ["MarkTimePlaces", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeJournalTests", dependencies: ["MarkTimeJournal", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeTasksTests", dependencies: ["MarkTimeTasks", "MarkTimeCore", "MarkTimeDevices"]),
