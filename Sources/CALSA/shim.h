@@ -31,6 +31,12 @@ static inline int calsa_open(snd_pcm_t **pcm, const char *device, unsigned int r
     if (rc >= 0) {
         rc = snd_pcm_sw_params_current(*pcm, sw);
         if (rc >= 0) rc = snd_pcm_sw_params_set_start_threshold(*pcm, sw, *period);
+        /* Keep the ring beyond what was written silent, so a late stop or drain plays
+           zeros, not stale samples from an earlier tone. */
+        snd_pcm_uframes_t boundary = 0;
+        if (rc >= 0) rc = snd_pcm_sw_params_get_boundary(sw, &boundary);
+        if (rc >= 0) rc = snd_pcm_sw_params_set_silence_threshold(*pcm, sw, 0);
+        if (rc >= 0) rc = snd_pcm_sw_params_set_silence_size(*pcm, sw, boundary);
         if (rc >= 0) rc = snd_pcm_sw_params(*pcm, sw);
         snd_pcm_sw_params_free(sw);
     }

@@ -119,8 +119,9 @@ public final class ALSABeeper: Beeper, Sendable {
                 if let p = pcm {
                     // A silenced alarm is cut off at once. A tone plays to its end, followed by a buffer
                     // of silence before the drain: a driver may glitch in the last milliseconds of a
-                    // drain (snd-aloop under an emulated CPU silenced 4-8 ms of a tone's last 10 ms),
-                    // and this puts any such glitch in the silence.
+                    // drain (snd-aloop under an emulated CPU cut 4-8 ms of a tone's last 10 ms, and played
+                    // a few ms of stale ring-buffer samples after it), and this puts any glitch in silence;
+                    // the ring beyond the data is kept silent too (calsa_open).
                     if silenced {
                         snd_pcm_drop(p)
                     } else {
