@@ -19,6 +19,12 @@ final class LoopbackCapture: @unchecked Sendable {
     /// Each time the capture was restarted after an error: the sample count then, when, and why.
     private var restarts: [(index: Int, nanoseconds: Int64, error: String)] = []
     private let finished = DispatchSemaphore(value: 0)
+    /// The capture ring's size in frames. Near the end of a playback stream snd-aloop may
+    /// advance the capture pointer for a few milliseconds without writing: the reader
+    /// then gets the ring's old content, exactly one ring earlier.
+    private let ring: Int
+    /// How many bursts were left out as stale re-reads.
+    private(set) var staleBursts = 0
 
     init(device: String = "hw:Loopback,1") throws {
         var p: OpaquePointer?
@@ -28,6 +34,10 @@ final class LoopbackCapture: @unchecked Sendable {
         rc = snd_pcm_set_params(p, SND_PCM_FORMAT_S16_LE, SND_PCM_ACCESS_RW_INTERLEAVED, 1, UInt32(Self.rate), 0, 1_000_000)
         guard rc >= 0 else { throw RigError("cannot set 48 kHz mono on \(device): \(String(cString: snd_strerror(rc)))") }
         // snd-aloop's capture answers EIO to a read that would start it: start it here.
+        var ringFrames = snd_pcm_uframes_t(0), periodFrames = snd_pcm_uframes_t(0)
+        rc = snd_pcm_get_params(p, &ringFrames, &periodFrames)
+        guard rc >= 0 else { throw RigError("cannot read the capture buffer size on \(device): \(String(cString: snd_strerror(rc)))") }
+        ring = Int(ringFrames)
         rc = snd_pcm_start(p)
         guard rc >= 0 else { throw RigError("cannot start capturing on \(device): \(String(cString: snd_strerror(rc)))") }
         pcm = p
@@ -103,12 +113,33 @@ final class LoopbackCapture: @unchecked Sendable {
     struct Heard {
         var start: Int64
         var bursts: [(start: Int64, burst: PCMSamples.Burst)]
+        /// Bursts left out because every sample repeats the one a ring earlier: snd-aloop's
+        /// stale re-read, not sound that was played.
+        var stale: [(start: Int64, burst: PCMSamples.Burst)] = []
     }
 
     /// Waits up to `timeout` seconds for sound after monotonic `t`.
     func tone(after t: Int64, window: Double = 0.5, timeout: Double = 10) -> Heard? {
         sound(after: t, window: window, timeout: timeout).map { start, pcm in
-            Heard(start: time(ofSample: start), bursts: pcm.bursts().map { (time(ofSample: start + $0.start), $0) })
+            var heard = Heard(start: time(ofSample: start), bursts: [])
+            for b in pcm.bursts() {
+                let timed = (time(ofSample: start + b.start), b)
+                if isStale(from: start + b.start, count: b.length) {
+                    heard.stale.append(timed)
+                    lock.withLock { staleBursts += 1 }
+                } else {
+                    heard.bursts.append(timed)
+                }
+            }
+            return heard
+        }
+    }
+
+    /// Whether samples `from..<from + count` are exactly the ones a ring earlier.
+    private func isStale(from: Int, count: Int) -> Bool {
+        lock.withLock {
+            guard from >= ring, from + count <= samples.count else { return false }
+            return (from..<from + count).allSatisfy { samples[$0] == samples[$0 - ring] }
         }
     }
 

@@ -94,6 +94,7 @@ final class Rig {
     }
 
     func tearDown() {
+        say("# bursts left out as the loopback's stale re-reads: \(capture.staleBursts)")
         if failures > 0 {
             say("# daemon log (tail):")
             for line in daemonLog.split(separator: "\n").suffix(30) { say("# \(line)") }

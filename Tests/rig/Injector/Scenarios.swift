@@ -59,9 +59,11 @@ func holdWriteLock(_ store: String) throws -> () -> Void {
 /// its length and its pitch.
 func describe(_ heard: LoopbackCapture.Heard?, after t: Int64) -> String {
     guard let heard else { return "nothing" }
-    return heard.bursts.map { b in
+    let line = { (b: (start: Int64, burst: PCMSamples.Burst)) in
         String(format: "+%.1f ms %.1f ms %.0f Hz", Double(b.start - t) / 1e6, Double(b.burst.length) * 1000 / 48_000, b.burst.hertz)
-    }.joined(separator: ", ")
+    }
+    return heard.bursts.map(line).joined(separator: ", ")
+        + (heard.stale.isEmpty ? "" : " (left out as the loopback's stale re-read: " + heard.stale.map(line).joined(separator: ", ") + ")")
 }
 
 /// A double 2 kHz beep, 80 ms each: the daemon's "stored" confirmation.
