@@ -22,4 +22,16 @@ public enum AltitudeCorrection {
     public static func parallax(horizontalParallax hp: Double, apparentAltitude ha: Double) -> Double {
         hp * cos(radians(ha))
     }
+
+    /// Which edge of the Sun or Moon was brought to the horizon.
+    public enum Limb: String, Sendable { case lower, upper }
+
+    /// Semi-diameter: added for the lower limb, subtracted for the upper.
+    public static func semiDiameter(_ sd: Double, limb: Limb) -> Double { limb == .lower ? sd : -sd }
+
+    /// The Moon's semi-diameter as seen from the Earth's surface at apparent altitude `ha`:
+    /// larger than the geocentric one by the factor 1 + sin(HP) sin(Ha) (augmentation).
+    public static func augmented(semiDiameter sd: Double, horizontalParallax hp: Double, apparentAltitude ha: Double) -> Double {
+        sd * (1 + sin(radians(hp / 60)) * sin(radians(ha)))
+    }
 }

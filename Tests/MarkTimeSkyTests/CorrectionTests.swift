@@ -28,4 +28,17 @@ struct CorrectionTests {
     @Test func parallaxIsHPTimesCosineOfAltitude() {
         #expect(abs(AltitudeCorrection.parallax(horizontalParallax: 57.0, apparentAltitude: 60) - 28.5) < 1e-9)
     }
+
+    @Test func theLowerLimbAddsTheSemiDiameterAndTheUpperSubtractsIt() {
+        #expect(AltitudeCorrection.semiDiameter(16.2, limb: .lower) == 16.2)
+        #expect(AltitudeCorrection.semiDiameter(16.2, limb: .upper) == -16.2)
+    }
+
+    @Test func theMoonOverheadLooksLargerByItsParallax() {
+        // At Ha 90° the factor is 1 + sin(57′) = 1.016580…: SD 15.5′ becomes 15.75699′
+        let sd = AltitudeCorrection.augmented(semiDiameter: 15.5, horizontalParallax: 57, apparentAltitude: 90)
+        #expect(abs(sd - 15.75699) < 1e-5)
+        // and on the horizon it is the geocentric one
+        #expect(AltitudeCorrection.augmented(semiDiameter: 15.5, horizontalParallax: 57, apparentAltitude: 0) == 15.5)
+    }
 }
