@@ -118,10 +118,9 @@ public final class ALSABeeper: Beeper, Sendable {
                 } while pcm != nil && !silenced && tone.loops && queue.withLock({ $0.looping && $0.tones.isEmpty && !$0.stopping })
                 if let p = pcm {
                     // A silenced alarm is cut off at once. A tone plays to its end, followed by a buffer
-                    // of silence before the drain: a driver may glitch in the last milliseconds of a
-                    // drain (snd-aloop under an emulated CPU cut 4-8 ms of a tone's last 10 ms, and played
-                    // a few ms of stale ring-buffer samples after it), and this puts any glitch in silence;
-                    // the ring beyond the data is kept silent too (calsa_open).
+                    // of silence before the drain, so a driver that glitches in a drain's last
+                    // milliseconds glitches in silence; the ring beyond the data is kept silent too
+                    // (calsa_open).
                     if silenced {
                         snd_pcm_drop(p)
                     } else {
