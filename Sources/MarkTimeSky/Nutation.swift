@@ -28,6 +28,19 @@ enum EarthOrientation {
         (0, -1, 0, 0, 1, -12, 0, 6, 0),
     ]
 
+    /// Nutation in longitude and the true obliquity (degrees) at one instant, computed
+    /// once for everything placed at it.
+    struct Frame {
+        var nutationInLongitude: Double
+        var obliquity: Double
+
+        init(_ t: Double) {
+            let n = EarthOrientation.nutation(t)
+            nutationInLongitude = n.longitude
+            obliquity = EarthOrientation.meanObliquity(t) + n.obliquity
+        }
+    }
+
     /// Nutation in longitude and in obliquity, degrees, at `t` Julian centuries of TT.
     static func nutation(_ t: Double) -> (longitude: Double, obliquity: Double) {
         let d = radians(297.85036 + 445267.111480 * t - 0.0019142 * t * t + t * t * t / 189474)

@@ -50,7 +50,8 @@ struct AlmanacTests {
         // Given 1992 October 13.0 TT, Meeus's worked example of the Sun's apparent place from
         // the full VSOP87 ("Astronomical Algorithms", 2nd ed., example 25.b):
         // α = 13h 13m 30.749s, δ = −7° 47′ 01.74″
-        let place = SunTheory.apparentPlace(centuriesTT: (2_448_908.5 - 2_451_545) / 36_525)
+        let t = (2_448_908.5 - 2_451_545) / 36_525
+        let place = SunTheory.apparentPlace(centuriesTT: t, frame: EarthOrientation.Frame(t))
         // Then the truncated series agrees within 0.5″ (0.03 s of right ascension)
         let alpha = normalized(place.rightAscension) * 240, delta = place.declination * 3600
         #expect(abs(alpha - 47_610.749) < 0.03, "α \(alpha) s")

@@ -15,7 +15,6 @@ final class LoopbackCapture: @unchecked Sendable {
     /// (index of a chunk's last sample, its capture time in monotonic ns).
     private var marks: [(index: Int, nanoseconds: Int64)] = []
     private var stopping = false
-    private var lastError: String?
     /// Each time the capture was restarted after an error: the sample count then, when, and why.
     private var restarts: [(index: Int, nanoseconds: Int64, error: String)] = []
     private let finished = DispatchSemaphore(value: 0)
@@ -23,8 +22,9 @@ final class LoopbackCapture: @unchecked Sendable {
     /// advance the capture pointer for a few milliseconds without writing: the reader
     /// then gets the ring's old content, exactly one ring earlier.
     private let ring: Int
+    private var staleCount = 0
     /// How many bursts were left out as stale re-reads.
-    private(set) var staleBursts = 0
+    var staleBursts: Int { lock.withLock { staleCount } }
 
     init(device: String = "hw:Loopback,1") throws {
         var p: OpaquePointer?
@@ -55,10 +55,7 @@ final class LoopbackCapture: @unchecked Sendable {
         while !lock.withLock({ stopping }) {
             let n = chunk.withUnsafeMutableBytes { snd_pcm_readi(pcm, $0.baseAddress, 240) }
             if n < 0 {
-                lock.withLock {
-                    lastError = String(cString: snd_strerror(Int32(n)))
-                    restarts.append((samples.count, monotonicNow(), lastError!))
-                }
+                lock.withLock { restarts.append((samples.count, monotonicNow(), String(cString: snd_strerror(Int32(n))))) }
                 // EIO comes when the playback side stops: prepare and start again.
                 snd_pcm_drop(pcm)
                 if snd_pcm_prepare(pcm) < 0 || snd_pcm_start(pcm) < 0 { Thread.sleep(forTimeInterval: 0.01) }
@@ -126,7 +123,7 @@ final class LoopbackCapture: @unchecked Sendable {
                 let timed = (time(ofSample: start + b.start), b)
                 if isStale(from: start + b.start, count: b.length) {
                     heard.stale.append(timed)
-                    lock.withLock { staleBursts += 1 }
+                    lock.withLock { staleCount += 1 }
                 } else {
                     heard.bursts.append(timed)
                 }
