@@ -184,6 +184,13 @@ public final class AppDatabase: Sendable {
         do { return try writer.write(updates) } catch { throw StoreError.wrap(error, path: path) }
     }
 
+    /// Writes outside an explicit transaction, refused as `write` is: each statement is
+    /// its own SQLite autocommit transaction, for a lone statement on a hot path.
+    func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws(StoreError) -> T {
+        guard unknownMigrations.isEmpty else { throw .newerSchema(path: path, unknown: unknownMigrations) }
+        do { return try writer.writeWithoutTransaction(updates) } catch { throw StoreError.wrap(error, path: path) }
+    }
+
     func read<T>(_ value: (Database) throws -> T) throws(StoreError) -> T {
         do { return try writer.read(value) } catch { throw StoreError.wrap(error, path: path) }
     }

@@ -6,19 +6,16 @@ extension AppDatabase {
     /// transaction): for batches that can wait for the next durable commit or checkpoint,
     /// such as the clock track. Sights never go through here.
     func lazyWrite<T>(_ updates: (Database) throws -> T) throws(StoreError) -> T {
-        guard unknownMigrations.isEmpty else { throw .newerSchema(path: path, unknown: unknownMigrations) }
-        do {
-            return try writer.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-                defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
-                var result: T?
-                try db.inTransaction {
-                    result = try updates(db)
-                    return .commit
-                }
-                return result!
+        try writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+            var result: T?
+            try db.inTransaction {
+                result = try updates(db)
+                return .commit
             }
-        } catch { throw StoreError.wrap(error, path: path) }
+            return result!
+        }
     }
 
     // MARK: The clock track

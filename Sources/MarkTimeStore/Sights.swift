@@ -33,14 +33,17 @@ public struct SightQuery: Sendable {
 
 extension AppDatabase {
     /// Stores a new sight durably and returns it with its id: one cached, prepared
-    /// INSERT and no read-back. Inserting the same key-down again (a retry) returns the
-    /// sight already stored.
+    /// INSERT in SQLite's autocommit (no BEGIN or COMMIT statements) and no read-back.
+    /// A fresh mark binds only the columns a press sets. Inserting the same key-down
+    /// again (a retry) returns the sight already stored.
     public func insert(_ sight: Sight) throws(StoreError) -> Sight {
-        // Encoded before the transaction (the provenance is JSON), to keep the writer's hold short.
-        let arguments = StatementArguments(SightColumns.encode(sight).map(\.1))
-        return try write { db in
-            let statement = try db.cachedStatement(sql: SightColumns.insertSQL)
-            try statement.execute(arguments: arguments)
+        // Encoded before the write (the provenance is JSON), to keep the writer's hold short.
+        var columns = SightColumns.encode(sight)
+        let mark = columns[SightColumns.markCount...].allSatisfy { $0.1 == nil }
+        if mark { columns.removeSubrange(SightColumns.markCount...) }
+        let arguments = StatementArguments(columns.map(\.1))
+        return try writeWithoutTransaction { db in
+            try db.cachedStatement(sql: mark ? SightColumns.insertMarkSQL : SightColumns.insertSQL).execute(arguments: arguments)
             var stored = sight
             if db.changesCount == 1 {
                 stored.id = db.lastInsertedRowID
@@ -163,11 +166,30 @@ enum SightColumns {
     static let names = encode(Sight(instant: MonotonicInstant(bootID: "", nanoseconds: 0),
                                     estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 0), source: .unsynced, uncertainty: nil),
                                     createdAt: UTCTime(nanosecondsSinceEpoch: 0))).map(\.0)
-    static let insertSQL = "INSERT INTO sight (\(names.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: names.count))) ON CONFLICT (boot_id, monotonic_ns) DO NOTHING"
+    static let insertSQL = insert(names)
+    /// A fresh mark sets only the first `markCount` columns.
+    static let markCount = 11
+    static let insertMarkSQL = insert(Array(names.prefix(markCount)))
 
+    static func insert(_ columns: [String]) -> String {
+        "INSERT INTO sight (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count))) ON CONFLICT (boot_id, monotonic_ns) DO NOTHING"
+    }
+
+    /// The provenance as JSON, written by hand: it is on every press's path, where
+    /// Foundation's `JSONEncoder` took about a millisecond on the rig. Its fields are
+    /// enum names and numbers, so nothing needs escaping; a non-finite number (which
+    /// JSON cannot hold) gives nil, as the encoder's error did.
     static func provenanceJSON(_ p: StampProvenance?) -> String? {
-        guard let p, let data = try? JSONEncoder().encode(p) else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        guard let p else { return nil }
+        var text = "{\"method\":\"\(p.method.rawValue)\",\"samples\":["
+        for (i, s) in p.samples.enumerated() {
+            guard s.distance.isFinite, s.uncertainty?.isFinite ?? true else { return nil }
+            if i > 0 { text += "," }
+            text += "{\"source\":\"\(s.source.rawValue)\",\"monotonic_ns\":\(s.monotonicNanoseconds),\"utc_ns\":\(s.utcNanoseconds),"
+            if let u = s.uncertainty { text += "\"uncertainty_s\":\(u)," }
+            text += "\"distance_s\":\(s.distance)}"
+        }
+        return text + "]}"
     }
 
     static func provenance(_ text: String?) -> StampProvenance? {
@@ -183,14 +205,16 @@ enum SightColumns {
             ("source", s.estimate.source.rawValue),
             ("uncertainty_s", s.estimate.uncertainty),
             ("provenance", provenanceJSON(s.estimate.provenance)),
-            ("original_utc_ns", s.original?.utc.nanosecondsSinceEpoch),
-            ("original_source", s.original?.source.rawValue),
-            ("original_uncertainty_s", s.original?.uncertainty),
-            ("corrected_at_ns", s.correctedAt?.nanosecondsSinceEpoch),
             ("gps_lat", s.position?.latitude),
             ("gps_lon", s.position?.longitude),
             ("fix_mode", s.fixMode),
             ("fix_age_s", s.fixAge),
+            ("created_at_ns", s.createdAt.nanosecondsSinceEpoch),
+            // What a press sets ends here (`markCount`).
+            ("original_utc_ns", s.original?.utc.nanosecondsSinceEpoch),
+            ("original_source", s.original?.source.rawValue),
+            ("original_uncertainty_s", s.original?.uncertainty),
+            ("corrected_at_ns", s.correctedAt?.nanosecondsSinceEpoch),
             ("body", s.body),
             ("limb", s.limb?.rawValue),
             ("hs_deg", s.hs),
@@ -201,7 +225,6 @@ enum SightColumns {
             ("dr_lat", s.dr?.latitude),
             ("dr_lon", s.dr?.longitude),
             ("note", s.note),
-            ("created_at_ns", s.createdAt.nanosecondsSinceEpoch),
             ("edited_at_ns", s.editedAt?.nanosecondsSinceEpoch),
         ]
     }

@@ -27,6 +27,46 @@ struct DaemonStoreTests {
         #expect(journal.load() == [])
     }
 
+    @Test func aPressStoresItsProvenanceAsJSONAndReadsItBackExactly() throws {
+        // Given a press stamped between two samples, the second without an uncertainty
+        let tmp = TemporaryFolder()
+        let store = try AppDatabase(path: tmp.store, createDirectory: false)
+        var press = sight(at: 2)
+        press.estimate.provenance = StampProvenance(method: .interpolated, samples: [
+            .init(source: .gps, monotonicNanoseconds: second, utcNanoseconds: logDay + second, uncertainty: 0.5, distance: 1),
+            .init(source: .system, monotonicNanoseconds: 3 * second, utcNanoseconds: logDay + 3 * second, uncertainty: nil, distance: -1.25),
+        ])
+        // When it is inserted
+        let stored = try store.insert(press)
+        // Then the column holds this JSON, and the sight reads back as it went in
+        let text = try DatabaseQueue(path: tmp.store).read { try String.fetchOne($0, sql: "SELECT provenance FROM sight") }
+        #expect(text == """
+            {"method":"interpolated","samples":[{"source":"gps","monotonic_ns":1000000000,"utc_ns":1176025976000000000,"uncertainty_s":0.5,\
+            "distance_s":1.0},{"source":"system","monotonic_ns":3000000000,"utc_ns":1176025978000000000,"distance_s":-1.25}]}
+            """)
+        press.id = stored.id
+        #expect(try store.sight(id: stored.id!).sight == press)
+    }
+
+    @Test func anEditedSightInsertsEveryColumn() throws {
+        // Given a sight carrying fields no press sets: a body, a limb, Hs, a note, an original stamp
+        let tmp = TemporaryFolder()
+        let store = try AppDatabase(path: tmp.store, createDirectory: false)
+        var full = sight(at: 4)
+        full.body = "Sun"
+        full.limb = .lower
+        full.hs = 42.5
+        full.note = "noon"
+        full.original = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .unsynced, uncertainty: nil)
+        full.correctedAt = UTCTime(nanosecondsSinceEpoch: logDay + 9 * second)
+        // When it is inserted
+        var stored = try store.insert(full)
+        // Then every field reads back
+        stored = try store.sight(id: stored.id!).sight
+        full.id = stored.id
+        #expect(stored == full)
+    }
+
     @Test func aTornLastLineIsSkipped() throws {
         // Given a journal whose last append was cut off by a power cut
         let tmp = TemporaryFolder()

@@ -43,6 +43,8 @@ enum Bench {
         rows.append(("bare SQLite insert", summary(bare, unit: "ms", over: "a 4-column row, synchronous=FULL, WAL, same folder")))
         let bareSight = try bareSightInserts(folder: rig.folder, like: sights)
         rows.append(("bare sight insert", summary(bareSight, unit: "ms", over: "the same rows into marktime's schema, same folder, no daemon")))
+        let viaStore = try storeInserts(folder: rig.folder, like: sights)
+        rows.append(("store insert", summary(viaStore, unit: "ms", over: "AppDatabase.insert of the same sights, 0.3 s apart, no daemon")))
         let ratio = median(durable) / max(median(bareSight), 1e-9)
         rows.append(("durable ÷ bare", String(format: "%.2f (median press→durable ÷ median bare sight insert; target ≤ 1.2)", ratio)))
         if !(ratio <= 1.2) { failures += 1 }
@@ -142,7 +144,7 @@ enum Bench {
         return "peak RSS \(mib(kb("status", "VmHWM"))), RSS \(mib(kb("smaps_rollup", "Rss"))), PSS \(mib(kb("smaps_rollup", "Pss"))) (daemon)"
     }
 
-    /// Milliseconds per single-row insert, each its own transaction, in a WAL file with
+    /// Milliseconds per single-row insert, each its own autocommit transaction, in a WAL file with
     /// synchronous=FULL beside the store: what a sight's commit cannot beat.
     static func bareInserts(folder: String, count: Int = 50) throws -> [Double] {
         var config = Configuration()
@@ -156,7 +158,7 @@ enum Bench {
         var out: [Double] = []
         for i in 0..<count {
             let start = monotonicNow()
-            try pool.write { db in
+            try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "INSERT INTO t (boot, ns, utc) VALUES (?, ?, ?)", arguments: ["bench", i, i])
             }
             out.append(Double(monotonicNow() - start) / 1e6)
@@ -171,8 +173,23 @@ enum Bench {
         return s.count % 2 == 1 ? s[s.count / 2] : (s[s.count / 2 - 1] + s[s.count / 2]) / 2
     }
 
+    /// Milliseconds per `AppDatabase.insert` of `sights` into a fresh store beside the
+    /// daemon's, spaced as the presses are: the store's share of press→durable.
+    static func storeInserts(folder: String, like sights: [Sight]) throws -> [Double] {
+        let store = try AppDatabase(path: folder + "/store-insert.sqlite", createDirectory: false)
+        var out: [Double] = []
+        for s in sights {
+            var s = s; s.id = nil
+            let start = monotonicNow()
+            _ = try store.insert(s)
+            out.append(Double(monotonicNow() - start) / 1e6)
+            Thread.sleep(forTimeInterval: 0.3)
+        }
+        return out
+    }
+
     /// Milliseconds per insert of `sights` (new boot id, same columns) into a fresh store of
-    /// marktime's schema beside the daemon's: one prepared INSERT a transaction, synchronous=FULL.
+    /// marktime's schema beside the daemon's: one prepared INSERT in autocommit, synchronous=FULL.
     static func bareSightInserts(folder: String, like sights: [Sight]) throws -> [Double] {
         let path = folder + "/bare-sight.sqlite"
         _ = try AppDatabase(path: path, createDirectory: false)
@@ -184,7 +201,7 @@ enum Bench {
         for s in sights {
             let provenance = s.estimate.provenance.flatMap { try? JSONEncoder().encode($0) }.map { String(decoding: $0, as: UTF8.self) }
             let start = monotonicNow()
-            try pool.write { db in
+            try pool.writeWithoutTransaction { db in
                 try db.cachedStatement(sql: """
                     INSERT INTO sight (boot_id, monotonic_ns, utc_ns, source, uncertainty_s, provenance, gps_lat, gps_lon, fix_mode,
                         fix_age_s, created_at_ns)
