@@ -1,14 +1,39 @@
 import Foundation
 
-/// The Earth's heliocentric ecliptic position (mean equinox of date) from VSOP87D,
-/// truncated as in Meeus, "Astronomical Algorithms" (2nd ed., 1998), Appendix III, and
-/// Reda & Andreas, "Solar Position Algorithm for Solar Radiation Applications"
-/// (NREL/TP-560-34302, 2004), Table A4.2: about 1″ for the Sun from 1990 to 2060.
-enum Earth {
+/// A planet's heliocentric ecliptic position (mean equinox of date) from VSOP87D
+/// (Bretagnon & Francou 1988), as series of periodic terms in powers of τ.
+struct VSOP87: Sendable {
     /// One periodic term: A cos(B + C τ), τ in Julian millennia of TT from J2000.0.
     typealias Term = (a: Double, b: Double, c: Double)
 
-    static let l: [[Term]] = [
+    let l: [[Term]]
+    let b: [[Term]]
+    let r: [[Term]]
+
+    /// Σₖ τᵏ Σ A cos(B + C τ), in units of 10⁻⁸.
+    static func series(_ powers: [[Term]], _ tau: Double) -> Double {
+        var total = 0.0, power = 1.0
+        for terms in powers {
+            total += power * terms.reduce(0) { $0 + $1.a * cos($1.b + $1.c * tau) }
+            power *= tau
+        }
+        return total / 1e8
+    }
+
+    /// Heliocentric longitude and latitude (radians) and distance (au) at `tau`.
+    func position(tau: Double) -> (longitude: Double, latitude: Double, radius: Double) {
+        (Self.series(l, tau), Self.series(b, tau), Self.series(r, tau))
+    }
+}
+
+/// The Earth's series, truncated as in Meeus, "Astronomical Algorithms" (2nd ed., 1998),
+/// Appendix III, and Reda & Andreas, "Solar Position Algorithm for Solar Radiation
+/// Applications" (NREL/TP-560-34302, 2004), Table A4.2: about 1″ for the Sun from 1990
+/// to 2060.
+extension VSOP87 {
+    static let earth = VSOP87(l: earthL, b: earthB, r: earthR)
+
+    private static let earthL: [[Term]] = [
         [(175347046, 0, 0), (3341656, 4.6692568, 6283.07585), (34894, 4.6261, 12566.1517), (3497, 2.7441, 5753.3849),
          (3418, 2.8289, 3.5231), (3136, 3.6277, 77713.7715), (2676, 4.4181, 7860.4194), (2343, 6.1352, 3930.2097),
          (1324, 0.7425, 11506.7698), (1273, 2.0371, 529.691), (1199, 1.1096, 1577.3435), (990, 5.233, 5884.927),
@@ -45,12 +70,12 @@ enum Earth {
         [(1, 3.14, 0)],
     ]
 
-    static let b: [[Term]] = [
+    private static let earthB: [[Term]] = [
         [(280, 3.199, 84334.662), (102, 5.422, 5507.553), (80, 3.88, 5223.69), (44, 3.7, 2352.87), (32, 4, 1577.34)],
         [(9, 3.9, 5507.55), (6, 1.73, 5223.69)],
     ]
 
-    static let r: [[Term]] = [
+    private static let earthR: [[Term]] = [
         [(100013989, 0, 0), (1670700, 3.0984635, 6283.07585), (13956, 3.05525, 12566.1517), (3084, 5.1985, 77713.7715),
          (1628, 1.1739, 5753.3849), (1576, 2.8469, 7860.4194), (925, 5.453, 11506.77), (542, 4.564, 3930.21),
          (472, 3.661, 5884.927), (346, 0.964, 5507.553), (329, 5.9, 5223.694), (307, 0.299, 5573.143),
@@ -70,18 +95,4 @@ enum Earth {
         [(4, 2.56, 6283.08)],
     ]
 
-    /// Σₖ τᵏ Σ A cos(B + C τ), in units of 10⁻⁸.
-    static func series(_ powers: [[Term]], _ tau: Double) -> Double {
-        var total = 0.0, power = 1.0
-        for terms in powers {
-            total += power * terms.reduce(0) { $0 + $1.a * cos($1.b + $1.c * tau) }
-            power *= tau
-        }
-        return total / 1e8
-    }
-
-    /// Heliocentric longitude and latitude (radians) and distance (au) at `tau`.
-    static func position(tau: Double) -> (longitude: Double, latitude: Double, radius: Double) {
-        (series(l, tau), series(b, tau), series(r, tau))
-    }
 }

