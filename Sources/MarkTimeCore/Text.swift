@@ -1,5 +1,22 @@
 /// The rules for text a user gives: names are one clean line; any text is printed safely.
 public enum Text {
+    /// Levenshtein distance over characters: how far a typed name is from a known one.
+    public static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        var row = Array(0...b.count)
+        for i in 1...a.count {
+            var previous = row[0]
+            row[0] = i
+            for j in stride(from: 1, through: b.count, by: 1) {
+                let kept = row[j]
+                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
+                previous = kept
+            }
+        }
+        return row[b.count]
+    }
+
     /// True for characters that move the cursor, recolour or clear a terminal, or reorder
     /// the text around them: C0 and C1 controls, DEL, and the bidirectional overrides.
     public static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -72,7 +72,7 @@ public struct ZoneCatalogue: Sendable {
         for name in allNames {
             guard let zone = canonical(name) else { continue }
             let key = Self.key(name), city = Self.key(Self.city(name))
-            let score = key.contains(q) ? 0 : 1 + editDistance(q, city)
+            let score = key.contains(q) ? 0 : 1 + Text.editDistance(q, city)
             if score < best[zone] ?? .max { best[zone] = score }
         }
         let cutoff = max(2, q.count / 2)
@@ -85,23 +85,6 @@ public struct ZoneCatalogue: Sendable {
         let q = Self.key(text)
         return Set(allNames.filter { q.isEmpty || Self.key($0).contains(q) }.compactMap(canonical)).sorted()
     }
-}
-
-/// Levenshtein distance over characters.
-func editDistance(_ a: String, _ b: String) -> Int {
-    let a = Array(a), b = Array(b)
-    guard !a.isEmpty else { return b.count }
-    var row = Array(0...b.count)
-    for i in 1...a.count {
-        var previous = row[0]
-        row[0] = i
-        for j in stride(from: 1, through: b.count, by: 1) {
-            let kept = row[j]
-            row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-            previous = kept
-        }
-    }
-    return row[b.count]
 }
 
 extension String {

@@ -38,7 +38,7 @@ public enum Body: Hashable, Sendable {
     /// Up to three known names nearest to `text`, for a refusal that helps.
     public static func nearest(to text: String) -> [String] {
         let wanted = key(text)
-        let scored = all.map { body in (body.name, body.names.map { editDistance(key($0), wanted) }.min() ?? .max) }
+        let scored = all.map { body in (body.name, body.names.map { Text.editDistance(key($0), wanted) }.min() ?? .max) }
         return scored.sorted { $0.1 < $1.1 || $0.1 == $1.1 && $0.0 < $1.0 }.prefix(3).map(\.0)
     }
 
@@ -50,22 +50,6 @@ public enum Body: Hashable, Sendable {
     /// Lower case, letters and digits only: "Rigil Kent." and "rigil kent" match.
     static func key(_ text: String) -> String {
         String(text.lowercased().unicodeScalars.filter { CharacterSet.alphanumerics.contains($0) }.map(Character.init))
-    }
-
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        var row = Array(0...b.count)
-        for i in 1...a.count {
-            var previous = row[0]
-            row[0] = i
-            for j in stride(from: 1, through: b.count, by: 1) {
-                let current = row[j]
-                row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-                previous = current
-            }
-        }
-        return row[b.count]
     }
 }
 

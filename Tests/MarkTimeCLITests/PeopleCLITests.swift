@@ -166,7 +166,7 @@ struct PeopleScrollTests {
 
     /// `stty -a` after the view exited: line mode and echo are back.
     func terminalRestored() throws -> Bool {
-        guard try eventually(within: 10, { FileManager.default.fileExists(atPath: cli.folder + "/stty.txt") }) else { return false }
+        guard eventually(within: 10, { FileManager.default.fileExists(atPath: cli.folder + "/stty.txt") }) else { return false }
         let stty = try String(contentsOfFile: cli.folder + "/stty.txt", encoding: .utf8).split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" })
         return stty.contains("icanon") && stty.contains("echo")
     }
