@@ -1,11 +1,13 @@
 import Foundation
+import MarkTimeCore
 
 /// The corrections from sextant altitude (Hs) to observed altitude (Ho), each in
 /// arc-minutes to be added, as the Nautical Almanac's explanation states them.
 public enum AltitudeCorrection {
-    /// Index error: `ie` is the sextant's reading of the true horizon, in arc-minutes,
-    /// positive on the arc. On the arc is subtracted, off the arc added.
-    public static func index(_ ie: Double) -> Double { -ie }
+    /// Index error, as marktime stores it and `--ie` takes it: the correction in
+    /// arc-minutes, negative when the error is on the arc (subtracted), positive when off
+    /// the arc (added). A sextant reading 2.4′ on the arc at the true horizon is `-2.4`.
+    public static func index(_ ie: Double) -> Double { ie }
 
     /// Dip of the sea horizon for a height of eye in metres: −1.76′ √h.
     public static func dip(heightOfEye metres: Double) -> Double { -1.76 * sqrt(max(0, metres)) }
@@ -18,16 +20,29 @@ public enum AltitudeCorrection {
         return -r0 * 60 * 0.28 * hectopascals / (celsius + 273)
     }
 
-    /// Parallax in altitude from horizontal parallax (arc-minutes) at apparent altitude `ha`.
-    public static func parallax(horizontalParallax hp: Double, apparentAltitude ha: Double) -> Double {
-        hp * cos(radians(ha))
+    /// Parallax in altitude from horizontal parallax (arc-minutes) at altitude `h`
+    /// (degrees, refraction removed): asin(sin HP cos h).
+    public static func parallax(horizontalParallax hp: Double, altitude h: Double) -> Double {
+        degrees(asin(sin(radians(hp / 60)) * cos(radians(h)))) * 60
     }
 
-    /// Which edge of the Sun or Moon was brought to the horizon.
-    public enum Limb: String, Sendable { case lower, upper }
+    /// Phase of Venus or Mars: the navigator sets the centre of light on the horizon, and
+    /// on a gibbous or crescent disk that lies toward the Sun, off the centre by
+    /// 4/(3π) · SD · (1 − cos i) for a uniformly bright disk, `i` the phase angle. The
+    /// correction is minus that offset's vertical part, `q` being the angle at the planet
+    /// between the upward vertical and the direction to the Sun (degrees).
+    public static func phase(semiDiameter sd: Double, phaseAngle i: Double, sunFromVertical q: Double) -> Double {
+        -4 / (3 * .pi) * sd * (1 - cos(radians(i))) * cos(radians(q))
+    }
 
-    /// Semi-diameter: added for the lower limb, subtracted for the upper.
-    public static func semiDiameter(_ sd: Double, limb: Limb) -> Double { limb == .lower ? sd : -sd }
+    /// Semi-diameter: added for the lower limb, subtracted for the upper, none for the centre.
+    public static func semiDiameter(_ sd: Double, limb: Limb) -> Double {
+        switch limb {
+        case .lower: sd
+        case .center: 0
+        case .upper: -sd
+        }
+    }
 
     /// The Moon's semi-diameter as seen from the Earth's surface at apparent altitude `ha`:
     /// larger than the geocentric one by the factor 1 + sin(HP) sin(Ha) (augmentation).

@@ -1,11 +1,14 @@
+import MarkTimeCore
 import Testing
 @testable import MarkTimeSky
 
 @Suite("Altitude corrections")
 struct CorrectionTests {
-    @Test func indexErrorOnTheArcIsSubtracted() {
-        #expect(AltitudeCorrection.index(2.5) == -2.5)
-        #expect(AltitudeCorrection.index(-1.2) == 1.2)
+    @Test func indexErrorIsTheSignedCorrection() {
+        // Given 2.5′ on the arc (stored as -2.5) and 1.2′ off the arc (stored as +1.2)
+        // Then the first is subtracted and the second added
+        #expect(AltitudeCorrection.index(-2.5) == -2.5)
+        #expect(AltitudeCorrection.index(1.2) == 1.2)
     }
 
     @Test func dipForTenMetresIs1Point76RootTen() {
@@ -25,8 +28,22 @@ struct CorrectionTests {
         #expect(abs(cold / standard - 1.09735) < 1e-5)
     }
 
-    @Test func parallaxIsHPTimesCosineOfAltitude() {
-        #expect(abs(AltitudeCorrection.parallax(horizontalParallax: 57.0, apparentAltitude: 60) - 28.5) < 1e-9)
+    @Test func parallaxIsAsinOfSinHPTimesCosineOfAltitude() {
+        // asin(sin 57′ × cos 60°) = 28.49902′
+        #expect(abs(AltitudeCorrection.parallax(horizontalParallax: 57.0, altitude: 60) - 28.49902) < 1e-5)
+    }
+
+    @Test func aFullPlanetNeedsNoPhaseCorrection() {
+        #expect(AltitudeCorrection.phase(semiDiameter: 30, phaseAngle: 0, sunFromVertical: 0) == 0)
+    }
+
+    @Test func aHalfLitVenusLitFromAboveIsCorrectedDownByFourThirdsOverPiOfItsSemiDiameter() {
+        // Given Venus at dichotomy (i = 90°), SD 12″ = 0.2′, the Sun straight above it
+        let c = AltitudeCorrection.phase(semiDiameter: 0.2, phaseAngle: 90, sunFromVertical: 0)
+        // Then the centre of light is 4/(3π) × 0.2′ = 0.08488′ above the centre: subtract it
+        #expect(abs(c - -0.08488) < 1e-5)
+        // and lit from the side, the offset is horizontal and needs nothing
+        #expect(abs(AltitudeCorrection.phase(semiDiameter: 0.2, phaseAngle: 90, sunFromVertical: 90)) < 1e-12)
     }
 
     @Test func theLowerLimbAddsTheSemiDiameterAndTheUpperSubtractsIt() {

@@ -1,5 +1,4 @@
 import Foundation
-import MarkTimeCore
 
 /// Distances and bearings on a sphere of radius 6371 km (haversine). The error
 /// against the WGS-84 ellipsoid is under 0.5 %, far inside a geofence's margin.
@@ -12,6 +11,12 @@ public enum GreatCircle {
         let Δφ = φ2 - φ1, Δλ = (b.longitude - a.longitude) * .pi / 180
         let h = sin(Δφ / 2) * sin(Δφ / 2) + cos(φ1) * cos(φ2) * sin(Δλ / 2) * sin(Δλ / 2)
         return 2 * earthRadius * asin(min(1, sqrt(h)))
+    }
+
+    /// Nautical miles between `a` and `b`: their angle at the Earth's centre in arc-minutes,
+    /// the navigator's mile, whatever radius a chart's datum gives the Earth.
+    public static func nauticalMiles(_ a: Position, _ b: Position) -> Double {
+        distance(a, b) / earthRadius * 180 / .pi * 60
     }
 
     /// Initial true bearing from `a` to `b`, degrees 0 ..< 360.

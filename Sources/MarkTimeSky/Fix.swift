@@ -1,0 +1,197 @@
+import Foundation
+import MarkTimeCore
+
+/// How the ship moved between sights, to advance earlier lines to the fix's time.
+public enum Run: Hashable, Sendable {
+    /// Lines not advanced: the sights were taken from one place.
+    case none
+    /// Each sight's GPS position, the ship's track.
+    case track
+    /// A course (degrees true) and speed (knots) made good.
+    case courseAndSpeed(course: Double, knots: Double)
+}
+
+/// The 95 % error ellipse of a fix (nautical miles, the major axis's true bearing).
+public struct ErrorEllipse: Hashable, Sendable {
+    public var semiMajor: Double
+    public var semiMinor: Double
+    /// True bearing of the major axis, 0 ..< 180°.
+    public var orientation: Double
+    /// One line's standard error (nm): from the residuals with three lines or more, else assumed.
+    public var sigma: Double
+    /// True when `sigma` is the assumed 1′ (two lines leave no residual to measure it by).
+    public var sigmaAssumed: Bool
+
+    /// The error assumed for one line when the residuals cannot measure it.
+    public static let assumedSigma = 1.0
+    /// 95 % of a two-dimensional normal distribution lies within √5.991 standard deviations.
+    static let scale = 5.991464547.squareRoot()
+
+    /// The ellipse of a least-squares fix from its lines' azimuths (degrees) and residuals
+    /// (nm): σ² (AᵀA)⁻¹, A's rows being (cos Zn, sin Zn), σ from the residuals over n − 2.
+    public init(azimuths: [Double], residuals: [Double]) {
+        var a = 0.0, b = 0.0, c = 0.0
+        for z in azimuths {
+            let cz = cos(radians(z)), sz = sin(radians(z))
+            a += cz * cz; b += sz * cz; c += sz * sz
+        }
+        let measured = residuals.count > 2
+        sigma = measured ? (residuals.reduce(0) { $0 + $1 * $1 } / Double(residuals.count - 2)).squareRoot() : Self.assumedSigma
+        sigmaAssumed = !measured
+        let g = a * c - b * b
+        let mean = (a + c) / 2, spread = (((a - c) / 2) * ((a - c) / 2) + b * b).squareRoot()
+        semiMajor = Self.scale * sigma * ((mean + spread) / g).squareRoot()
+        semiMinor = Self.scale * sigma * max(0, (mean - spread) / g).squareRoot()
+        let angle = degrees(0.5 * atan2(-2 * b, c - a))
+        orientation = angle < 0 ? angle + 180 : angle
+    }
+}
+
+/// A position from two or more lines: the Nautical Almanac's least-squares method,
+/// iterated to 0.01′, earlier lines advanced along the run to the time of the last.
+public struct CelestialFix: Hashable, Sendable {
+    /// One line of the fix and how far it passes from it.
+    public struct Line: Hashable, Sendable {
+        public var id: Int64?
+        public var body: Body
+        public var utc: UTCTime
+        /// Zn from the fix, degrees.
+        public var azimuth: Double
+        /// Ho − Hc at the fix (advanced), nautical miles.
+        public var residual: Double
+    }
+
+    public var utc: UTCTime
+    public var position: Position
+    public var lines: [Line]
+    /// Root mean square of the residuals, nm.
+    public var rms: Double
+    public var ellipse: ErrorEllipse
+    public var run: Run
+    public var iterations: Int
+    /// Distance (nm) and true bearing from the GPS position at the fix's time, when known.
+    public var gpsDistance: Double?
+    public var gpsBearing: Double?
+
+    /// Why a fix cannot be found.
+    public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+        case tooFewLines(Int)
+        case parallelLines
+        case diverged
+
+        public var description: String {
+            switch self {
+            case .tooFewLines(let n): "a fix needs two reduced sights or more, and there \(n == 1 ? "is 1" : "are \(n)")"
+            case .parallelLines: "the lines of position are nearly parallel: add a sight of a body at least 30° away in azimuth"
+            case .diverged: "the fix did not settle within 50 iterations: the sights disagree by too much to meet"
+            }
+        }
+    }
+
+    /// The fix of `sights` at the time of the last of them.
+    public init(_ sights: [ReducedSight], run: Run) throws(Failure) {
+        guard sights.count >= 2 else { throw .tooFewLines(sights.count) }
+        let ordered = sights.sorted { $0.utc < $1.utc }
+        let last = ordered.last!
+        utc = last.utc
+        self.run = run
+        // Where each sight was taken, relative to the ship at the fix's time: (north, east) nm.
+        let offsets: [(Double, Double)] = ordered.map { s in
+            switch run {
+            case .none: return (0, 0)
+            case .track:
+                guard let here = s.gpsPosition, let there = last.gpsPosition else { return (0, 0) }
+                return ((here.latitude - there.latitude) * 60,
+                        Self.longitudeDifference(here.longitude, there.longitude) * 60 * cos(radians(there.latitude)))
+            case .courseAndSpeed(let course, let knots):
+                let miles = -knots * Double(last.utc.nanosecondsSinceEpoch - s.utc.nanosecondsSinceEpoch) / 3.6e12
+                return (miles * cos(radians(course)), miles * sin(radians(course)))
+            }
+        }
+        let places = ordered.map { s in Almanac.entry(s.body, at: SkyTime(s.utc)!) }
+        var lat = last.assumedPosition.latitude, lon = last.assumedPosition.longitude
+        var n = 0
+        var residuals: [(Double, Double)] = []
+        while true {
+            n += 1
+            residuals = zip(zip(ordered, places), offsets).map { pair, offset in
+                let (s, place) = pair
+                let at = Self.moved(lat, lon, offset)
+                let hc = Computed(gha: place.gha, declination: place.declination, latitude: at.0, longitude: at.1)
+                return (hc.intercept(observed: s.ho), hc.azimuth)
+            }
+            var a = 0.0, b = 0.0, c = 0.0, d = 0.0, e = 0.0
+            for (p, z) in residuals {
+                let cz = cos(radians(z)), sz = sin(radians(z))
+                a += cz * cz; b += sz * cz; c += sz * sz; d += p * cz; e += p * sz
+            }
+            let g = a * c - b * b
+            guard g > 1e-3 * (a + c) * (a + c) / 4 else { throw .parallelLines }
+            let north = (c * d - b * e) / g, east = (a * e - b * d) / g
+            lat += north / 60
+            lon = Self.wrapped(lon + east / 60 / cos(radians(lat)))
+            guard lat.magnitude <= 90, n <= 50 else { throw .diverged }
+            if (north * north + east * east).squareRoot() < 0.01 { break }
+        }
+        iterations = n
+        position = try! Position(latitude: lat, longitude: lon)
+        lines = zip(ordered, residuals).map { s, r in Line(id: s.id, body: s.body, utc: s.utc, azimuth: r.1, residual: r.0) }
+        rms = (residuals.reduce(0) { $0 + $1.0 * $1.0 } / Double(residuals.count)).squareRoot()
+        ellipse = ErrorEllipse(azimuths: residuals.map(\.1), residuals: residuals.map(\.0))
+        if let gps = last.gpsPosition {
+            gpsDistance = GreatCircle.nauticalMiles(gps, position)
+            gpsBearing = GreatCircle.bearing(from: gps, to: position)
+        }
+    }
+
+    static func moved(_ lat: Double, _ lon: Double, _ offset: (Double, Double)) -> (Double, Double) {
+        let l = lat + offset.0 / 60
+        return (l, wrapped(lon + offset.1 / 60 / cos(radians(lat))))
+    }
+
+    static func wrapped(_ lon: Double) -> Double {
+        var l = lon.truncatingRemainder(dividingBy: 360)
+        if l > 180 { l -= 360 }
+        if l < -180 { l += 360 }
+        return l
+    }
+
+    static func longitudeDifference(_ a: Double, _ b: Double) -> Double { wrapped(a - b) }
+}
+
+/// A run of sights of one body within a few minutes, fitted to a straight line of Ho
+/// against time: a sight far off the line is a bad sight, as a navigator checks a run by
+/// its slope.
+public enum SightRun {
+    /// Sights of one body closer together than this (seconds) make one run.
+    public static let window = 600.0
+
+    /// Each sight's residual from its run's line, arc-minutes, by index into `sights`;
+    /// nil for a sight in a run of fewer than three.
+    public static func residuals(_ sights: [ReducedSight]) -> [Double?] {
+        var result = [Double?](repeating: nil, count: sights.count)
+        let order = sights.indices.sorted { sights[$0].utc < sights[$1].utc }
+        var runs: [[Int]] = []
+        for i in order {
+            if let r = runs.firstIndex(where: { run in
+                sights[run.last!].body == sights[i].body
+                    && Double(sights[i].utc.nanosecondsSinceEpoch - sights[run.last!].utc.nanosecondsSinceEpoch) / 1e9 <= window
+            }) {
+                runs[r].append(i)
+            } else {
+                runs.append([i])
+            }
+        }
+        for run in runs where run.count >= 3 {
+            let t0 = sights[run[0]].utc
+            let xs = run.map { Double(sights[$0].utc.nanosecondsSinceEpoch - t0.nanosecondsSinceEpoch) / 1e9 }
+            let ys = run.map { sights[$0].ho * 60 }
+            let mx = xs.reduce(0, +) / Double(xs.count), my = ys.reduce(0, +) / Double(ys.count)
+            let sxx = xs.reduce(0) { $0 + ($1 - mx) * ($1 - mx) }
+            let sxy = zip(xs, ys).reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) }
+            let slope = sxx > 0 ? sxy / sxx : 0
+            for (k, i) in run.enumerated() { result[i] = ys[k] - (my + slope * (xs[k] - mx)) }
+        }
+        return result
+    }
+}

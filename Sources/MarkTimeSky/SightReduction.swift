@@ -1,0 +1,176 @@
+import Foundation
+import MarkTimeCore
+
+/// The corrections from Hs to Ho of one sight, each in arc-minutes as added.
+public struct AltitudeCorrections: Hashable, Sendable {
+    public var index = 0.0
+    public var dip = 0.0
+    public var refraction = 0.0
+    public var semiDiameter = 0.0
+    public var parallax = 0.0
+    public var phase = 0.0
+
+    public init() {}
+
+    /// Their sum, arc-minutes.
+    public var total: Double { index + dip + refraction + semiDiameter + parallax + phase }
+}
+
+/// What the navigator read and set for one sight: the inputs of Hs → Ho.
+public struct SextantReading: Hashable, Sendable {
+    /// Sextant altitude, degrees.
+    public var hs: Double
+    /// The index correction, arc-minutes, negative on the arc (see `AltitudeCorrection.index`).
+    public var indexError: Double
+    /// Height of eye, metres.
+    public var eyeHeight: Double
+    /// The limb brought to the horizon; `.center` for a planet or a star.
+    public var limb: Limb
+    /// Air temperature (°C) and pressure (hPa); the almanac's standard air when unknown.
+    public var celsius: Double
+    public var hectopascals: Double
+
+    public init(hs: Double, indexError: Double = 0, eyeHeight: Double, limb: Limb = .center,
+                celsius: Double? = nil, hectopascals: Double? = nil) {
+        self.hs = hs
+        self.indexError = indexError
+        self.eyeHeight = eyeHeight
+        self.limb = limb
+        self.celsius = celsius ?? 10
+        self.hectopascals = hectopascals ?? 1010
+    }
+}
+
+/// Hs → Ha → Ho, the Nautical Almanac's order: index error and dip give the apparent
+/// altitude Ha; refraction, semi-diameter, parallax and phase give the observed altitude Ho.
+public enum Observation {
+    /// Ho (degrees) and its corrections for `body` at `time`, seen from near `position`
+    /// (the Moon's augmented semi-diameter and a planet's phase depend on where it stands).
+    public static func observed(_ reading: SextantReading, body: Body, at time: SkyTime, near position: Position)
+        -> (ho: Double, corrections: AltitudeCorrections) {
+        let entry = Almanac.entry(body, at: time)
+        var c = AltitudeCorrections()
+        c.index = AltitudeCorrection.index(reading.indexError)
+        c.dip = AltitudeCorrection.dip(heightOfEye: reading.eyeHeight)
+        let ha = reading.hs + (c.index + c.dip) / 60
+        c.refraction = AltitudeCorrection.refraction(apparentAltitude: ha, celsius: reading.celsius, hectopascals: reading.hectopascals)
+        let h = ha + c.refraction / 60
+        let sd = body == .moon
+            ? AltitudeCorrection.augmented(semiDiameter: entry.semiDiameter, horizontalParallax: entry.horizontalParallax, apparentAltitude: h)
+            : entry.semiDiameter
+        c.semiDiameter = AltitudeCorrection.semiDiameter(sd, limb: reading.limb)
+        c.parallax = AltitudeCorrection.parallax(horizontalParallax: entry.horizontalParallax, altitude: h)
+        if body == .venus || body == .mars {
+            c.phase = phase(of: entry, at: time, from: position)
+        }
+        return (reading.hs + c.total / 60, c)
+    }
+
+    /// The phase correction of a planet seen from `position`, from the triangle of the
+    /// Sun, the planet and the Earth.
+    static func phase(of planet: AlmanacEntry, at time: SkyTime, from position: Position) -> Double {
+        let sun = Almanac.entry(.sun, at: time)
+        guard let delta = planet.distance, let earthSun = sun.distance else { return 0 }
+        let dp = radians(planet.declination), ds = radians(sun.declination)
+        // Elongation: the planet's angle from the Sun in the sky.
+        let cosE = sin(dp) * sin(ds) + cos(dp) * cos(ds) * cos(radians(sun.gha - planet.gha))
+        let elongation = acos(min(1, max(-1, cosE)))
+        let r = sqrt(earthSun * earthSun + delta * delta - 2 * earthSun * delta * cosE)
+        let i = degrees(acos(min(1, max(-1, (r * r + delta * delta - earthSun * earthSun) / (2 * r * delta)))))
+        let hp = radians(Computed(gha: planet.gha, declination: planet.declination, latitude: position.latitude, longitude: position.longitude).altitude)
+        let hs = radians(Computed(gha: sun.gha, declination: sun.declination, latitude: position.latitude, longitude: position.longitude).altitude)
+        guard sin(elongation) > 1e-9, cos(hp) > 1e-9 else { return 0 }
+        let cosQ = (sin(hs) - sin(hp) * cos(elongation)) / (cos(hp) * sin(elongation))
+        return AltitudeCorrection.phase(semiDiameter: planet.semiDiameter, phaseAngle: i, sunFromVertical: degrees(acos(min(1, max(-1, cosQ)))))
+    }
+}
+
+/// Where a reduction was worked from.
+public enum AssumedPosition: String, Hashable, Sendable {
+    /// The sight's dead-reckoning position.
+    case dr
+    /// The GPS position at the mark.
+    case gps
+}
+
+/// Why a sight cannot be reduced: everything it lacks, in words a navigator can act on.
+public struct Unreducible: Error, Hashable, Sendable, CustomStringConvertible {
+    public var reasons: [String]
+    public var description: String { reasons.joined(separator: "; ") }
+}
+
+/// One sight reduced: Ho with its corrections, Hc and Zn from the assumed position, the
+/// intercept, and the sight's own error against the GPS position at its mark.
+public struct ReducedSight: Hashable, Sendable {
+    public var id: Int64?
+    public var body: Body
+    public var utc: UTCTime
+    /// Observed altitude, degrees.
+    public var ho: Double
+    public var corrections: AltitudeCorrections
+    public var assumed: AssumedPosition
+    public var assumedPosition: Position
+    /// Hc and Zn from the assumed position.
+    public var computed: Computed
+    /// Nautical miles, positive toward the body.
+    public var intercept: Double
+    /// The intercept from the GPS position at the mark, arc-minutes: the sight's own
+    /// error; nil without a GPS position.
+    public var gpsError: Double?
+    /// Where the ship was at the mark by GPS, when known.
+    public var gpsPosition: Position?
+
+    /// Reduces `sight`, from its DR when set, else from its GPS position.
+    public init(_ sight: Sight) throws(Unreducible) {
+        var reasons: [String] = []
+        var body: Body?
+        switch sight.body {
+        case nil: reasons.append("no body")
+        case let name?:
+            body = Body(named: name)
+            if body == nil { reasons.append("unknown body '\(name)' (nearest: \(Body.nearest(to: name).joined(separator: ", ")))") }
+        }
+        if sight.hs == nil { reasons.append("no Hs") }
+        if sight.eyeHeight == nil { reasons.append("no height of eye") }
+        if let body, body == .sun || body == .moon, sight.limb == nil || sight.limb == .center {
+            reasons.append(sight.limb == nil ? "no limb (lower or upper) for the \(body.name)" : "the \(body.name)'s centre cannot be set on the horizon: give the lower or upper limb")
+        }
+        let assumed: (AssumedPosition, Position)? = sight.dr.map { (.dr, $0) } ?? sight.position.map { (.gps, $0) }
+        if assumed == nil { reasons.append("no position: set a DR, or mark with a GPS fix") }
+        let time = SkyTime(sight.estimate.utc)
+        if time == nil { reasons.append("its UTC is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)") }
+        guard reasons.isEmpty, let body, let hs = sight.hs, let eye = sight.eyeHeight, let assumed, let time else {
+            throw Unreducible(reasons: reasons)
+        }
+        let limb: Limb = body == .sun || body == .moon ? sight.limb ?? .lower : .center
+        let reading = SextantReading(hs: hs, indexError: sight.indexError ?? 0, eyeHeight: eye, limb: limb,
+                                     celsius: sight.temperature, hectopascals: sight.pressure)
+        try self.init(id: sight.id, body: body, utc: sight.estimate.utc, time: time, reading: reading,
+                      assumed: assumed.0, from: assumed.1, gps: sight.position)
+    }
+
+    /// Reduces a reading of `body` at `utc` from `position`.
+    public init(id: Int64? = nil, body: Body, utc: UTCTime, time: SkyTime, reading: SextantReading,
+                assumed: AssumedPosition, from position: Position, gps: Position? = nil) throws(Unreducible) {
+        let entry = Almanac.entry(body, at: time)
+        let computed = Computed(gha: entry.gha, declination: entry.declination, latitude: position.latitude, longitude: position.longitude)
+        guard computed.altitude >= 0 else {
+            throw Unreducible(reasons: ["\(body.name) is below the horizon at the assumed position (Hc \(SextantAngle.format(computed.altitude)))"])
+        }
+        let (ho, corrections) = Observation.observed(reading, body: body, at: time, near: position)
+        self.id = id
+        self.body = body
+        self.utc = utc
+        self.ho = ho
+        self.corrections = corrections
+        self.assumed = assumed
+        assumedPosition = position
+        self.computed = computed
+        intercept = computed.intercept(observed: ho)
+        gpsPosition = gps
+        gpsError = gps.map { gps in
+            if assumed == .gps, gps == position { return intercept }
+            return Computed(gha: entry.gha, declination: entry.declination, latitude: gps.latitude, longitude: gps.longitude).intercept(observed: ho)
+        }
+    }
+}
