@@ -55,6 +55,7 @@ let package = Package(
                 "MarkTimePlaces",
                 "MarkTimeTasks",
                 "MarkTimeJournal",
+                "MarkTimeSky",
                 "MarkTimeSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]),
@@ -113,6 +114,7 @@ let package = Package(
                 "MarkTimePeople",
                 "MarkTimeTasks",
                 "MarkTimeJournal",
+                "MarkTimeSky",
                 "MarkTimeStore",
                 "MarkTimeConfig",
                 "MarkTimeDevices",
@@ -160,7 +162,7 @@ let package = Package(
             dependencies: ["MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "MarkTimeCLITests",
-            dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeCore", "MarkTimePlaces", "MarkTimeDevices", "RigSupport",
+            dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeCore", "MarkTimeSky", "MarkTimePlaces", "MarkTimeDevices", "RigSupport",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift")]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MarkTimeCore
+import MarkTimeSky
 import MarkTimeStore
 
 extension MarkTime {

@@ -150,11 +150,6 @@ public struct SightEdit: Hashable, Sendable {
 
     public var isEmpty: Bool { self == SightEdit() }
 
-    /// Sets the body from a user's text; empty clears it.
-    public mutating func setBody(_ text: String) throws(InputError) {
-        body = text.trimmingWhitespace().isEmpty ? .clear : .set(try Text.name(text, what: "a body", example: "Sun, Moon, Venus or Sirius"))
-    }
-
     public func apply(to sight: Sight, at now: UTCTime) -> Sight {
         var s = sight
         body.apply(to: &s.body)

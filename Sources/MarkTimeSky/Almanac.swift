@@ -35,6 +35,12 @@ public enum Body: Hashable, Sendable {
         self = found
     }
 
+    /// The body a navigator named, or an error that names the nearest ones.
+    public static func parse(_ text: String) throws(InputError) -> Body {
+        if let body = Body(named: text.trimmingWhitespace()) { return body }
+        throw InputError("unknown body '\(text)': give an almanac name (Sun, Moon, Venus, Mars, Jupiter, Saturn, a navigational star or Polaris) or a star's number 1–57; nearest: \(nearest(to: text).joined(separator: ", "))")
+    }
+
     /// Up to three known names nearest to `text`, for a refusal that helps.
     public static func nearest(to text: String) -> [String] {
         let wanted = key(text)

@@ -66,22 +66,32 @@ public enum Observation {
         return (reading.hs + c.total / 60, c)
     }
 
+    /// The Hs a sextant set up as `reading` (its Hs ignored) would read for observed altitude
+    /// `ho`: the corrections run backwards until Hs → Ho gives `ho` back to 1e-9°. For
+    /// practice sights and round-trip checks.
+    public static func sextantAltitude(observed ho: Double, _ reading: SextantReading, body: Body, at time: SkyTime,
+                                       near position: Position) -> Double {
+        var r = reading
+        r.hs = ho
+        for _ in 0..<20 {
+            let miss = ho - observed(r, body: body, at: time, near: position).ho
+            r.hs += miss
+            if abs(miss) < 1e-9 { break }
+        }
+        return r.hs
+    }
+
     /// The phase correction of a planet seen from `position`, from the triangle of the
     /// Sun, the planet and the Earth.
     static func phase(of planet: AlmanacEntry, at time: SkyTime, from position: Position) -> Double {
         let sun = Almanac.entry(.sun, at: time)
-        guard let delta = planet.distance, let earthSun = sun.distance else { return 0 }
-        let dp = radians(planet.declination), ds = radians(sun.declination)
-        // Elongation: the planet's angle from the Sun in the sky.
-        let cosE = sin(dp) * sin(ds) + cos(dp) * cos(ds) * cos(radians(sun.gha - planet.gha))
-        let elongation = acos(min(1, max(-1, cosE)))
-        let r = sqrt(earthSun * earthSun + delta * delta - 2 * earthSun * delta * cosE)
-        let i = degrees(acos(min(1, max(-1, (r * r + delta * delta - earthSun * earthSun) / (2 * r * delta)))))
+        guard let g = PhaseGeometry(planet, sun: sun) else { return 0 }
+        let e = radians(g.elongation)
         let hp = radians(Computed(gha: planet.gha, declination: planet.declination, latitude: position.latitude, longitude: position.longitude).altitude)
         let hs = radians(Computed(gha: sun.gha, declination: sun.declination, latitude: position.latitude, longitude: position.longitude).altitude)
-        guard sin(elongation) > 1e-9, cos(hp) > 1e-9 else { return 0 }
-        let cosQ = (sin(hs) - sin(hp) * cos(elongation)) / (cos(hp) * sin(elongation))
-        return AltitudeCorrection.phase(semiDiameter: planet.semiDiameter, phaseAngle: i, sunFromVertical: degrees(acos(min(1, max(-1, cosQ)))))
+        guard sin(e) > 1e-9, cos(hp) > 1e-9 else { return 0 }
+        let cosQ = (sin(hs) - sin(hp) * cos(e)) / (cos(hp) * sin(e))
+        return AltitudeCorrection.phase(semiDiameter: planet.semiDiameter, phaseAngle: g.phaseAngle, sunFromVertical: degrees(acos(min(1, max(-1, cosQ)))))
     }
 }
 

@@ -1,9 +1,11 @@
 import Foundation
 import GRDB
 import MarkTimeCore
+import MarkTimeSky
 
 /// Sights as CSV for sight reduction: RFC 4180, one header row, CRLF line ends, oldest
-/// first. Angles are decimal degrees; the GPS position is repeated in DDM.
+/// first. Angles are decimal degrees; the GPS position is repeated in DDM. The last five
+/// columns are the sight's reduction (`ReducedSight`), empty when it lacks what that needs.
 ///
 /// It writes bytes straight from the store's columns: 100,000 sights must export about
 /// as fast as `sqlite3 -csv` reads them (CSV.swift and `String(format:)` took 10.7 s for
@@ -14,6 +16,7 @@ public enum SightCSV {
         "id", "utc_date", "utc_time", "utc", "source", "uncertainty_s", "body", "limb", "hs_deg", "ie_arcmin",
         "eye_height_m", "temperature_c", "pressure_hpa", "dr_lat", "dr_lon", "gps_lat", "gps_lon",
         "gps_lat_ddm", "gps_lon_ddm", "fix_mode", "fix_age_s", "note",
+        "ho_deg", "hc_deg", "zn_deg", "intercept_nm", "gps_error_arcmin",
     ]
 
     /// One row's values, as stored.
@@ -65,6 +68,30 @@ public enum SightCSV {
             fixMode = row[15]
             fixAge = row[16]
             note = row[17]
+        }
+
+        /// The sight these fields describe, for its reduction.
+        var sight: Sight {
+            var s = Sight(id: id, instant: MonotonicInstant(bootID: "", nanoseconds: 0),
+                          estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: utc), source: TimeSource(rawValue: source) ?? .unsynced,
+                                                uncertainty: uncertainty),
+                          createdAt: UTCTime(nanosecondsSinceEpoch: utc))
+            s.body = body
+            s.limb = limb.flatMap { Limb(rawValue: $0) }
+            s.hs = hs
+            s.indexError = indexError
+            s.eyeHeight = eyeHeight
+            s.temperature = temperature
+            s.pressure = pressure
+            if let drLat, let drLon { s.dr = try? Position(latitude: drLat, longitude: drLon) }
+            if let lat, let lon { s.position = try? Position(latitude: lat, longitude: lon) }
+            return s
+        }
+
+        /// The reduction, when the sight has what it needs.
+        var reduced: ReducedSight? {
+            guard body != nil, hs != nil, eyeHeight != nil else { return nil }
+            return try? ReducedSight(sight)
         }
 
         static let columns = "id, utc_ns, source, uncertainty_s, body, limb, hs_deg, ie_arcmin, eye_height_m, temperature_c, "
@@ -153,9 +180,15 @@ public enum SightCSV {
             comma()
             if let m = r.fixMode { int(m) }
             comma()
-            if let age = r.fixAge { fixed3(age) }
+            if let age = r.fixAge { fixed(age, 3) }
             comma()
             text(r.note)
+            let reduced = r.reduced
+            for (v, places) in [(reduced?.ho, 5), (reduced?.computed.altitude, 5), (reduced?.computed.azimuth, 2),
+                                (reduced?.intercept, 2), (reduced?.gpsError, 2)] {
+                comma()
+                if let v { fixed(v, places) }
+            }
             bytes += [13, 10]
         }
 
@@ -202,10 +235,10 @@ public enum SightCSV {
             if v == v.rounded(), abs(v) < 1e15 { int(Int64(v)) } else { bytes += v.description.utf8 }
         }
 
-        /// Three decimals, rounded as printf's `%.3f` does (snprintf, no Foundation).
-        mutating func fixed3(_ v: Double) {
+        /// `places` decimals, rounded as printf's `%.Nf` does (snprintf, no Foundation).
+        mutating func fixed(_ v: Double, _ places: Int) {
             var buffer = [CChar](repeating: 0, count: 64)
-            let n = withVaList([v]) { vsnprintf(&buffer, buffer.count, "%.3f", $0) }
+            let n = withVaList([places, v]) { vsnprintf(&buffer, buffer.count, "%.*f", $0) }
             bytes += buffer[0..<Int(max(0, min(n, 63)))].map { UInt8(bitPattern: $0) }
         }
 

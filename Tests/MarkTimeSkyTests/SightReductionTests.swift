@@ -9,11 +9,8 @@ func simulatedSight(_ body: Body, at utc: UTCTime, from truth: Position, limb: L
     let time = SkyTime(utc)!
     let entry = Almanac.entry(body, at: time)
     let hc = Computed(gha: entry.gha, declination: entry.declination, latitude: truth.latitude, longitude: truth.longitude).altitude
-    var hs = hc
-    for _ in 0..<10 {
-        let reading = SextantReading(hs: hs, indexError: ie, eyeHeight: eye, limb: limb)
-        hs += hc - Observation.observed(reading, body: body, at: time, near: truth).ho
-    }
+    let hs = Observation.sextantAltitude(observed: hc, SextantReading(hs: 0, indexError: ie, eyeHeight: eye, limb: limb),
+                                         body: body, at: time, near: truth)
     var sight = Sight(id: 1, instant: MonotonicInstant(bootID: "b", nanoseconds: 0),
                       estimate: UTCEstimate(utc: utc, source: .gps, uncertainty: 0.001), createdAt: utc)
     sight.body = body.name

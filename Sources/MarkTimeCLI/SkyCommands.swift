@@ -1,0 +1,342 @@
+import ArgumentParser
+import Foundation
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimeSky
+import MarkTimeStore
+
+/// Where the sky is seen from: `--position`, else the daemon's GPS fix while it is fresh.
+struct SkyPositionOptions: ParsableArguments {
+    @Option(help: "Where to see the sky from, e.g. \"27 22.84 S 153 22.84 E\". Default: the daemon's current GPS fix.")
+    var position: String?
+
+    /// The position, and whether it came from the GPS.
+    func resolve(_ store: StoreOptions, required: Bool) throws -> Position? {
+        if let position { return try Position.parse(position) }
+        let reading = try SystemClock().read()
+        if let fix = try store.openForReading().daemonStatus()?.fix, let age = fix.age(at: reading.instant), age <= 60 {
+            return fix.position
+        }
+        if required {
+            throw InputError("no position: give --position (e.g. \"50 10.5 N 004 20.0 W\"), or run the daemon with a GPS fix")
+        }
+        return nil
+    }
+}
+
+/// An almanac instant from `--at`, else now; refused outside the almanac's years.
+func skyTime(_ at: String?) throws -> (UTCTime, SkyTime) {
+    let utc = try at.map { try UTCTime.read($0, what: "--at").time } ?? wallClock()
+    guard let time = SkyTime(utc) else {
+        throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
+    }
+    return (utc, time)
+}
+
+/// A declination as the almanac prints it: `N 21° 44'.7`.
+func declinationText(_ dec: Double) -> String { (dec < 0 ? "S " : "N ") + SextantAngle.format(abs(dec)) }
+
+/// A run of sights' chosen selection: IDs, else `--since`, else the newest `n`.
+func selectSights(_ db: AppDatabase, ids: [Int64], since: String?, newest n: Int) throws -> [Sight] {
+    if !ids.isEmpty { return try ids.map { try db.sight(id: $0).sight } }
+    var query = SightQuery(limit: since == nil ? n : nil, since: try parseBound(since, upper: false, option: "--since"))
+    query.oldestFirst = true
+    return try db.sights(query).sorted { $0.estimate.utc < $1.estimate.utc }
+}
+
+extension MarkTime {
+    struct AlmanacCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "almanac",
+            abstract: "A body's GHA, declination, SHA, semi-diameter and horizontal parallax, and its Hc and Zn.",
+            discussion: """
+                Computed on the device for 1990–2060 (VSOP87 and ELP-2000/82 as Meeus truncates them, Hipparcos
+                stars), within 0.1' of the Nautical Almanac (0.2' for the Moon). BODY is an almanac name in any
+                case (Sun, Moon, Venus, Mars, Jupiter, Saturn, Vega, Polaris…) or a star's number 1–57.
+                The almanac's argument is UT1: --at is UTC, and the difference is taken from IERS tables.
+
+                Examples:
+                  marktime almanac Sun
+                  marktime almanac vega --at 2026-11-22T18:30:00Z --position "50 10 N 4 20 W"
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var where_: SkyPositionOptions
+
+        @Argument(help: "The body.")
+        var body: String
+
+        @Option(help: "UTC instant, YYYY-MM-DDTHH:MM[:SS]Z. Default: now.")
+        var at: String?
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func run() async throws {
+            let body = try Body.parse(body)
+            let (utc, time) = try skyTime(at)
+            let e = Almanac.entry(body, at: time)
+            let position = try where_.resolve(store, required: false)
+            let c = position.map { Computed(gha: e.gha, declination: e.declination, latitude: $0.latitude, longitude: $0.longitude) }
+            switch format {
+            case .json:
+                print(JSON.object([
+                    ("body", .string(body.name)), ("utc", .string(utc.iso8601)), ("gha_deg", .number(e.gha)),
+                    ("dec_deg", .number(e.declination)), ("sha_deg", .from(e.sha)), ("sd_arcmin", .number(e.semiDiameter)),
+                    ("hp_arcmin", .number(e.horizontalParallax)), ("hc_deg", .from(c?.altitude)), ("zn_deg", .from(c?.azimuth)),
+                ]).render())
+            case .table:
+                print("\(body.name) at \(utc.iso8601)")
+                print("  GHA  \(SextantAngle.format(e.gha))")
+                if let sha = e.sha { print("  SHA  \(SextantAngle.format(sha))") }
+                print("  Dec  \(declinationText(e.declination))")
+                if e.semiDiameter > 0 { print("  SD   \(String(format: "%.1f", e.semiDiameter))'") }
+                if e.horizontalParallax > 0 { print("  HP   \(String(format: "%.1f", e.horizontalParallax))'") }
+                if let c, let position {
+                    print("  from \(position.ddm): Hc \(SextantAngle.format(c.altitude))  Zn \(String(format: "%05.1f", c.azimuth))°")
+                }
+            }
+        }
+    }
+
+    struct SkyCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "sky",
+            abstract: "The bodies above the horizon, brightest first, with Hc and Zn: a star finder.",
+            discussion: """
+                With --twilight, the sky at the next civil twilight (the Sun 6° below the horizon), when stars and
+                the horizon are both in sight.
+
+                Examples:
+                  marktime sky --twilight evening --position "50 10 N 4 20 W"
+                  marktime sky --at 2026-11-22T06:45:00Z --format json
+                """)
+
+        enum Twilight: String, ExpressibleByArgument, CaseIterable { case morning, evening }
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var where_: SkyPositionOptions
+
+        @Option(help: "UTC instant. Default: now.")
+        var at: String?
+
+        @Option(help: "The next civil twilight after --at: morning or evening.")
+        var twilight: Twilight?
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func run() async throws {
+            let position = try where_.resolve(store, required: true)!
+            var (utc, time) = try skyTime(at)
+            if let twilight {
+                guard let t = SunEvents.next(-6, rising: twilight == .morning, after: utc, from: position) else {
+                    throw InputError("the Sun does not \(twilight == .morning ? "rise" : "set") through 6° below the horizon at \(position.ddm) in the next 36 hours (polar day or night)")
+                }
+                (utc, time) = try skyTime(t.iso8601)
+            }
+            let bodies = Almanac.visible(at: time, from: position)
+            switch format {
+            case .json:
+                print(JSON.object([
+                    ("utc", .string(utc.iso8601)), ("lat", .number(position.latitude)), ("lon", .number(position.longitude)),
+                    ("bodies", .array(bodies.map { b in
+                        .object([("body", .string(b.body.name)), ("magnitude", .number((b.magnitude * 10).rounded() / 10)),
+                                 ("hc_deg", .number(b.computed.altitude)), ("zn_deg", .number(b.computed.azimuth))])
+                    })),
+                ]).render())
+            case .table:
+                print("Sky at \(utc.iso8601) from \(position.ddm)")
+                var table = TextTable(header: ["BODY", "MAG", "HC", "ZN"])
+                for b in bodies {
+                    table.rows.append([b.body.name, String(format: "%.1f", b.magnitude), SextantAngle.format(b.computed.altitude),
+                                       String(format: "%05.1f°", b.computed.azimuth)])
+                }
+                print(bodies.isEmpty ? "Nothing above the horizon." : table.render())
+            }
+        }
+    }
+
+    struct Reduce: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Reduce sights: Ho, Hc, Zn, the intercept, and each sight's error against the GPS.",
+            discussion: """
+                Hs → Ho: index error (--ie as stored: negative when on the arc), dip from the height of eye,
+                refraction (the sight's temperature and pressure, else 10 °C and 1010 hPa), semi-diameter for the
+                limb (the Moon's augmented), parallax from HP, and the phase of Venus and Mars. Hc and Zn are worked
+                from the sight's DR when set, else from its GPS position. The intercept is in nautical miles,
+                positive toward the body. GPS-ERR is the intercept from the GPS position at the mark: the sight's
+                own error, in arc-minutes. RUN is a sight's distance from the line through three or more sights of
+                one body within ten minutes: a large one marks a bad sight.
+
+                Examples:
+                  marktime reduce              the last ten sights
+                  marktime reduce 12 13 14
+                  marktime reduce --since 2026-11-22 --format json
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "Sight IDs. Default: the last ten sights.")
+        var ids: [Int64] = []
+
+        @Option(help: "Every sight at or after this UTC date or time.")
+        var since: String?
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func run() async throws {
+            let sights = try selectSights(store.openForReading(), ids: ids, since: since, newest: 10)
+            let results: [(Sight, Result<ReducedSight, Unreducible>)] = sights.map { s in
+                (s, Result { () throws(Unreducible) in try ReducedSight(s) })
+            }
+            let reduced = results.compactMap { try? $0.1.get() }
+            let runs = Dictionary(uniqueKeysWithValues: zip(reduced.map(\.id), SightRun.residuals(reduced)))
+            switch format {
+            case .json:
+                print(JSON.array(results.map { s, r in
+                    switch r {
+                    case .success(let x):
+                        .object([
+                            ("id", .from(x.id)), ("utc", .string(x.utc.iso8601)), ("body", .string(x.body.name)),
+                            ("ho_deg", .number(x.ho)), ("hc_deg", .number(x.computed.altitude)), ("zn_deg", .number(x.computed.azimuth)),
+                            ("intercept_nm", .number(x.intercept)), ("assumed", .string(x.assumed.rawValue)),
+                            ("assumed_lat", .number(x.assumedPosition.latitude)), ("assumed_lon", .number(x.assumedPosition.longitude)),
+                            ("gps_error_arcmin", .from(x.gpsError)), ("run_residual_arcmin", .from(runs[x.id] ?? nil)),
+                            ("ie", .number(x.corrections.index)), ("dip", .number(x.corrections.dip)),
+                            ("refraction", .number(x.corrections.refraction)), ("sd", .number(x.corrections.semiDiameter)),
+                            ("parallax", .number(x.corrections.parallax)), ("phase", .number(x.corrections.phase)),
+                        ])
+                    case .failure(let e):
+                        .object([("id", .from(s.id)), ("utc", .string(s.estimate.utc.iso8601)), ("body", .from(s.body)),
+                                 ("error", .string(e.description))])
+                    }
+                }).render())
+            case .table:
+                if results.isEmpty { print("No sights yet: press the button, or run `marktime mark`.") }
+                var table = TextTable(header: ["ID", "UTC", "BODY", "HO", "HC", "ZN", "INTERCEPT", "FROM", "GPS-ERR", "RUN"])
+                var failures: [String] = []
+                for (s, r) in results {
+                    switch r {
+                    case .success(let x):
+                        table.rows.append([
+                            x.id.map(String.init) ?? "", x.utc.sightTimeOfDay, x.body.name, SextantAngle.format(x.ho),
+                            SextantAngle.format(x.computed.altitude), String(format: "%05.1f°", x.computed.azimuth),
+                            String(format: "%.1f nm %@", abs(x.intercept), x.intercept >= 0 ? "toward" : "away"),
+                            x.assumed.rawValue.uppercased(), x.gpsError.map { String(format: "%+.1f'", $0) } ?? "",
+                            (runs[x.id] ?? nil).map { String(format: "%+.1f'", $0) } ?? "",
+                        ])
+                    case .failure(let e):
+                        failures.append("sight \(s.id.map(String.init) ?? "?") cannot be reduced: \(e.description)")
+                    }
+                }
+                if !table.rows.isEmpty { print(table.render()) }
+                for f in failures { print(f) }
+            }
+            if !results.isEmpty, reduced.isEmpty { throw ExitCode.failure }
+        }
+    }
+
+    struct FixCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "fix",
+            abstract: "The position from two or more sights, and how far it is from the GPS.",
+            discussion: """
+                The Nautical Almanac's least-squares fix, iterated until it moves less than 0.01'. Earlier lines
+                are advanced to the time of the last sight: by --course and --speed when given, else along the GPS
+                positions recorded with the sights, else not at all. The 95 % ellipse uses σ from the residuals with
+                three lines or more, else an assumed 1'. Without IDs or --since, the sights taken within an hour of
+                the newest reducible one.
+
+                Examples:
+                  marktime fix
+                  marktime fix 21 22 23
+                  marktime fix --since 2026-11-22T09:00:00Z --course 235 --speed 6.5
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "Sight IDs.")
+        var ids: [Int64] = []
+
+        @Option(help: "Every sight at or after this UTC date or time.")
+        var since: String?
+
+        @Option(help: "Course made good between the sights, degrees true.")
+        var course: Double?
+
+        @Option(help: "Speed made good, knots.")
+        var speed: Double?
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func validate() throws {
+            if (course == nil) != (speed == nil) { throw ValidationError("give --course and --speed together") }
+            if let course, !(0..<360).contains(course) { throw ValidationError("--course must be 0 to 359.9 degrees, not \(course)") }
+            if let speed, !(0...60).contains(speed) { throw ValidationError("--speed must be 0 to 60 knots, not \(speed)") }
+        }
+
+        func run() async throws {
+            let sights = try selectSights(store.openForReading(), ids: ids, since: since, newest: 200)
+            var reduced: [ReducedSight] = [], skipped: [(Sight, Unreducible)] = []
+            for s in sights {
+                do { reduced.append(try ReducedSight(s)) } catch { skipped.append((s, error)) }
+            }
+            if ids.isEmpty, since == nil, let newest = reduced.map(\.utc).max() {
+                let hour = newest.adding(nanoseconds: -3_600_000_000_000)
+                reduced = reduced.filter { $0.utc >= hour }
+                skipped = skipped.filter { $0.0.estimate.utc >= hour }
+            }
+            let run: Run = if let course, let speed { .courseAndSpeed(course: course, knots: speed) }
+                else if reduced.allSatisfy({ $0.gpsPosition != nil }) { .track } else { .none }
+            let fix: CelestialFix
+            do { fix = try CelestialFix(reduced, run: run) } catch {
+                let why = skipped.map { "sight \($0.0.id.map(String.init) ?? "?"): \($0.1.description)" }
+                throw InputError(([error.description] + why).joined(separator: "\n"))
+            }
+            let runText = switch run {
+            case .none: "none"
+            case .track: "gps track"
+            case .courseAndSpeed(let c, let k): "course \(Position.plain(c))° speed \(Position.plain(k)) kn"
+            }
+            switch format {
+            case .json:
+                print(JSON.object([
+                    ("utc", .string(fix.utc.iso8601)), ("lat", .number(fix.position.latitude)), ("lon", .number(fix.position.longitude)),
+                    ("lat_ddm", .string(fix.position.latitudeDDM)), ("lon_ddm", .string(fix.position.longitudeDDM)),
+                    ("rms_nm", .number(fix.rms)),
+                    ("ellipse", .object([
+                        ("semi_major_nm", .number(fix.ellipse.semiMajor)), ("semi_minor_nm", .number(fix.ellipse.semiMinor)),
+                        ("orientation_deg", .number(fix.ellipse.orientation)), ("sigma_nm", .number(fix.ellipse.sigma)),
+                        ("sigma_assumed", .bool(fix.ellipse.sigmaAssumed)),
+                    ])),
+                    ("lines", .array(fix.lines.map { l in
+                        .object([("id", .from(l.id)), ("body", .string(l.body.name)), ("utc", .string(l.utc.iso8601)),
+                                 ("zn_deg", .number(l.azimuth)), ("residual_nm", .number(l.residual))])
+                    })),
+                    ("run", .string(runText)), ("iterations", .int(Int64(fix.iterations))),
+                    ("gps_distance_nm", .from(fix.gpsDistance)), ("gps_bearing_deg", .from(fix.gpsBearing)),
+                    ("skipped", .array(skipped.map { .object([("id", .from($0.0.id)), ("error", .string($0.1.description))]) })),
+                ]).render())
+            case .table:
+                print("Fix at \(fix.utc.iso8601): \(fix.position.ddm)")
+                print(String(format: "  %d lines, RMS %.2f nm; 95%% ellipse %.1f × %.1f nm, long axis %03.0f°%@",
+                             fix.lines.count, fix.rms, fix.ellipse.semiMajor, fix.ellipse.semiMinor, fix.ellipse.orientation,
+                             fix.ellipse.sigmaAssumed ? " (σ assumed 1')" : ""))
+                print("  lines advanced: \(runText)")
+                if let d = fix.gpsDistance, let b = fix.gpsBearing {
+                    print(String(format: "  %.1f nm from the GPS position, bearing %03.0f°", d, b))
+                }
+                var table = TextTable(header: ["ID", "UTC", "BODY", "ZN", "RESIDUAL"])
+                for l in fix.lines {
+                    table.rows.append([l.id.map(String.init) ?? "", l.utc.sightTimeOfDay, l.body.name,
+                                       String(format: "%05.1f°", l.azimuth), String(format: "%+.2f nm", l.residual)])
+                }
+                print(table.render())
+                for (s, e) in skipped { print("sight \(s.id.map(String.init) ?? "?") left out: \(e.description)") }
+            }
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import CSV
+import Foundation
+import MarkTimeCore
+import MarkTimeSky
+import MarkTimeStore
+import Testing
+
+/// A sight of `body` as taken at `truth` and marked there by GPS, with Hs from the
+/// almanac and the corrections run backwards, reduced from `dr` when given.
+func practiceSight(_ body: Body, at utc: UTCTime, from truth: Position, dr: Position? = nil) -> Sight {
+    let time = SkyTime(utc)!
+    let e = Almanac.entry(body, at: time)
+    let hc = Computed(gha: e.gha, declination: e.declination, latitude: truth.latitude, longitude: truth.longitude).altitude
+    let limb: Limb = body == .sun || body == .moon ? .lower : .center
+    var s = Sight(instant: MonotonicInstant(bootID: "boot-practice", nanoseconds: utc.nanosecondsSinceEpoch),
+                  estimate: UTCEstimate(utc: utc, source: .gps, uncertainty: 0.5), createdAt: utc)
+    s.body = body.name
+    s.limb = body == .sun || body == .moon ? limb : nil
+    s.hs = Observation.sextantAltitude(observed: hc, SextantReading(hs: 0, indexError: -1.5, eyeHeight: 2.4, limb: limb),
+                                       body: body, at: time, near: truth)
+    s.indexError = -1.5
+    s.eyeHeight = 2.4
+    s.position = truth
+    s.fixMode = 3
+    s.fixAge = 0.2
+    s.dr = dr
+    return s
+}
+
+@Suite("Sight reduction at the command line")
+struct SkyCLITests {
+    static let truth = try! Position(latitude: 40, longitude: -70)
+    static let dr = try! Position(latitude: 40.4, longitude: -70.5)
+    static func star(_ name: String) -> Body { Body(named: name)! }
+
+    /// Three stars a minute apart at evening twilight, 2030-08-01, marked at 40° N 70° W.
+    func threeStars(_ cli: CLI) throws -> [Sight] {
+        try [("Vega", 0), ("Arcturus", 1), ("Altair", 2)].map { name, minute in
+            try cli.database().insert(practiceSight(Self.star(name), at: UTCTime(year: 2030, month: 8, day: 1, hour: 1, minute: minute)!,
+                                                    from: Self.truth, dr: Self.dr))
+        }
+    }
+
+    @Test func editingTheBodyStoresItsAlmanacName() throws {
+        // Given a sight
+        let cli = CLI()
+        _ = try cli.database().insert(try sight(at: 0))
+        // When its body is set as "rigil kent"
+        let r = try cli.run(["sight", "edit", "1", "--body", "rigil kent"])
+        // Then the almanac's name is stored
+        #expect(r.status == 0)
+        #expect(try cli.database().sight(id: 1).sight.body == "Rigil Kentaurus")
+    }
+
+    @Test func anUnknownBodyIsRefusedWithTheNearestNames() throws {
+        let cli = CLI()
+        _ = try cli.database().insert(try sight(at: 0))
+        let r = try cli.run(["sight", "edit", "1", "--body", "Vegga"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("unknown body 'Vegga'"))
+        #expect(r.stderr.contains("nearest: Vega, Venus, Adhara"))
+        #expect(try cli.database().sight(id: 1).sight.body == nil)
+    }
+
+    @Test func reduceGivesEachSightsHoHcZnInterceptAndErrorAgainstGPS() throws {
+        // Given three star sights reduced from a DR 30′ off the GPS position
+        let cli = CLI()
+        let sights = try threeStars(cli)
+        // When reduced as JSON
+        let rows = try #require(try cli.json(["reduce"]) as? [[String: Any]])
+        // Then each row is the library's reduction of that sight, from the DR, with no error against GPS
+        #expect(rows.count == 3)
+        for (row, s) in zip(rows, sights) {
+            let x = try ReducedSight(s)
+            #expect(row["id"] as? Int == Int(s.id!))
+            #expect(row["body"] as? String == s.body)
+            #expect(row["assumed"] as? String == "dr")
+            #expect(abs(try #require(row["ho_deg"] as? Double) - x.ho) < 1e-9)
+            #expect(abs(try #require(row["hc_deg"] as? Double) - x.computed.altitude) < 1e-9)
+            #expect(abs(try #require(row["zn_deg"] as? Double) - x.computed.azimuth) < 1e-9)
+            #expect(abs(try #require(row["intercept_nm"] as? Double) - x.intercept) < 1e-9)
+            #expect(abs(try #require(row["gps_error_arcmin"] as? Double)) < 0.05)
+            #expect(row["ie"] as? Double == -1.5)
+            #expect(abs(try #require(row["dip"] as? Double) - -1.76 * 2.4.squareRoot()) < 1e-9)
+            #expect(row["sd"] as? Double == 0)
+        }
+    }
+
+    @Test func aSightThatCannotBeReducedSaysWhatItLacks() throws {
+        // Given a sight with no body, Hs or height of eye
+        let cli = CLI()
+        _ = try cli.database().insert(try sight(at: 0))
+        // When reduced
+        let r = try cli.run(["reduce", "1"])
+        // Then it says so and fails
+        #expect(r.status == 1)
+        #expect(r.stdout == "sight 1 cannot be reduced: no body; no Hs; no height of eye\n")
+    }
+
+    @Test func fixFromThreeStarsIsTheGPSPosition() throws {
+        // Given three star sights
+        let cli = CLI()
+        _ = try threeStars(cli)
+        // When fixed
+        let fix = try #require(try cli.json(["fix"]) as? [String: Any])
+        // Then the fix is the position they were taken at, at the last sight's time
+        #expect(fix["utc"] as? String == "2030-08-01T01:02:00.000Z")
+        #expect(abs(try #require(fix["lat"] as? Double) - 40) * 60 < 0.02)
+        #expect(abs(try #require(fix["lon"] as? Double) - -70) * 60 * cos(40 * Double.pi / 180) < 0.02)
+        #expect(fix["lat_ddm"] as? String == "40° 00'.00 N")
+        #expect(fix["lon_ddm"] as? String == "70° 00'.00 W")
+        #expect(try #require(fix["gps_distance_nm"] as? Double) < 0.02)
+        #expect(try #require(fix["rms_nm"] as? Double) < 0.02)
+        #expect((fix["lines"] as? [Any])?.count == 3)
+        #expect(fix["run"] as? String == "gps track")
+        let ellipse = try #require(fix["ellipse"] as? [String: Any])
+        #expect(ellipse["sigma_assumed"] as? Bool == false)
+    }
+
+    @Test func aFixNeedsTwoLines() throws {
+        let cli = CLI()
+        _ = try cli.database().insert(practiceSight(Self.star("Vega"), at: UTCTime(year: 2030, month: 8, day: 1, hour: 1)!, from: Self.truth))
+        let r = try cli.run(["fix"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("a fix needs two reduced sights or more, and there is 1"))
+    }
+
+    @Test func theCSVCarriesTheReductionAndLeavesItEmptyWhereASightLacksIt() throws {
+        // Given a reducible star sight and a bare one
+        let cli = CLI()
+        let star = try cli.database().insert(practiceSight(Self.star("Vega"), at: UTCTime(year: 2030, month: 8, day: 1, hour: 1)!,
+                                                           from: Self.truth))
+        _ = try cli.database().insert(try sight(at: 0))
+        // When exported
+        let reader = try CSVReader(string: try cli.run(["export", "csv"]).stdout, hasHeaderRow: true)
+        let header = try #require(reader.headerRow)
+        var rows: [[String]] = []
+        while let row = reader.next() { rows.append(row) }
+        // Then the star's row has Ho, Hc, Zn, the intercept and the GPS error; the bare one has none
+        #expect(Array(header.suffix(5)) == ["ho_deg", "hc_deg", "zn_deg", "intercept_nm", "gps_error_arcmin"])
+        let x = try ReducedSight(star)
+        let starRow = try #require(rows.first { $0[0] == String(star.id!) })
+        #expect(Array(starRow.suffix(5)) == [String(format: "%.5f", x.ho), String(format: "%.5f", x.computed.altitude),
+                                             String(format: "%.2f", x.computed.azimuth), String(format: "%.2f", x.intercept),
+                                             String(format: "%.2f", x.gpsError!)])
+        let bare = try #require(rows.first { $0[0] != String(star.id!) })
+        #expect(Array(bare.suffix(5)) == ["", "", "", "", ""])
+    }
+
+    @Test func almanacPrintsThePublishedSun() throws {
+        // Given the Sun at 2022-02-09 14h, printed GHA 26° 27.4′, Dec S 14° 33.7′
+        // (The Nautical Almanac 2022 as reprinted by TheNauticalAlmanac.com)
+        let e = try #require(try CLI().json(["almanac", "sun", "--at", "2022-02-09T14:00:00Z", "--position", "40 N 70 W"]) as? [String: Any])
+        // Then the JSON carries the almanac's fields, within 0.1′
+        #expect(e["body"] as? String == "Sun")
+        #expect(e["utc"] as? String == "2022-02-09T14:00:00.000Z")
+        let gha = try #require(e["gha_deg"] as? Double), dec = try #require(e["dec_deg"] as? Double)
+        let printedGHA: Double = 26 + 27.4 / 60, printedDec: Double = -(14 + 33.7 / 60)
+        #expect(abs(gha - printedGHA) * 60 < 0.1)
+        #expect(abs(dec - printedDec) * 60 < 0.1)
+        #expect(e["sha_deg"] is NSNull)
+        #expect(abs(try #require(e["sd_arcmin"] as? Double) - 16.2) < 0.05)
+        let hc = try #require(e["hc_deg"] as? Double), zn = try #require(e["zn_deg"] as? Double)
+        let c = Computed(gha: gha, declination: dec, latitude: 40, longitude: -70)
+        #expect(hc == c.altitude && zn == c.azimuth)
+    }
+
+    @Test func almanacRefusesAnUnknownBodyAndAYearOutsideIt() throws {
+        let cli = CLI()
+        let unknown = try cli.run(["almanac", "Vegga"])
+        #expect(unknown.status != 0)
+        #expect(unknown.stderr.contains("nearest: Vega, Venus, Adhara"))
+        let old = try cli.run(["almanac", "Sun", "--at", "1982-07-19T05:37:30Z"])
+        #expect(old.status != 0)
+        #expect(old.stderr.contains("outside the almanac's years 1990–2060"))
+    }
+
+    @Test func skyListsTheBodiesAboveTheHorizonBrightestFirst() throws {
+        // Given evening twilight at 40° N 70° W on 2030-08-01
+        let sky = try #require(try CLI().json(["sky", "--at", "2030-07-31T12:00:00Z", "--twilight", "evening",
+                                                "--position", "40 N 70 W"]) as? [String: Any])
+        // Then the instant is the Sun 6° below the horizon, and every body listed is above it, brightest first
+        let utc = try #require(UTCTime.read(try #require(sky["utc"] as? String), what: "utc").time)
+        #expect(abs(try #require(SunEvents.altitude(at: utc, from: Self.truth)) - -6) < 0.01)
+        let bodies = try #require(sky["bodies"] as? [[String: Any]])
+        let magnitudes = bodies.map { $0["magnitude"] as! Double }
+        #expect(bodies.count > 10)
+        #expect(bodies.allSatisfy { ($0["hc_deg"] as! Double) > 0 })
+        #expect(magnitudes == magnitudes.sorted())
+        #expect(bodies.contains { $0["body"] as? String == "Vega" })
+    }
+}
