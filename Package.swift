@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "marktime", targets: ["marktime"]),
         .executable(name: "marktime-rig", targets: ["MarkTimeRig"]),
+        .executable(name: "marktime-sky-bench", targets: ["MarkTimeSkyBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -142,6 +143,9 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Tests/rig/Injector"),
+
+        // Tests/bench/sky: the sky's timings, printed.
+        .executableTarget(name: "MarkTimeSkyBench", dependencies: ["MarkTimeSky", "MarkTimeCore"], path: "Tests/bench/Sky"),
 
         .testTarget(name: "MarkTimeCoreTests", dependencies: ["MarkTimeCore"]),
         .testTarget(name: "MarkTimeSkyTests", dependencies: ["MarkTimeSky", "MarkTimeCore"]),

@@ -26,14 +26,24 @@ public enum Body: Hashable, Sendable {
     /// The body a navigator named, in any case, by its almanac name, another usual name,
     /// or a star's number; nil when nothing matches.
     public init?(named text: String) {
-        let wanted = Self.key(text)
-        if let n = Int(wanted), let star = Star.catalogue.first(where: { $0.number == n }) {
-            self = .star(star)
-            return
+        let key = Self.key(text)
+        if let found = Self.byName[text] ?? Self.byKey[key] ?? Int(key).flatMap({ Self.byKey[String($0)] }) {
+            self = found
+        } else {
+            return nil
         }
-        guard let found = Self.all.first(where: { body in body.names.contains { Self.key($0) == wanted } }) else { return nil }
-        self = found
     }
+
+    /// Every body by its almanac name as written, and by each name's and number's key.
+    static let byName: [String: Body] = Dictionary(uniqueKeysWithValues: all.map { ($0.name, $0) })
+    static let byKey: [String: Body] = {
+        var table: [String: Body] = [:]
+        for body in all {
+            for name in body.names { table[key(name)] = body }
+            if case .star(let star) = body, let n = star.number { table[String(n)] = body }
+        }
+        return table
+    }()
 
     /// The body a navigator named, or an error that names the nearest ones.
     public static func parse(_ text: String) throws(InputError) -> Body {

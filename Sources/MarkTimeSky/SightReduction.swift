@@ -48,7 +48,11 @@ public enum Observation {
     /// (the Moon's augmented semi-diameter and a planet's phase depend on where it stands).
     public static func observed(_ reading: SextantReading, body: Body, at time: SkyTime, near position: Position)
         -> (ho: Double, corrections: AltitudeCorrections) {
-        let entry = Almanac.entry(body, at: time)
+        observed(reading, body: body, entry: Almanac.entry(body, at: time), at: time, near: position)
+    }
+
+    static func observed(_ reading: SextantReading, body: Body, entry: AlmanacEntry, at time: SkyTime, near position: Position)
+        -> (ho: Double, corrections: AltitudeCorrections) {
         var c = AltitudeCorrections()
         c.index = AltitudeCorrection.index(reading.indexError)
         c.dip = AltitudeCorrection.dip(heightOfEye: reading.eyeHeight)
@@ -167,7 +171,7 @@ public struct ReducedSight: Hashable, Sendable {
         guard computed.altitude >= 0 else {
             throw Unreducible(reasons: ["\(body.name) is below the horizon at the assumed position (Hc \(SextantAngle.format(computed.altitude)))"])
         }
-        let (ho, corrections) = Observation.observed(reading, body: body, at: time, near: position)
+        let (ho, corrections) = Observation.observed(reading, body: body, entry: entry, at: time, near: position)
         self.id = id
         self.body = body
         self.utc = utc
