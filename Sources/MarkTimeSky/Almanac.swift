@@ -47,8 +47,9 @@ public enum Body: Hashable, Sendable {
 
     /// The body a navigator named, or an error that names the nearest ones.
     public static func parse(_ text: String) throws(InputError) -> Body {
-        if let body = Body(named: text.trimmingWhitespace()) { return body }
-        throw InputError("unknown body '\(text)': give an almanac name (Sun, Moon, Venus, Mars, Jupiter, Saturn, a navigational star or Polaris) or a star's number 1–57; nearest: \(nearest(to: text).joined(separator: ", "))")
+        let name = try Text.name(text, what: "a body", example: "Sun, Moon, Venus or Sirius")
+        if let body = Body(named: name) { return body }
+        throw InputError("unknown body '\(name)': give an almanac name (Sun, Moon, Venus, Mars, Jupiter, Saturn, a navigational star or Polaris) or a star's number 1–57; nearest: \(nearest(to: text).joined(separator: ", "))")
     }
 
     /// Up to three known names nearest to `text`, for a refusal that helps.

@@ -94,7 +94,7 @@ struct BadInputTableTests {
         #expect(Self.rows.count >= 150)
         let commands = Set(Self.rows.map { $0.args[0] })
         #expect(commands == ["mark", "now", "status", "sights", "sight", "export", "config", "beep", "place", "where", "member", "anchor",
-                             "clock", "people", "task", "course", "grade", "day", "cal"])
+                             "clock", "people", "task", "course", "grade", "day", "cal", "almanac", "sky", "reduce", "fix"])
     }
 
     static let rows: [BadInput] = [
@@ -138,6 +138,13 @@ struct BadInputTableTests {
         BadInput(["sight", "edit", "1", "--dr", "nowhere"], 1, "Error: cannot read position 'nowhere': unexpected 'o'; write it as `27 22.84 S 153 22.84 E`, `27° 22'.84 S 153° 22'.84 E` or signed decimal degrees `-27.3807 153.3807`"),
         BadInput(["sight", "edit", "1", "--dr", "91 0 N 0 0 E"], 1, "Error: latitude 91° is out of range: it must be between 90° S and 90° N"),
         BadInput(["sight", "edit", "1", "--body", "Sun\nMoon"], 1, "Error: a body's name 'Sun\\nMoon' has a control character (a newline, tab or escape): give one line of plain text, e.g. Sun, Moon, Venus or Sirius"),
+        BadInput(["sight", "edit", "1", "--body", "Vegga"], 1, "Error: unknown body 'Vegga': give an almanac name (Sun, Moon, Venus, Mars, Jupiter, Saturn, a navigational star or Polaris) or a star's number 1–57; nearest: Vega, Venus, Adhara"),
+        BadInput(["almanac", "Sun", "--at", "1982-07-19T05:37:30Z"], 1, "Error: 1982-07-19T05:37:30.000Z is outside the almanac's years 1990–2060"),
+        BadInput(["almanac", "Vegga"], 1, "Error: unknown body 'Vegga': give an almanac name (Sun, Moon, Venus, Mars, Jupiter, Saturn, a navigational star or Polaris) or a star's number 1–57; nearest: Vega, Venus, Adhara"),
+        BadInput(["sky", "--at", "2026-11-22T12:00:00Z"], 1, "Error: no position: give --position (e.g. \"50 10.5 N 004 20.0 W\"), or run the daemon with a GPS fix"),
+        BadInput(["reduce", "999"], 1, "Error: no sight with id 999: `marktime sights --all` lists the ids"),
+        BadInput(["fix", "--course", "90"], 64, "Error: give --course and --speed together"),
+        BadInput(["fix", "--course", "400", "--speed", "5"], 64, "Error: --course must be 0 to 359.9 degrees, not 400.0"),
         BadInput(["sight", "edit", "1"], 64, "Error: nothing to change: give at least one of --body, --limb, --hs, --ie, --eye-height, --temp, --pressure, --dr, --note, --clear"),
         BadInput(["export", "csv", "--since", "yesterday"], 1, "Error: cannot read --since 'yesterday': use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]Z (UTC)"),
         BadInput(["export", "csv", "--since", "2026-11-22", "--until", "2026-11-01"], 1, "Error: the range ends (2026-11-02T00:00:00.000Z) before it starts (2026-11-22T00:00:00.000Z), so no sight can match: swap --since and --until"),
