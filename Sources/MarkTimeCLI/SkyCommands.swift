@@ -36,12 +36,24 @@ func skyTime(_ at: String?) throws -> (UTCTime, SkyTime) {
 /// A declination as the almanac prints it: `N 21° 44'.7`.
 func declinationText(_ dec: Double) -> String { (dec < 0 ? "S " : "N ") + SextantAngle.format(abs(dec)) }
 
-/// A run of sights' chosen selection: IDs, else `--since`, else the newest `n`.
-func selectSights(_ db: AppDatabase, ids: [Int64], since: String?, newest n: Int) throws -> [Sight] {
-    if !ids.isEmpty { return try ids.map { try db.sight(id: $0).sight } }
-    var query = SightQuery(limit: since == nil ? n : nil, since: try parseBound(since, upper: false, option: "--since"))
-    query.oldestFirst = true
-    return try db.sights(query).sorted { $0.estimate.utc < $1.estimate.utc }
+/// The sights a reduction or fix works on: IDs, else `--since`, else the newest few.
+struct SightSelection: ParsableArguments {
+    @Argument(help: "Sight IDs.")
+    var ids: [Int64] = []
+
+    @Option(help: "Every sight at or after this UTC date or time.")
+    var since: String?
+
+    var isDefault: Bool { ids.isEmpty && since == nil }
+
+    /// The chosen sights, oldest first; without IDs or `--since`, the newest `n`.
+    func sights(_ store: StoreOptions, newest n: Int) throws -> [Sight] {
+        let db = try store.openForReading()
+        if !ids.isEmpty { return try ids.map { try db.sight(id: $0).sight } }
+        var query = SightQuery(limit: since == nil ? n : nil, since: try parseBound(since, upper: false, option: "--since"))
+        query.oldestFirst = true
+        return try db.sights(query).sorted { $0.estimate.utc < $1.estimate.utc }
+    }
 }
 
 extension MarkTime {
@@ -176,18 +188,13 @@ extension MarkTime {
                 """)
 
         @OptionGroup var store: StoreOptions
-
-        @Argument(help: "Sight IDs. Default: the last ten sights.")
-        var ids: [Int64] = []
-
-        @Option(help: "Every sight at or after this UTC date or time.")
-        var since: String?
+        @OptionGroup var selection: SightSelection
 
         @Option(help: "Output: table or json.")
         var format: Format = .table
 
         func run() async throws {
-            let sights = try selectSights(store.openForReading(), ids: ids, since: since, newest: 10)
+            let sights = try selection.sights(store, newest: 10)
             let results: [(Sight, Result<ReducedSight, Unreducible>)] = sights.map { s in
                 (s, Result { () throws(Unreducible) in try ReducedSight(s) })
             }
@@ -256,12 +263,7 @@ extension MarkTime {
                 """)
 
         @OptionGroup var store: StoreOptions
-
-        @Argument(help: "Sight IDs.")
-        var ids: [Int64] = []
-
-        @Option(help: "Every sight at or after this UTC date or time.")
-        var since: String?
+        @OptionGroup var selection: SightSelection
 
         @Option(help: "Course made good between the sights, degrees true.")
         var course: Double?
@@ -279,12 +281,12 @@ extension MarkTime {
         }
 
         func run() async throws {
-            let sights = try selectSights(store.openForReading(), ids: ids, since: since, newest: 200)
+            let sights = try selection.sights(store, newest: 200)
             var reduced: [ReducedSight] = [], skipped: [(Sight, Unreducible)] = []
             for s in sights {
                 do { reduced.append(try ReducedSight(s)) } catch { skipped.append((s, error)) }
             }
-            if ids.isEmpty, since == nil, let newest = reduced.map(\.utc).max() {
+            if selection.isDefault, let newest = reduced.map(\.utc).max() {
                 let hour = newest.adding(nanoseconds: -3_600_000_000_000)
                 reduced = reduced.filter { $0.utc >= hour }
                 skipped = skipped.filter { $0.0.estimate.utc >= hour }

@@ -188,3 +188,26 @@ public struct ReducedSight: Hashable, Sendable {
         }
     }
 }
+
+extension Sight {
+    /// A practice sight: `body` as a navigator at `truth` would have shot it at `utc` with
+    /// a sextant set up as `reading` (its Hs found by running the corrections backwards
+    /// from the true altitude), marked there by GPS; nil outside the almanac's years.
+    public static func practice(_ body: Body, at utc: UTCTime, from truth: Position, reading: SextantReading,
+                                dr: Position? = nil) -> Sight? {
+        guard let time = SkyTime(utc) else { return nil }
+        let e = Almanac.entry(body, at: time)
+        let hc = Computed(gha: e.gha, declination: e.declination, latitude: truth.latitude, longitude: truth.longitude).altitude
+        var s = Sight(instant: MonotonicInstant(bootID: "practice", nanoseconds: utc.nanosecondsSinceEpoch),
+                      estimate: UTCEstimate(utc: utc, source: .gps, uncertainty: 0.001), createdAt: utc)
+        s.body = body.name
+        s.limb = body == .sun || body == .moon ? reading.limb : nil
+        s.hs = Observation.sextantAltitude(observed: hc, reading, body: body, at: time, near: truth)
+        s.indexError = reading.indexError
+        s.eyeHeight = reading.eyeHeight
+        s.position = truth
+        s.fixMode = 3
+        s.dr = dr
+        return s
+    }
+}

@@ -5,26 +5,10 @@ import MarkTimeSky
 import MarkTimeStore
 import Testing
 
-/// A sight of `body` as taken at `truth` and marked there by GPS, with Hs from the
-/// almanac and the corrections run backwards, reduced from `dr` when given.
+/// A practice sight of `body` taken and marked at `truth`, reduced from `dr` when given.
 func practiceSight(_ body: Body, at utc: UTCTime, from truth: Position, dr: Position? = nil) -> Sight {
-    let time = SkyTime(utc)!
-    let e = Almanac.entry(body, at: time)
-    let hc = Computed(gha: e.gha, declination: e.declination, latitude: truth.latitude, longitude: truth.longitude).altitude
     let limb: Limb = body == .sun || body == .moon ? .lower : .center
-    var s = Sight(instant: MonotonicInstant(bootID: "boot-practice", nanoseconds: utc.nanosecondsSinceEpoch),
-                  estimate: UTCEstimate(utc: utc, source: .gps, uncertainty: 0.5), createdAt: utc)
-    s.body = body.name
-    s.limb = body == .sun || body == .moon ? limb : nil
-    s.hs = Observation.sextantAltitude(observed: hc, SextantReading(hs: 0, indexError: -1.5, eyeHeight: 2.4, limb: limb),
-                                       body: body, at: time, near: truth)
-    s.indexError = -1.5
-    s.eyeHeight = 2.4
-    s.position = truth
-    s.fixMode = 3
-    s.fixAge = 0.2
-    s.dr = dr
-    return s
+    return Sight.practice(body, at: utc, from: truth, reading: SextantReading(hs: 0, indexError: -1.5, eyeHeight: 2.4, limb: limb), dr: dr)!
 }
 
 @Suite("Sight reduction at the command line")

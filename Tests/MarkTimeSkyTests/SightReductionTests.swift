@@ -5,22 +5,10 @@ import Testing
 /// A sight as a navigator at `truth` would take it: Hs found by running the corrections
 /// backwards from the true altitude until Hs → Ho gives it back.
 func simulatedSight(_ body: Body, at utc: UTCTime, from truth: Position, limb: Limb = .center, eye: Double = 2.5,
-                    ie: Double = -1.2, dr: Position? = nil, gps: Position? = nil) -> Sight {
-    let time = SkyTime(utc)!
-    let entry = Almanac.entry(body, at: time)
-    let hc = Computed(gha: entry.gha, declination: entry.declination, latitude: truth.latitude, longitude: truth.longitude).altitude
-    let hs = Observation.sextantAltitude(observed: hc, SextantReading(hs: 0, indexError: ie, eyeHeight: eye, limb: limb),
-                                         body: body, at: time, near: truth)
-    var sight = Sight(id: 1, instant: MonotonicInstant(bootID: "b", nanoseconds: 0),
-                      estimate: UTCEstimate(utc: utc, source: .gps, uncertainty: 0.001), createdAt: utc)
-    sight.body = body.name
-    sight.limb = body == .sun || body == .moon ? limb : nil
-    sight.hs = hs
-    sight.indexError = ie
-    sight.eyeHeight = eye
-    sight.dr = dr
-    sight.position = gps ?? truth
-    return sight
+                    ie: Double = -1.2, dr: Position? = nil) -> Sight {
+    var s = Sight.practice(body, at: utc, from: truth, reading: SextantReading(hs: 0, indexError: ie, eyeHeight: eye, limb: limb), dr: dr)!
+    s.id = 1
+    return s
 }
 
 func at(_ lat: Double, _ lon: Double) -> Position { try! Position(latitude: lat, longitude: lon) }

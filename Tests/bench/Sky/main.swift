@@ -13,24 +13,14 @@ func seconds(_ work: () -> Void) -> Double {
 
 func microseconds(_ total: Double, _ n: Int) -> String { String(format: "%.1f µs", total / Double(n) * 1e6) }
 
-/// A sight of `body` taken at `truth`, reduced from a DR 20′ away.
+/// A practice sight of `body` taken at `truth`, reduced from a DR 20′ away; nil below 10°.
 func sight(_ body: Body, _ utc: UTCTime, _ truth: Position) -> Sight? {
     guard let time = SkyTime(utc) else { return nil }
     let e = Almanac.entry(body, at: time)
-    let hc = Computed(gha: e.gha, declination: e.declination, latitude: truth.latitude, longitude: truth.longitude).altitude
-    guard hc > 10 else { return nil }
+    guard Computed(gha: e.gha, declination: e.declination, latitude: truth.latitude, longitude: truth.longitude).altitude > 10 else { return nil }
     let limb: Limb = body == .sun || body == .moon ? .lower : .center
-    var s = Sight(instant: MonotonicInstant(bootID: "bench", nanoseconds: utc.nanosecondsSinceEpoch),
-                  estimate: UTCEstimate(utc: utc, source: .gps, uncertainty: 0.5), createdAt: utc)
-    s.body = body.name
-    s.limb = body == .sun || body == .moon ? limb : nil
-    s.hs = Observation.sextantAltitude(observed: hc, SextantReading(hs: 0, indexError: -1.2, eyeHeight: 2.5, limb: limb),
-                                       body: body, at: time, near: truth)
-    s.indexError = -1.2
-    s.eyeHeight = 2.5
-    s.position = truth
-    s.dr = try? Position(latitude: truth.latitude + 0.2, longitude: truth.longitude - 0.25)
-    return s
+    return Sight.practice(body, at: utc, from: truth, reading: SextantReading(hs: 0, indexError: -1.2, eyeHeight: 2.5, limb: limb),
+                          dr: try? Position(latitude: truth.latitude + 0.2, longitude: truth.longitude - 0.25))
 }
 
 // 10,000 sights of every body over the almanac's years, from places across the globe.
