@@ -10,11 +10,14 @@ struct SkyPositionOptions: ParsableArguments {
     @Option(help: "Where to see the sky from, e.g. \"27 22.84 S 153 22.84 E\". Default: the daemon's current GPS fix.")
     var position: String?
 
-    /// The position, and whether it came from the GPS.
+    /// How old the daemon's fix may be to stand for where the ship is, seconds.
+    static let maxFixAge = 60.0
+
+    /// The position; nil when there is none and none is `required`.
     func resolve(_ store: StoreOptions, required: Bool) throws -> Position? {
         if let position { return try Position.parse(position) }
         let reading = try SystemClock().read()
-        if let fix = try store.openForReading().daemonStatus()?.fix, let age = fix.age(at: reading.instant), age <= 60 {
+        if let fix = try store.openForReading().daemonStatus()?.fix, let age = fix.age(at: reading.instant), age <= Self.maxFixAge {
             return fix.position
         }
         if required {

@@ -30,20 +30,37 @@ public struct ErrorEllipse: Hashable, Sendable {
     /// The ellipse of a least-squares fix from its lines' azimuths (degrees) and residuals
     /// (nm): σ² (AᵀA)⁻¹, A's rows being (cos Zn, sin Zn), σ from the residuals over n − 2.
     public init(azimuths: [Double], residuals: [Double]) {
-        var a = 0.0, b = 0.0, c = 0.0
-        for z in azimuths {
-            let cz = cos(radians(z)), sz = sin(radians(z))
-            a += cz * cz; b += sz * cz; c += sz * sz
-        }
+        let sums = NormalEquations(azimuths: azimuths, intercepts: residuals)
+        let a = sums.a, b = sums.b, c = sums.c, g = sums.determinant
         let measured = residuals.count > 2
         sigma = measured ? (residuals.reduce(0) { $0 + $1 * $1 } / Double(residuals.count - 2)).squareRoot() : Self.assumedSigma
         sigmaAssumed = !measured
-        let g = a * c - b * b
         let mean = (a + c) / 2, spread = (((a - c) / 2) * ((a - c) / 2) + b * b).squareRoot()
         semiMajor = Self.scale * sigma * ((mean + spread) / g).squareRoot()
         semiMinor = Self.scale * sigma * max(0, (mean - spread) / g).squareRoot()
         let angle = degrees(0.5 * atan2(-2 * b, c - a))
         orientation = angle < 0 ? angle + 180 : angle
+    }
+}
+
+/// The least-squares sums of lines of position with azimuths Zn and intercepts p (nm):
+/// A = Σcos²Zn, B = Σ sinZn cosZn, C = Σsin²Zn, D = Σ p cosZn, E = Σ p sinZn.
+struct NormalEquations {
+    var a = 0.0, b = 0.0, c = 0.0, d = 0.0, e = 0.0
+
+    init(azimuths: [Double], intercepts: [Double]) {
+        for (z, p) in zip(azimuths, intercepts) {
+            let cz = cos(radians(z)), sz = sin(radians(z))
+            a += cz * cz; b += sz * cz; c += sz * sz; d += p * cz; e += p * sz
+        }
+    }
+
+    /// AC − B²: near zero when the lines are parallel.
+    var determinant: Double { a * c - b * b }
+
+    /// The move, north and east in nautical miles, that best meets every line.
+    var shift: (north: Double, east: Double) {
+        ((c * d - b * e) / determinant, (a * e - b * d) / determinant)
     }
 }
 
@@ -102,7 +119,7 @@ public struct CelestialFix: Hashable, Sendable {
             case .track:
                 guard let here = s.gpsPosition, let there = last.gpsPosition else { return (0, 0) }
                 return ((here.latitude - there.latitude) * 60,
-                        Self.longitudeDifference(here.longitude, there.longitude) * 60 * cos(radians(there.latitude)))
+                        Self.wrapped(here.longitude - there.longitude) * 60 * cos(radians(there.latitude)))
             case .courseAndSpeed(let course, let knots):
                 let miles = -knots * Double(last.utc.nanosecondsSinceEpoch - s.utc.nanosecondsSinceEpoch) / 3.6e12
                 return (miles * cos(radians(course)), miles * sin(radians(course)))
@@ -120,14 +137,9 @@ public struct CelestialFix: Hashable, Sendable {
                 let hc = Computed(gha: place.gha, declination: place.declination, latitude: at.0, longitude: at.1)
                 return (hc.intercept(observed: s.ho), hc.azimuth)
             }
-            var a = 0.0, b = 0.0, c = 0.0, d = 0.0, e = 0.0
-            for (p, z) in residuals {
-                let cz = cos(radians(z)), sz = sin(radians(z))
-                a += cz * cz; b += sz * cz; c += sz * sz; d += p * cz; e += p * sz
-            }
-            let g = a * c - b * b
-            guard g > 1e-3 * (a + c) * (a + c) / 4 else { throw .parallelLines }
-            let north = (c * d - b * e) / g, east = (a * e - b * d) / g
+            let sums = NormalEquations(azimuths: residuals.map(\.1), intercepts: residuals.map(\.0))
+            guard sums.determinant > 1e-3 * (sums.a + sums.c) * (sums.a + sums.c) / 4 else { throw .parallelLines }
+            let (north, east) = sums.shift
             lat += north / 60
             lon = Self.wrapped(lon + east / 60 / cos(radians(lat)))
             guard lat.magnitude <= 90, n <= 50 else { throw .diverged }
@@ -155,8 +167,6 @@ public struct CelestialFix: Hashable, Sendable {
         if l < -180 { l += 360 }
         return l
     }
-
-    static func longitudeDifference(_ a: Double, _ b: Double) -> Double { wrapped(a - b) }
 }
 
 /// A run of sights of one body within a few minutes, fitted to a straight line of Ho

@@ -183,8 +183,7 @@ public struct ReducedSight: Hashable, Sendable {
         intercept = computed.intercept(observed: ho)
         gpsPosition = gps
         gpsError = gps.map { gps in
-            if assumed == .gps, gps == position { return intercept }
-            return Computed(gha: entry.gha, declination: entry.declination, latitude: gps.latitude, longitude: gps.longitude).intercept(observed: ho)
+            Computed(gha: entry.gha, declination: entry.declination, latitude: gps.latitude, longitude: gps.longitude).intercept(observed: ho)
         }
     }
 }
