@@ -41,12 +41,12 @@ let package = Package(
         .target(name: "MarkTimeSky", dependencies: ["MarkTimeCore"]),
         // Places, geofences and the anchor watch: pure state machines over fixes.
         .target(name: "MarkTimePlaces", dependencies: ["MarkTimeCore"]),
-        // People across time zones: zone names, sky shades, nautical zone time (pure).
-        .target(name: "MarkTimePeople", dependencies: ["MarkTimeCore"]),
+        // People across time zones: zone names and places, the sky over each, nautical zone time (pure).
+        .target(name: "MarkTimePeople", dependencies: ["MarkTimeCore", "MarkTimeSky"]),
         // Tasks, reminders and grades: time expressions, the grade maths, the reminder schedule (pure).
         .target(name: "MarkTimeTasks", dependencies: ["MarkTimeCore"]),
-        // The day journal: image headers, the calendar grid, the day's page (pure).
-        .target(name: "MarkTimeJournal", dependencies: ["MarkTimeCore"]),
+        // The day journal: image headers, the calendar grid, the day's page with its Sun (pure).
+        .target(name: "MarkTimeJournal", dependencies: ["MarkTimeCore", "MarkTimeSky"]),
 
         // The one SQLite store shared by the daemon and the CLI.
         .target(
@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(name: "MarkTimePlacesTests", dependencies: ["MarkTimePlaces", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeJournalTests", dependencies: ["MarkTimeJournal", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeTasksTests", dependencies: ["MarkTimeTasks", "MarkTimeCore", "MarkTimeDevices"]),
-        .testTarget(name: "MarkTimePeopleTests", dependencies: ["MarkTimePeople", "MarkTimeCore", "MarkTimeDevices"]),
+        .testTarget(name: "MarkTimePeopleTests", dependencies: ["MarkTimePeople", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices"]),
         .testTarget(
             name: "MarkTimeStoreTests",
             dependencies: ["MarkTimeStore", "MarkTimeRecorder", "MarkTimePlaces", .product(name: "GRDB", package: "GRDB.swift")]),

@@ -40,11 +40,17 @@ func journalDay(_ text: String?, _ zone: SystemZoneRules) throws -> CivilDate {
     return try CivilDate.read(text, what: "the day")
 }
 
-/// A day's page from the store.
+/// A day's page from the store, with the Sun's events at the day's position.
 func dayPage(_ db: AppDatabase, _ date: CivilDate, _ zone: SystemZoneRules) throws -> DayPage {
     let span = DayPage.span(of: date, in: zone)
     let entries = try db.dayEntries(from: UTCTime(wholeSeconds: span.lowerBound), to: UTCTime(wholeSeconds: span.upperBound))
-    return DayPage(date: date, zone: zone, entries: entries)
+    var fix: Position?
+    if let status = try db.daemonStatus()?.fix, let age = status.age(at: try SystemClock().read().instant),
+       age <= PeopleView.shipFixAge {
+        fix = status.position
+    }
+    let home = try db.places().first { $0.kind == .home }.map { (name: $0.name, position: $0.center) }
+    return DayPage(date: date, zone: zone, entries: entries, sun: DaySun(entries: entries, fix: fix, home: home, span: span))
 }
 
 extension DayEntry {
@@ -56,9 +62,18 @@ extension DayEntry {
     }
 }
 
+extension DaySun {
+    var json: JSON {
+        .object([("position", .string(position.ddm)), ("lat", .number(position.latitude)), ("lon", .number(position.longitude)),
+                 ("source", .string(source.text))]
+                + named.map { ($0.name.replacingOccurrences(of: " ", with: "_"), JSON.from($0.time?.iso8601)) })
+    }
+}
+
 extension DayPage {
     var json: JSON {
-        .object([("date", .string(date.description)), ("zone", .string(zone.identifier)), ("entries", .array(entries.map(\.json)))])
+        .object([("date", .string(date.description)), ("zone", .string(zone.identifier)), ("sun", sun?.json ?? .null),
+                 ("entries", .array(entries.map(\.json)))])
     }
 }
 
@@ -76,6 +91,10 @@ extension MarkTime {
                   marktime day export 2026-11-21 -o log-2026-11-21.md
                   marktime cal 2026-11                 (which days have entries)
                 Days and times are in the home zone (config home.zone, else the system's).
+                The page opens with the Sun's day: astronomical, nautical and civil dawn (the Sun's centre
+                at −18°, −12°, −6°), sunrise and sunset (the upper limb on the horizon: the centre at
+                −0° 50′), then the dusks; worked at the day's last recorded position (a sight's GPS fix,
+                a check-in, a place), else the daemon's current fix, else the place of kind home.
                 """,
             subcommands: [Show.self, Note.self, Checkin.self, Photo.self, Export.self, Remove.self],
             defaultSubcommand: Show.self)
@@ -94,6 +113,7 @@ extension MarkTime {
                 case .json: print(page.json.render())
                 case .table:
                     print(page.title + "  (\(zone.identifier))")
+                    print(page.sunLine)
                     guard !page.entries.isEmpty else { print("nothing recorded: `marktime day note TEXT` adds a moment"); return }
                     print(TextTable(header: ["TIME", "KIND", "ID", "ENTRY"], rows: page.entries.map { e in
                         [page.clock(e.time), e.kind.rawValue, e.id.map(String.init) ?? "",

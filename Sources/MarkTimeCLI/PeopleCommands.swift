@@ -8,31 +8,35 @@ import MarkTimeStore
 /// Everyone's clocks at one instant: the user's own, the selected people's, and the ship's.
 struct PeopleView {
     var zone: SystemZoneRules
-    /// The selected people, each with their zone's rules.
-    var people: [(name: String, rules: SystemZoneRules)]
-    /// The daemon's longitude, when it has a recent fix.
-    var shipLongitude: Double?
+    /// The selected people, each with their zone's rules and city.
+    var people: [(name: String, rules: SystemZoneRules, city: Position?)]
+    /// Where the user's zone's city is.
+    var home: Position?
+    /// The daemon's position, when it has a recent fix.
+    var ship: Position?
 
     /// How old the daemon's fix may be for the ship's row, in seconds.
     static let shipFixAge = 3600.0
 
     init(db: AppDatabase, database tz: TZDatabase, zone: SystemZoneRules) throws {
         self.zone = zone
-        people = try db.people().filter(\.selected).map { ($0.name, try tz.rules($0.zone)) }
+        let catalogue = try tz.catalogue()
+        home = catalogue.position(of: zone.identifier)
+        people = try db.people().filter(\.selected).map { ($0.name, try tz.rules($0.zone), catalogue.position(of: $0.zone)) }
         let reading = try SystemClock().read()
         if let fix = try db.daemonStatus()?.fix, let age = fix.age(at: reading.instant), age <= PeopleView.shipFixAge {
-            shipLongitude = fix.position.longitude
+            ship = fix.position
         }
     }
 
     func you(at seconds: Int64) -> PersonTime {
-        PersonTime(name: "You", zone: zone, at: seconds, userDate: zone.local(atSecondsSinceEpoch: seconds).0.date)
+        PersonTime(name: "You", zone: zone, at: seconds, userDate: zone.local(atSecondsSinceEpoch: seconds).0.date, position: home)
     }
 
     func rows(at seconds: Int64) -> [PersonTime] {
         let date = you(at: seconds).local.date
-        var rows = people.map { PersonTime(name: $0.name, zone: $0.rules, at: seconds, userDate: date) }
-        if let shipLongitude { rows.append(PersonTime(shipAt: shipLongitude, at: seconds, userDate: date)) }
+        var rows = people.map { PersonTime(name: $0.name, zone: $0.rules, at: seconds, userDate: date, position: $0.city) }
+        if let ship { rows.append(PersonTime(shipAt: ship, at: seconds, userDate: date)) }
         return rows
     }
 
@@ -41,7 +45,7 @@ struct PeopleView {
     }
 
     static func cells(_ r: PersonTime) -> [String] {
-        [r.name, r.city, r.local.timeText, r.dayText, r.offset.abbreviation, "UTC\(r.offset.iso)", r.offset.isDST ? "DST" : "", r.sky.rawValue]
+        [r.name, r.city, r.local.timeText, r.dayText, r.offset.abbreviation, "UTC\(r.offset.iso)", r.offset.isDST ? "DST" : "", r.skyText]
     }
 
     static let columns = ["NAME", "CITY", "TIME", "DAY", "ZONE", "OFFSET", "DST", "SKY"]
@@ -49,7 +53,8 @@ struct PeopleView {
     static func json(_ r: PersonTime) -> JSON {
         .object([("name", .string(r.name)), ("zone", .string(r.zone)), ("local", .string(r.local.description)),
                  ("offset", .string(r.offset.iso)), ("abbreviation", .string(r.offset.abbreviation)),
-                 ("day_offset", .int(Int64(r.dayOffset))), ("dst", .bool(r.offset.isDST)), ("sky", .string(r.sky.rawValue))])
+                 ("day_offset", .int(Int64(r.dayOffset))), ("dst", .bool(r.offset.isDST)),
+                 ("sky", JSON.from(r.light?.shade.rawValue)), ("sun_altitude_deg", JSON.from(r.light.map { ($0.sunAltitude * 10).rounded() / 10 }))])
     }
 }
 
@@ -117,7 +122,9 @@ extension MarkTime {
                 Your zone is config home.zone (`marktime config set home.zone Australia/Brisbane`), else the
                 system's. When the daemon has a fix from the last hour, a Ship row shows zone time for the
                 longitude: ZD = longitude / 15, rounded, signed so that ZT + ZD = UT (150° E is ZD −10).
-                Sky: night before 05:00, dawn to 07:00, day to 19:00, dusk to 21:00, then night.
+                SKY is the Sun's altitude at the zone's city (the tz database's zone1970.tab) or at the ship:
+                day, then civil, nautical and astronomical twilight down to −6°, −12° and −18°, then night;
+                "-" for a zone with no city (Etc/GMT+5).
                 Names and rules come from the machine's tz database (/usr/share/zoneinfo).
                 """,
             subcommands: [Show.self, Add.self, List.self, Select.self, Deselect.self, Remove.self, Rename.self, Zones.self, Scroll.self],

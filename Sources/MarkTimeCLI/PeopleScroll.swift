@@ -10,7 +10,8 @@ extension MarkTime.People {
             abstract: "A full-screen view: move through your day with the arrow keys and watch everyone's clocks.",
             discussion: """
                 →/← one minute later/earlier, ↑/↓ 15 minutes, PgUp/PgDn an hour, n now, q quits.
-                Each row is tinted with the sky at that person's local time, blending night, dawn, day and dusk.
+                Each row is tinted with the sky where that person is, from the Sun's altitude there: night,
+                the twilights' blues, dawn's rose or dusk's mauve, and day.
                   marktime people scroll
                   marktime people scroll at 06:00 --date 2026-12-24
                 """)
@@ -53,7 +54,7 @@ extension MarkTime.People {
                 table.first ?? "",
             ]
             for (row, line) in zip(rows, table.dropFirst()) {
-                let (r, g, b) = Sky.color(minuteOfDay: row.local.minuteOfDay)
+                guard let (r, g, b) = row.light?.color else { lines.append(line); continue }
                 let light = 0.299 * Double(r) + 0.587 * Double(g) + 0.114 * Double(b) > 140
                 let ink = light ? "30" : "97"
                 lines.append("\u{1B}[48;2;\(r);\(g);\(b)m\u{1B}[\(ink)m" + line.padding(to: max(width, line.count)) + "\u{1B}[0m")

@@ -12,13 +12,18 @@ public struct TZDatabase: Sendable {
         self.directory = directory ?? ProcessInfo.processInfo.environment["TZDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/share/zoneinfo"
     }
 
-    /// Zones and links, from the database's `tzdata.zi`.
+    /// Zones and links, from the database's `tzdata.zi`, and their cities' coordinates
+    /// from `zone1970.tab` when the database has it.
     public func catalogue() throws(InputError) -> ZoneCatalogue {
         let path = directory + "/tzdata.zi"
         guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
             throw InputError("cannot read the tz database at \(path): install it with `sudo apt-get install tzdata`")
         }
-        return ZoneCatalogue(tzdataZi: text)
+        var catalogue = ZoneCatalogue(tzdataZi: text)
+        if let table = try? String(contentsOfFile: directory + "/zone1970.tab", encoding: .utf8) {
+            catalogue.readCoordinates(zone1970Tab: table)
+        }
+        return catalogue
     }
 
     /// A zone's rules; `identifier` must be a file of the database.

@@ -1,4 +1,5 @@
 import MarkTimeCore
+import MarkTimeSky
 
 /// One entry of a day's page, from whichever part of marktime made it.
 public struct DayEntry: Hashable, Sendable {
@@ -38,16 +39,86 @@ public struct DayEntry: Hashable, Sendable {
     }
 }
 
+/// The Sun's day at the day's position: the twilights, sunrise and sunset, and where
+/// they were worked and why there.
+public struct DaySun: Hashable, Sendable {
+    /// Where the position came from.
+    public enum Source: Hashable, Sendable {
+        /// The day's last recorded position: a sight's GPS fix, a check-in, a place.
+        case entry(DayEntry.Kind)
+        /// The daemon's current GPS fix.
+        case fix
+        /// A place of kind `home`, by name.
+        case home(String)
+
+        public var text: String {
+            switch self {
+            case .entry(let kind): "the day's last \(kind.rawValue)"
+            case .fix: "the GPS fix"
+            case .home(let name): "home place \(name)"
+            }
+        }
+    }
+
+    public var position: Position
+    public var source: Source
+    public var events: SunEvents.Day
+
+    /// The day's position: its last recorded one, else the current fix, else the home
+    /// place; nil when there is none of them.
+    public init?(entries: [DayEntry], fix: Position?, home: (name: String, position: Position)?, span: Range<Int64>) {
+        if let last = entries.last(where: { $0.position != nil }) {
+            position = last.position!
+            source = .entry(last.kind)
+        } else if let fix {
+            position = fix
+            source = .fix
+        } else if let home {
+            position = home.position
+            source = .home(home.name)
+        } else {
+            return nil
+        }
+        events = SunEvents.day(from: UTCTime(wholeSeconds: span.lowerBound), at: position,
+                               hours: Double(span.upperBound - span.lowerBound) / 3600)
+    }
+
+    /// The events in the day's order, each with its name; nil where the Sun does not cross.
+    public var named: [(name: String, time: UTCTime?)] {
+        [("astronomical dawn", events.astronomicalDawn), ("nautical dawn", events.nauticalDawn), ("civil dawn", events.civilDawn),
+         ("sunrise", events.sunrise), ("sunset", events.sunset), ("civil dusk", events.civilDusk),
+         ("nautical dusk", events.nauticalDusk), ("astronomical dusk", events.astronomicalDusk)]
+    }
+}
+
 /// A day in the home zone: which instants it spans, and its entries as a Markdown page.
 public struct DayPage: Sendable {
     public var date: CivilDate
     public var zone: any ZoneRules
     public var entries: [DayEntry]
+    /// The Sun's events; nil when the page has no position to work them from.
+    public var sun: DaySun?
 
-    public init(date: CivilDate, zone: any ZoneRules, entries: [DayEntry]) {
+    public init(date: CivilDate, zone: any ZoneRules, entries: [DayEntry], sun: DaySun? = nil) {
         self.date = date
         self.zone = zone
         self.entries = entries.sorted { ($0.time, $0.kind.rawValue, $0.id ?? 0) < ($1.time, $1.kind.rawValue, $1.id ?? 0) }
+        self.sun = sun
+    }
+
+    /// The Sun's line: `Sun at … (home place Home): civil dawn 04:52, sunrise 05:17, …`; a
+    /// hint when there is no position.
+    public var sunLine: String {
+        guard let sun else {
+            return "Sun: no position for this day; add a home place (`marktime place add Home --kind home --position POS`)"
+        }
+        // Rounded to the nearest minute, as almanacs print them.
+        let crossed = sun.named.compactMap { e in e.time.map { "\(e.name) \(clock($0.adding(nanoseconds: 30_000_000_000)))" } }
+        let times = crossed.isEmpty
+            ? (SunEvents.altitude(at: UTCTime(wholeSeconds: Self.start(of: date, in: zone)), from: sun.position).map { $0 > 0 } == true
+                ? "the Sun does not set" : "the Sun does not rise")
+            : crossed.joined(separator: ", ")
+        return "Sun at \(sun.position.ddm) (\(sun.source.text)): \(times)"
     }
 
     /// The first instant of a day in `zone` (seconds): local midnight, or the first
@@ -95,7 +166,7 @@ public struct DayPage: Sendable {
     /// The page in Markdown: a title, the zone, and one line per entry in time order.
     public var markdown: String {
         let offset = zone.offset(atSecondsSinceEpoch: Self.start(of: date, in: zone))
-        var out = "# \(title)\n\nTimes are \(zone.identifier) (\(offset.abbreviation), UTC\(offset.iso)); sights in UTC.\n\n"
+        var out = "# \(title)\n\nTimes are \(zone.identifier) (\(offset.abbreviation), UTC\(offset.iso)); sights in UTC.\n\n\(sunLine)\n\n"
         out += entries.isEmpty ? "Nothing recorded.\n" : entries.map(line).joined(separator: "\n") + "\n"
         return out
     }

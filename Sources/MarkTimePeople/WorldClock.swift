@@ -1,30 +1,40 @@
 import MarkTimeCore
+import MarkTimeSky
 
-/// The sky at a local time of day, from the clock alone: night before 05:00,
-/// dawn until 07:00, day until 19:00, dusk until 21:00, then night.
-public enum Sky: String, Sendable, CaseIterable {
-    case night, dawn, day, dusk
+/// The sky over a place at an instant, from the Sun's real altitude there: its shade
+/// (day, civil, nautical or astronomical twilight, night) and a colour to paint it.
+public struct SkyLight: Hashable, Sendable {
+    /// The Sun's altitude, degrees.
+    public var sunAltitude: Double
+    /// Whether the Sun is climbing (morning) or sinking.
+    public var rising: Bool
 
-    public init(minuteOfDay m: Int) {
-        switch m {
-        case 300..<420: self = .dawn
-        case 420..<1140: self = .day
-        case 1140..<1260: self = .dusk
-        default: self = .night
-        }
+    public init(sunAltitude: Double, rising: Bool) {
+        self.sunAltitude = sunAltitude
+        self.rising = rising
     }
 
-    /// The sky's colour through the day, blended between night, dawn, day and dusk
-    /// like layered sky pictures: (red, green, blue).
-    public static func color(minuteOfDay m: Int) -> (UInt8, UInt8, UInt8) {
-        let stops: [(Int, (Double, Double, Double))] = [
-            (0, (12, 16, 44)), (300, (12, 16, 44)), (360, (214, 118, 96)), (450, (110, 170, 226)),
-            (1080, (110, 170, 226)), (1170, (182, 86, 112)), (1260, (12, 16, 44)), (1440, (12, 16, 44)),
+    /// The light at `position` at `seconds` since the epoch; nil outside the almanac's years.
+    public init?(at seconds: Int64, position: Position) {
+        guard let h = SunEvents.altitude(at: UTCTime(wholeSeconds: seconds), from: position),
+              let later = SunEvents.altitude(at: UTCTime(wholeSeconds: seconds + 60), from: position) else { return nil }
+        self.init(sunAltitude: h, rising: later > h)
+    }
+
+    public var shade: SunEvents.Shade { SunEvents.Shade(sunAltitude: sunAltitude) }
+
+    /// The colour (red, green, blue), blended by altitude between night (−18°), the
+    /// twilights' blues (−12°, −6°), dawn's rose or dusk's mauve at sunrise or sunset,
+    /// and the day's blue from 10° up.
+    public var color: (UInt8, UInt8, UInt8) {
+        let horizon = rising ? (214.0, 118.0, 96.0) : (182.0, 86.0, 112.0)
+        let stops: [(Double, (Double, Double, Double))] = [
+            (-18, (12, 16, 44)), (-12, (22, 28, 70)), (-6, (58, 62, 118)), (SunEvents.horizon, horizon), (10, (110, 170, 226)),
         ]
-        let m = min(max(m, 0), 1439)
-        let i = stops.lastIndex { $0.0 <= m }!
-        let (m0, c0) = stops[i], (m1, c1) = stops[i + 1]
-        let f = Double(m - m0) / Double(m1 - m0)
+        let h = min(max(sunAltitude, stops.first!.0), stops.last!.0)
+        let i = min(stops.lastIndex { $0.0 <= h }!, stops.count - 2)
+        let (h0, c0) = stops[i], (h1, c1) = stops[i + 1]
+        let f = (h - h0) / (h1 - h0)
         func mix(_ a: Double, _ b: Double) -> UInt8 { UInt8((a + (b - a) * f).rounded()) }
         return (mix(c0.0, c1.0), mix(c0.1, c1.1), mix(c0.2, c1.2))
     }
@@ -57,28 +67,35 @@ public struct PersonTime: Hashable, Sendable {
     public var offset: ZoneOffset
     /// Their date minus the user's: −1, 0 or +1.
     public var dayOffset: Int
-    public var sky: Sky
+    /// The sky where they are; nil when their zone has no coordinates (`Etc/GMT+5`).
+    public var light: SkyLight?
 
-    public init(name: String, zone: String, city: String, at seconds: Int64, offset: ZoneOffset, userDate: CivilDate) {
+    /// `position` is where the Sun's altitude is worked: the zone's city, or the ship.
+    public init(name: String, zone: String, city: String, at seconds: Int64, offset: ZoneOffset, userDate: CivilDate,
+                position: Position?) {
         self.name = name
         self.zone = zone
         self.city = city
         self.offset = offset
         local = LocalDateTime(secondsSinceEpoch: seconds, offset: offset.seconds)
         dayOffset = local.date.daysSinceEpoch - userDate.daysSinceEpoch
-        sky = Sky(minuteOfDay: local.minuteOfDay)
+        light = position.flatMap { SkyLight(at: seconds, position: $0) }
     }
 
-    public init(name: String, zone rules: some ZoneRules, at seconds: Int64, userDate: CivilDate) {
+    public init(name: String, zone rules: some ZoneRules, at seconds: Int64, userDate: CivilDate, position: Position?) {
         self.init(name: name, zone: rules.identifier, city: ZoneCatalogue.city(rules.identifier), at: seconds,
-                  offset: rules.offset(atSecondsSinceEpoch: seconds), userDate: userDate)
+                  offset: rules.offset(atSecondsSinceEpoch: seconds), userDate: userDate, position: position)
     }
 
-    /// The ship at `longitude`, on zone time.
-    public init(shipAt longitude: Double, at seconds: Int64, userDate: CivilDate) {
-        let zone = NauticalZone(longitude: longitude)
-        self.init(name: "Ship", zone: zone.text, city: "at sea", at: seconds, offset: zone.offset, userDate: userDate)
+    /// The ship at `position`, on zone time for its longitude.
+    public init(shipAt position: Position, at seconds: Int64, userDate: CivilDate) {
+        let zone = NauticalZone(longitude: position.longitude)
+        self.init(name: "Ship", zone: zone.text, city: "at sea", at: seconds, offset: zone.offset, userDate: userDate,
+                  position: position)
     }
+
+    /// `day`, `civil`, `nautical`, `astronomical`, `night`; `-` when the zone has no place.
+    public var skyText: String { light?.shade.rawValue ?? "-" }
 
     /// `+1d`, `-1d`, or empty.
     public var dayText: String { dayOffset == 0 ? "" : "\(dayOffset > 0 ? "+" : "-")\(abs(dayOffset))d" }

@@ -7,10 +7,45 @@ public struct ZoneCatalogue: Sendable {
     public private(set) var zones: Set<String>
     /// Alias → target: `Asia/Calcutta` → `Asia/Kolkata`.
     public private(set) var links: [String: String]
+    /// Each zone's principal city, from `zone1970.tab`.
+    public private(set) var coordinates: [String: Position]
 
-    public init(zones: Set<String>, links: [String: String]) {
+    public init(zones: Set<String>, links: [String: String], coordinates: [String: Position] = [:]) {
         self.zones = zones
         self.links = links
+        self.coordinates = coordinates
+    }
+
+    /// Adds the zones' coordinates from the tz database's `zone1970.tab`.
+    public mutating func readCoordinates(zone1970Tab text: String) {
+        for line in text.split(whereSeparator: \.isNewline) where !line.hasPrefix("#") {
+            let f = line.split(separator: "\t", omittingEmptySubsequences: false)
+            if f.count >= 3, let p = Self.position(iso6709: f[1]) { coordinates[String(f[2])] = p }
+        }
+    }
+
+    /// The zone's city position, following links; nil for zones without a place.
+    public func position(of identifier: String) -> Position? {
+        canonical(identifier).flatMap { coordinates[$0] }
+    }
+
+    /// ISO 6709 as `zone1970.tab` writes it: `±DDMM±DDDMM` or `±DDMMSS±DDDMMSS`.
+    static func position<S: StringProtocol>(iso6709 text: S) -> Position? {
+        let chars = Array(text)
+        guard let split = chars.dropFirst().firstIndex(where: { $0 == "+" || $0 == "-" }) else { return nil }
+        func angle(_ part: ArraySlice<Character>, degreeDigits: Int) -> Double? {
+            guard let sign = part.first, sign == "+" || sign == "-" else { return nil }
+            let digits = part.dropFirst()
+            guard digits.count == degreeDigits + 2 || digits.count == degreeDigits + 4, digits.allSatisfy(\.isASCII),
+                  digits.allSatisfy(\.isNumber) else { return nil }
+            let d = Array(digits).map { Double(String($0))! }
+            func number(_ r: Range<Int>) -> Double { r.reduce(0) { $0 * 10 + d[$1] } }
+            let value = number(0..<degreeDigits) + number(degreeDigits..<degreeDigits + 2) / 60
+                + (d.count > degreeDigits + 2 ? number(degreeDigits + 2..<degreeDigits + 4) / 3600 : 0)
+            return sign == "-" ? -value : value
+        }
+        guard let lat = angle(chars[..<split], degreeDigits: 2), let lon = angle(chars[split...], degreeDigits: 3) else { return nil }
+        return try? Position(latitude: lat, longitude: lon)
     }
 
     /// Reads the tz database's `tzdata.zi`: `Z NAME …` lines are zones, `L TARGET ALIAS` links.

@@ -107,13 +107,13 @@ public enum SunEvents {
         return nil
     }
 
-    /// One day's events at a position, from `start` for 24 hours; nil where the Sun does not cross.
+    /// One day's events at a position, from `start` for `hours` (24 by default); nil where the Sun does not cross.
     public struct Day: Hashable, Sendable {
         public var astronomicalDawn, nauticalDawn, civilDawn, sunrise, sunset, civilDusk, nauticalDusk, astronomicalDusk: UTCTime?
     }
 
-    public static func day(from start: UTCTime, at position: Position) -> Day {
-        func event(_ h: Double, _ rising: Bool) -> UTCTime? { next(h, rising: rising, after: start, from: position, within: 24) }
+    public static func day(from start: UTCTime, at position: Position, hours: Double = 24) -> Day {
+        func event(_ h: Double, _ rising: Bool) -> UTCTime? { next(h, rising: rising, after: start, from: position, within: hours) }
         return Day(astronomicalDawn: event(-18, true), nauticalDawn: event(-12, true), civilDawn: event(-6, true),
                    sunrise: event(horizon, true), sunset: event(horizon, false), civilDusk: event(-6, false),
                    nauticalDusk: event(-12, false), astronomicalDusk: event(-18, false))

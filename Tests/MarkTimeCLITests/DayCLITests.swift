@@ -157,6 +157,23 @@ struct DayCLITests {
         #expect(days.map { $0["entries"] as? Int } == [1, 2])
     }
 
+    @Test func theDayOpensWithTheSunAtTheHomePlace() throws {
+        // Given a home place in Brisbane and nothing recorded on 22 December
+        #expect(try cli.run(["place", "add", "Home", "--kind", "home", "--position", "27 28 S 153 02 E", "--radius", "150"]).status == 0)
+        // When the day is shown
+        let table = try cli.run(["day", "2026-12-22"]).stdout
+        let sun = (try cli.json(["day", "2026-12-22"]) as? [String: Any])?["sun"] as? [String: Any] ?? [:]
+        // Then the Sun's events are worked there: sunrise 04:50, sunset 18:43 local
+        let expected = "Sun at 27° 28'.00 S  153° 02'.00 E (home place Home): "
+            + "astronomical dawn 03:17, nautical dawn 03:51, civil dawn 04:23, sunrise 04:50, sunset 18:43, civil dusk 19:09, "
+            + "nautical dusk 19:41, astronomical dusk 20:15"
+        let lines: [String] = table.split(separator: "\n").map(String.init)
+        #expect(lines.dropFirst().first == expected)
+        #expect(sun["source"] as? String == "home place Home")
+        #expect(sun["sunrise"] as? String == "2026-12-21T18:49:46.000Z")
+        #expect(sun["sunset"] as? String == "2026-12-22T08:42:40.000Z")
+    }
+
     @Test func exportWritesTheMarkdownPage() throws {
         _ = try cli.run(["day", "note", "Dolphins off the bow", "--date", "2026-11-21", "--time", "06:05"])
         let out = cli.folder + "/day.md"
@@ -165,6 +182,8 @@ struct DayCLITests {
             # Saturday 21 November 2026
 
             Times are Australia/Brisbane (AEST, UTC+10:00); sights in UTC.
+
+            Sun: no position for this day; add a home place (`marktime place add Home --kind home --position POS`)
 
             - **06:05** Dolphins off the bow
 

@@ -65,17 +65,19 @@ struct PeopleCLITests {
         try addAnnAndRaj()
         // When the user in Brisbane looks at 09:00 on 15 January 2026
         let rows = try cli.json(["people", "at", "09:00", "--date", "2026-01-15", "--zone", "brisbane"]) as? [[String: Any]] ?? []
-        // Then Ann is at 18:00 the day before (EST) and Raj at 04:30 (IST)
+        // Then Ann is at 18:00 the day before (EST) and Raj at 04:30 (IST); New York's nautical dusk
+        // was about 17:55, so its sky is astronomical twilight, and Kolkata's is night
         #expect(rows.map { $0["local"] as? String } == ["2026-01-14 18:00", "2026-01-15 04:30"])
         #expect(rows.map { $0["offset"] as? String } == ["-05:00", "+05:30"])
         #expect(rows.map { $0["dst"] as? Bool } == [false, false])
-        #expect(rows.map { $0["sky"] as? String } == ["day", "night"])
+        #expect(rows.map { $0["sky"] as? String } == ["astronomical", "night"])
+        #expect(rows.map { $0["sun_altitude_deg"] as? Double } == [-12.7, -24.7])
         #expect(rows.map { $0["zone"] as? String } == ["America/New_York", "Asia/Kolkata"])
         let table = try cli.run(["people", "at", "09:00", "--date", "2026-01-15", "--zone", "brisbane"]).stdout
         #expect(table == """
             You: 2026-01-15 09:00 AEST (UTC+10:00), Australia/Brisbane
             NAME  CITY      TIME   DAY  ZONE  OFFSET     DST  SKY
-            Ann   New York  18:00  -1d  EST   UTC-05:00       day
+            Ann   New York  18:00  -1d  EST   UTC-05:00       astronomical
             Raj   Kolkata   04:30       IST   UTC+05:30       night
 
             """)
@@ -177,7 +179,7 @@ struct PeopleScrollTests {
         defer { stopTmux() }
         #expect(try screen()[3...5] == [
             "NAME  CITY      TIME   DAY  ZONE  OFFSET     DST  SKY",
-            "Ann   New York  18:00  -1d  EST   UTC-05:00       day",
+            "Ann   New York  18:00  -1d  EST   UTC-05:00       astronomical",
             "Raj   Kolkata   04:30       IST   UTC+05:30       night",
         ])
         // When → is pressed 60 times
@@ -185,9 +187,10 @@ struct PeopleScrollTests {
         // Then every shown time is exactly one hour later
         #expect(try eventually(within: 10) { try screen().contains("You: 2026-01-15 10:00 AEST (UTC+10:00), Australia/Brisbane") },
                 "\((try? screen()) ?? [])")
+        // (New York is past astronomical dusk; Kolkata, 2 minutes after nautical dawn, at −11.4°)
         #expect(try screen()[4...5] == [
-            "Ann   New York  19:00  -1d  EST   UTC-05:00       dusk",
-            "Raj   Kolkata   05:30       IST   UTC+05:30       dawn",
+            "Ann   New York  19:00  -1d  EST   UTC-05:00       night",
+            "Raj   Kolkata   05:30       IST   UTC+05:30       nautical",
         ])
         // And q quits, leaving the terminal in line mode with echo
         #expect(try tmux(["send-keys", "q"]).status == 0)

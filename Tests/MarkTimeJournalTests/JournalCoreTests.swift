@@ -135,7 +135,7 @@ struct DayPageTests {
 
     @Test func markdownForAKnownDay() throws {
         let home = try Position(latitude: -(27 + 22.84 / 60), longitude: 153 + 22.84 / 60)
-        let page = DayPage(date: date, zone: aest, entries: [
+        var page = DayPage(date: date, zone: aest, entries: [
             DayEntry(kind: .reminder, time: at(16, 30), id: 2, text: "Wind the chronometer", detail: "late"),
             DayEntry(kind: .moment, time: at(6, 5), id: 1, text: "Dolphins off the bow"),
             DayEntry(kind: .sight, time: at(23, 1, 46, 654), id: 7, text: "Sun", position: home, hs: "45° 12'.3"),
@@ -145,10 +145,13 @@ struct DayPageTests {
             DayEntry(kind: .task, time: at(12, 0), id: 6, text: "Plot the noon sight"),
             DayEntry(kind: .place, time: at(19, 0), id: 8, text: "Home", position: home, detail: "leave Me"),
         ])
+        page.sun = DaySun(entries: page.entries, fix: nil, home: nil, span: DayPage.span(of: date, in: aest))
         #expect(page.markdown == """
             # Saturday 21 November 2026
 
             Times are Australia/Brisbane (AEST, UTC+10:00); sights in UTC.
+
+            Sun at 27° 22'.84 S  153° 22'.84 E (the day's last sight): astronomical dawn 03:17, nautical dawn 03:49, civil dawn 04:20, sunrise 04:45, sunset 18:20, civil dusk 18:45, nautical dusk 19:16, astronomical dusk 19:48
 
             - **06:05** Dolphins off the bow
             - **09:02** Arrived at Home at 27° 22'.84 S  153° 22'.84 E
@@ -168,8 +171,49 @@ struct DayPageTests {
 
             Times are Australia/Brisbane (AEST, UTC+10:00); sights in UTC.
 
+            Sun: no position for this day; add a home place (`marktime place add Home --kind home --position POS`)
+
             Nothing recorded.
 
             """)
+    }
+
+    @Test func theSunIsWorkedAtTheDaysLastPositionThenTheFixThenHome() throws {
+        // Given a check-in early and a moment without a position later, a fix, and a home place
+        let span = DayPage.span(of: date, in: aest)
+        let checkin = try Position(latitude: -27.5, longitude: 153.1), fix = try Position(latitude: -27, longitude: 153.5)
+        let home = (name: "Home", position: try Position(latitude: -27.4, longitude: 153.0))
+        let entries = [DayEntry(kind: .checkin, time: at(9, 0), text: "Pier", position: checkin),
+                       DayEntry(kind: .moment, time: at(10, 0), text: "Tea")]
+        // Then the check-in wins, then the fix, then home; with none there is no Sun
+        #expect(DaySun(entries: entries, fix: fix, home: home, span: span)?.source == .entry(.checkin))
+        #expect(DaySun(entries: entries, fix: fix, home: home, span: span)?.position == checkin)
+        #expect(DaySun(entries: [], fix: fix, home: home, span: span)?.source == .fix)
+        #expect(DaySun(entries: [], fix: nil, home: home, span: span)?.source == .home("Home"))
+        #expect(DaySun(entries: [entries[1]], fix: nil, home: nil, span: span) == nil)
+    }
+
+    @Test func brisbanesLongestDayMatchesThePublishedTimes() throws {
+        // Given Brisbane (27° 28' S 153° 02' E) on 22 December 2026
+        let day = CivilDate(year: 2026, month: 12, day: 22)
+        let brisbane = (name: "Home", position: try Position(latitude: -(27 + 28.0 / 60), longitude: 153 + 2.0 / 60))
+        let page = DayPage(date: day, zone: aest, entries: [],
+                           sun: DaySun(entries: [], fix: nil, home: brisbane, span: DayPage.span(of: day, in: aest)))
+        // Then sunrise is 04:50 and sunset 18:43, as published for that day (British Expats'
+        // wiki and australien-reisetipps.de, from Geoscience Australia's tables)
+        #expect(page.sunLine == "Sun at 27° 28'.00 S  153° 02'.00 E (home place Home): astronomical dawn 03:17, "
+                + "nautical dawn 03:51, civil dawn 04:23, sunrise 04:50, sunset 18:43, civil dusk 19:09, nautical dusk 19:41, "
+                + "astronomical dusk 20:15")
+    }
+
+    @Test func theMidnightSunNeverSets() throws {
+        // Given Tromsø (69° 39' N 18° 57' E) on 21 June 2026, in CEST
+        let cest = FixedZone("Europe/Oslo", offset: ZoneOffset(seconds: 7200, abbreviation: "CEST", isDST: true))
+        let day = CivilDate(year: 2026, month: 6, day: 21)
+        let tromso = (name: "Home", position: try Position(latitude: 69.65, longitude: 18.95))
+        let page = DayPage(date: day, zone: cest, entries: [],
+                           sun: DaySun(entries: [], fix: nil, home: tromso, span: DayPage.span(of: day, in: cest)))
+        // Then the line says so rather than listing nothing
+        #expect(page.sunLine == "Sun at 69° 39'.00 N  18° 57'.00 E (home place Home): the Sun does not set")
     }
 }

@@ -1,6 +1,7 @@
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimePeople
+import MarkTimeSky
 import Testing
 
 /// Seconds since the epoch of a UTC date and time.
@@ -18,7 +19,7 @@ struct SystemZoneTests {
     let tz = TZDatabase()
 
     func row(_ zone: String, at seconds: Int64, userDate: String = "2026-01-15") throws -> PersonTime {
-        PersonTime(name: "P", zone: try tz.rules(zone), at: seconds, userDate: CivilDate(iso: userDate)!)
+        PersonTime(name: "P", zone: try tz.rules(zone), at: seconds, userDate: CivilDate(iso: userDate)!, position: nil)
     }
 
     @Test func newYorkInJanuaryIsEST() throws {
@@ -180,19 +181,81 @@ struct SmallCatalogueTests {
     }
 }
 
-@Suite("sky and the ship's zone")
-struct SkyAndShipTests {
-    @Test func skyBandsFollowTheLocalClock() {
-        #expect([0, 299, 300, 419, 420, 1139, 1140, 1259, 1260, 1439].map { Sky(minuteOfDay: $0) }
-                == [.night, .night, .dawn, .dawn, .day, .day, .dusk, .dusk, .night, .night])
+@Suite("the sky where each person is")
+struct SkyLightTests {
+    let tz = TZDatabase()
+
+    func berlin(at seconds: Int64) throws -> PersonTime {
+        let catalogue = try tz.catalogue()
+        return PersonTime(name: "Bo", zone: try tz.rules("Europe/Berlin"), at: seconds, userDate: CivilDate(iso: "2026-12-24")!,
+                          position: catalogue.position(of: "Europe/Berlin"))
     }
 
-    @Test func skyColoursBlendBetweenStops() {
-        #expect(Sky.color(minuteOfDay: 0) == (12, 16, 44))
-        #expect(Sky.color(minuteOfDay: 330) == (113, 67, 70))
-        #expect(Sky.color(minuteOfDay: 720) == (110, 170, 226))
+    @Test func zone1970TabGivesDegreesAndMinutes() throws {
+        // Given zone1970.tab's lines for Berlin (±DDMM) and Sitka (±DDMMSS)
+        var catalogue = ZoneCatalogue(zones: ["Europe/Berlin", "America/Sitka"], links: ["Europe/Copenhagen": "Europe/Berlin"])
+        catalogue.readCoordinates(zone1970Tab: """
+            # comment\tline
+            DE,DK\t+5230+01322\tEurope/Berlin\tmost of Germany
+            US\t+571035-1351807\tAmerica/Sitka\tAlaska - Sitka area
+            XX\t+52301322\tBroken/Line
+            """)
+        // Then each is read exactly, a link finds its zone's city, and a malformed line is skipped
+        #expect(catalogue.position(of: "Europe/Berlin") == (try Position(latitude: 52.5, longitude: 13 + 22.0 / 60)))
+        #expect(catalogue.position(of: "Europe/Copenhagen") == (try Position(latitude: 52.5, longitude: 13 + 22.0 / 60)))
+        #expect(catalogue.position(of: "America/Sitka")
+                == (try Position(latitude: 57 + 10.0 / 60 + 35.0 / 3600, longitude: -(135 + 18.0 / 60 + 7.0 / 3600))))
+        #expect(catalogue.coordinates.count == 2)
     }
 
+    @Test func berlinAfterSunsetOnChristmasEveIsCivilTwilight() throws {
+        // Given Berlin at 16:30 CET on 24 December 2026 (15:30 UTC), after sunset
+        let r = try berlin(at: utc(2026, 12, 24, 15, 30))
+        // Then its sky is civil twilight, the Sun setting, not "day" from the clock
+        #expect(r.local.description == "2026-12-24 16:30")
+        #expect(r.skyText == "civil")
+        #expect(r.light?.rising == false)
+    }
+
+    @Test func berlinAtMiddayIsDayAndAtMidnightIsNight() throws {
+        #expect(try berlin(at: utc(2026, 12, 24, 11, 0)).skyText == "day")
+        #expect(try berlin(at: utc(2026, 12, 24, 23, 0)).skyText == "night")
+    }
+
+    @Test func aZoneWithNoCityHasNoSky() throws {
+        // Given Etc/GMT+5, which zone1970.tab does not place
+        let catalogue = try tz.catalogue()
+        let r = PersonTime(name: "X", zone: try tz.rules("Etc/GMT+5"), at: utc(2026, 12, 24, 15, 30),
+                           userDate: CivilDate(iso: "2026-12-24")!, position: catalogue.position(of: "Etc/GMT+5"))
+        // Then there is no light to show, and the column says so
+        #expect(r.light == nil)
+        #expect(r.skyText == "-")
+    }
+
+    @Test func theShipsSkyIsWorkedAtItsPosition() throws {
+        // Given the ship at 27° 23' S 153° 23' E at 20:00 UTC on 14 January (06:00 zone time, after sunrise)
+        let ship = PersonTime(shipAt: try Position(latitude: -27.38, longitude: 153.38), at: utc(2026, 1, 14, 20, 0),
+                              userDate: CivilDate(iso: "2026-01-15")!)
+        // Then it is day there, and the Sun is climbing
+        #expect(ship.skyText == "day")
+        #expect(ship.light?.rising == true)
+    }
+
+    @Test func coloursBlendByTheSunsAltitude() {
+        #expect(SkyLight(sunAltitude: -30, rising: true).color == (12, 16, 44))
+        #expect(SkyLight(sunAltitude: -18, rising: true).color == (12, 16, 44))
+        #expect(SkyLight(sunAltitude: -9, rising: false).color == (40, 45, 94))
+        #expect(SkyLight(sunAltitude: 40, rising: false).color == (110, 170, 226))
+    }
+
+    @Test func sunriseIsRoseAndSunsetMauve() {
+        #expect(SkyLight(sunAltitude: SunEvents.horizon, rising: true).color == (214, 118, 96))
+        #expect(SkyLight(sunAltitude: SunEvents.horizon, rising: false).color == (182, 86, 112))
+    }
+}
+
+@Suite("the ship's zone")
+struct ShipZoneTests {
     @Test func zoneDescriptionIsSignedSoThatZTPlusZDIsUT() {
         #expect(NauticalZone(longitude: 150).description == -10)
         #expect(NauticalZone(longitude: 150).text == "ZD −10")
@@ -203,9 +266,10 @@ struct SkyAndShipTests {
         #expect(NauticalZone(longitude: -179.9).description == 12)
     }
 
-    @Test func theShipRowKeepsZoneTime() {
+    @Test func theShipRowKeepsZoneTime() throws {
         // Given the ship at 153° 22' E at 23:00 UTC on 14 January
-        let ship = PersonTime(shipAt: 153.38, at: utc(2026, 1, 14, 23, 0), userDate: CivilDate(iso: "2026-01-15")!)
+        let ship = PersonTime(shipAt: try Position(latitude: -27.38, longitude: 153.38), at: utc(2026, 1, 14, 23, 0),
+                              userDate: CivilDate(iso: "2026-01-15")!)
         // Then zone time is UT + 10 h: 09:00 on the 15th, ZD −10
         #expect(ship.local.description == "2026-01-15 09:00")
         #expect(ship.zone == "ZD −10")
