@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"4.0.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
     ],
     targets: [
         // C shims: one per system facility, names prefixed by the module.
@@ -48,6 +49,11 @@ let package = Package(
         // The day journal: image headers, the calendar grid, the day's page with its Sun (pure).
         .target(name: "MarkTimeJournal", dependencies: ["MarkTimeCore", "MarkTimeSky"]),
 
+        // Accounts for the phone page: names, passwords (bcrypt), lockout, sessions, invites (pure).
+        .target(
+            name: "MarkTimeAccounts",
+            dependencies: ["MarkTimeCore", .product(name: "HummingbirdBcrypt", package: "hummingbird-auth")]),
+
         // The one SQLite store shared by the daemon and the CLI.
         .target(
             name: "MarkTimeStore",
@@ -57,8 +63,10 @@ let package = Package(
                 "MarkTimeTasks",
                 "MarkTimeJournal",
                 "MarkTimeSky",
+                "MarkTimeAccounts",
                 "MarkTimeSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
         // The TOML config file.
@@ -117,6 +125,7 @@ let package = Package(
                 "MarkTimeJournal",
                 "MarkTimeSky",
                 "MarkTimeStore",
+                "MarkTimeAccounts",
                 "MarkTimeConfig",
                 "MarkTimeDevices",
                 "MarkTimeRecorder",
@@ -155,7 +164,7 @@ let package = Package(
         .testTarget(name: "MarkTimePeopleTests", dependencies: ["MarkTimePeople", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices"]),
         .testTarget(
             name: "MarkTimeStoreTests",
-            dependencies: ["MarkTimeStore", "MarkTimeRecorder", "MarkTimePlaces", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["MarkTimeStore", "MarkTimeAccounts", "MarkTimeRecorder", "MarkTimePlaces", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig"]),
         .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices"]),
         .testTarget(
@@ -166,7 +175,7 @@ let package = Package(
             dependencies: ["MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "MarkTimeCLITests",
-            dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeCore", "MarkTimeSky", "MarkTimePlaces", "MarkTimeDevices", "RigSupport",
+            dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimePlaces", "MarkTimeDevices", "RigSupport",
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift")]),
     ],
     swiftLanguageModes: [.v6]

@@ -94,10 +94,14 @@ struct BadInputTableTests {
         #expect(Self.rows.count >= 150)
         let commands = Set(Self.rows.map { $0.args[0] })
         #expect(commands == ["mark", "now", "status", "sights", "sight", "export", "config", "beep", "place", "where", "member", "anchor",
-                             "clock", "people", "task", "course", "grade", "day", "cal", "almanac", "sky", "reduce", "fix"])
+                             "clock", "people", "task", "course", "grade", "day", "cal", "almanac", "sky", "reduce", "fix", "user"])
     }
 
     static let rows: [BadInput] = [
+        BadInput(["user", "add", "skip per"], 1, "Error: the account name 'skip per' may have only letters, digits, '.', '_' and '-', at most 32, e.g. skipper"),
+        BadInput(["user", "add", "skipper", "--password-stdin"], 1, "Error: --password-stdin: standard input was empty; pipe the password in, e.g. `printf '%s\\n' \"$PW\" | marktime user add skipper --password-stdin`"),
+        BadInput(["user", "remove", "nobody"], 1, "Error: no account named 'nobody'; there are none yet: `marktime user add NAME`"),
+        BadInput(["user", "passwd", "nobody", "--password-stdin"], 1, "Error: no account named 'nobody'; there are none yet: `marktime user add NAME`"),
         BadInput(["mark", "--note"], 64, "Error: Missing value for '--note <note>'"),
         BadInput(["mark", "--bogus"], 64, "Error: Unknown option '--bogus'"),
         BadInput(["mark", "extra"], 64, "Error: Unexpected argument 'extra'"),

@@ -31,9 +31,9 @@ final class CLI: Sendable {
 
     typealias Result = CommandResult
 
-    /// Runs `marktime ARGS --store S` (unless `storeFlag` is false) with stdin from /dev/null.
-    func run(_ args: [String], storeFlag: Bool = true, environment extra: [String: String] = [:]) throws -> Result {
-        try runCommand(Self.binary, args + (storeFlag ? ["--store", store] : []), environment: environment.merging(extra) { $1 })
+    /// Runs `marktime ARGS --store S` (unless `storeFlag` is false) with stdin from `input`, else /dev/null.
+    func run(_ args: [String], storeFlag: Bool = true, environment extra: [String: String] = [:], input: String? = nil) throws -> Result {
+        try runCommand(Self.binary, args + (storeFlag ? ["--store", store] : []), environment: environment.merging(extra) { $1 }, input: input)
     }
 
     /// Parses JSON output.

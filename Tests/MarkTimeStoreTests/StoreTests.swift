@@ -21,7 +21,7 @@ struct StoreTests {
         #expect(tables == ["anchor_watch", "assignment", "clock_sample", "course", "course_weight", "daemon_status", "grdb_migrations",
                            "input_gap", "journal", "member", "person", "place", "place_event", "sight", "task"])
         let applied = try DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
+        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"])
     }
 
     @Test func processesOpeningANewStoreTogetherAllMigrateIt() async throws {
@@ -42,7 +42,7 @@ struct StoreTests {
             // Then every one succeeds, and each migration is applied once
             #expect(failures == [])
             let applied = try await DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8"])
+            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"])
         }
     }
 

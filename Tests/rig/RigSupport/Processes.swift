@@ -79,9 +79,10 @@ public struct CommandResult: Sendable {
     }
 }
 
-/// Runs `executable ARGS` to the end with stdin from /dev/null, collecting both outputs
-/// (standard error on its own thread, so neither pipe can fill up and stall the child).
-public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String]) throws -> CommandResult {
+/// Runs `executable ARGS` to the end with stdin from `input` (else /dev/null), collecting
+/// both outputs (standard error on its own thread, so neither pipe can fill up and stall the child).
+public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String],
+                       input: String? = nil) throws -> CommandResult {
     let p = Process()
     p.executableURL = URL(fileURLWithPath: executable)
     p.arguments = arguments
@@ -89,8 +90,13 @@ public func runCommand(_ executable: String, _ arguments: [String], environment:
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err
-    p.standardInput = FileHandle.nullDevice
+    let stdin = Pipe()
+    p.standardInput = input == nil ? FileHandle.nullDevice : stdin
     try p.run()
+    if let input {
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+    }
     let errors = FileHandleReader(err.fileHandleForReading)
     let o = out.fileHandleForReading.readDataToEndOfFile()
     let e = errors.wait()

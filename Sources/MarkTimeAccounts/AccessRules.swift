@@ -1,0 +1,85 @@
+import HummingbirdBcrypt
+import MarkTimeCore
+
+/// Who may use the phone page, and for how long: account names, passwords, the lockout
+/// after failed logins, session and invite lifetimes. Pure: every instant is an argument.
+public enum AccessRules {
+    /// Failed logins for one name, or from one address, that lock it out.
+    public static let lockoutFailures = 5
+    /// The window those failures must fall in, and how long the lockout lasts: 15 minutes.
+    public static let lockoutSeconds: Int64 = 15 * 60
+    /// A session unused this long is over: 30 days.
+    public static let sessionIdleSeconds: Int64 = 30 * 86_400
+    /// An invite code is good for 24 hours, once.
+    public static let inviteSeconds: Int64 = 86_400
+    public static let minimumPasswordLength = 8
+    /// bcrypt reads at most 72 bytes; a longer password would be silently cut.
+    public static let maximumPasswordBytes = 72
+
+    /// An account name: letters, digits, `.`, `_` and `-`, 1 to 32 of them.
+    public static func accountName(_ text: String) throws(InputError) -> String {
+        let name = try Text.name(text, what: "an account", example: "skipper")
+        guard name.count <= 32, name.unicodeScalars.allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0) })
+        else {
+            throw InputError("the account name '\(Text.escaped(name))' may have only letters, digits, '.', '_' and '-', at most 32, e.g. skipper")
+        }
+        return name
+    }
+
+    /// A password long enough to resist guessing, and short enough for bcrypt to use whole.
+    public static func password(_ text: String) throws(InputError) -> String {
+        guard text.count >= minimumPasswordLength else {
+            throw InputError("the password is \(text.count) characters long: give at least \(minimumPasswordLength)")
+        }
+        guard text.utf8.count <= maximumPasswordBytes else {
+            throw InputError("the password is \(text.utf8.count) bytes long: bcrypt uses at most \(maximumPasswordBytes), so give a shorter one")
+        }
+        guard !text.unicodeScalars.contains(where: Text.isControl) else {
+            throw InputError("the password has a control character (a newline, tab or escape): type it on one line")
+        }
+        return text
+    }
+
+    /// Until when (seconds) failed logins at `failures` (seconds, any order) lock their name
+    /// or address at `now`: five within 15 minutes lock it for 15 minutes from the fifth.
+    /// nil when not locked.
+    public static func lockedUntil(failures: [Int64], now: Int64) -> Int64? {
+        let recent = failures.filter { $0 <= now && now - $0 < 2 * lockoutSeconds }.sorted()
+        guard recent.count >= lockoutFailures else { return nil }
+        var until: Int64?
+        for end in (lockoutFailures - 1)..<recent.count
+        where recent[end] - recent[end - lockoutFailures + 1] < lockoutSeconds {
+            until = max(until ?? 0, recent[end] + lockoutSeconds)
+        }
+        guard let until, until > now else { return nil }
+        return until
+    }
+
+    /// Whether a session last used at `lastSeen` is still good at `now`.
+    public static func sessionIsLive(lastSeen: Int64, now: Int64) -> Bool {
+        now - lastSeen < sessionIdleSeconds
+    }
+}
+
+/// A bcrypt hash of a password (HummingbirdBcrypt), and its check.
+public enum PasswordHash {
+    /// 2^12 rounds: `marktime user add` takes 0.37 s in all on this project's x86-64
+    /// machine, and a Pi is slower, so each guess costs an attacker that much while a
+    /// login stays quick.
+    public static let cost: UInt8 = 12
+
+    public static func hash(_ password: String, cost: UInt8 = cost) -> String {
+        Bcrypt.hash(password, cost: cost)
+    }
+
+    public static func verify(_ password: String, hash: String) -> Bool {
+        Bcrypt.verify(password, hash: hash)
+    }
+
+    /// A hash is bcrypt's: `$2b$` (or `$2a$`/`$2y$`), a two-digit cost, 53 more characters.
+    public static func isBcrypt(_ hash: String) -> Bool {
+        let parts = hash.split(separator: "$", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0].isEmpty && ["2a", "2b", "2y"].contains(parts[1]) && parts[2].count == 2
+            && parts[3].count == 53
+    }
+}

@@ -1,0 +1,138 @@
+import ArgumentParser
+import Foundation
+import MarkTimeAccounts
+import MarkTimeCore
+import MarkTimeStore
+
+/// A password: one line of standard input with `--password-stdin`, else typed twice at the
+/// terminal without echo.
+struct PasswordOptions: ParsableArguments {
+    @Flag(help: "Read the password from the first line of standard input (for scripts).")
+    var passwordStdin = false
+
+    func read(for name: String) throws -> String {
+        if passwordStdin {
+            guard let line = readLine(strippingNewline: true) else {
+                throw InputError("--password-stdin: standard input was empty; pipe the password in, e.g. `printf '%s\\n' \"$PW\" | marktime user add \(name) --password-stdin`")
+            }
+            return line
+        }
+        guard isatty(STDIN_FILENO) != 0 else {
+            throw InputError("no terminal to type the password on: give --password-stdin and pipe it in")
+        }
+        let first = try Self.prompt("Password for \(name): "), second = try Self.prompt("Again: ")
+        guard first == second else { throw InputError("the two passwords differ; nothing was changed") }
+        return first
+    }
+
+    /// Reads a line from the terminal with echo off, putting the terminal back after.
+    static func prompt(_ text: String) throws -> String {
+        FileHandle.standardError.write(Data(text.utf8))
+        var saved = termios()
+        tcgetattr(STDIN_FILENO, &saved)
+        var quiet = saved
+        quiet.c_lflag &= ~tcflag_t(ECHO)
+        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
+        defer {
+            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+            FileHandle.standardError.write(Data("\n".utf8))
+        }
+        guard let line = readLine(strippingNewline: true) else { throw InputError("no password typed; nothing was changed") }
+        return line
+    }
+}
+
+extension MarkTime {
+    struct UserCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "user",
+            abstract: "Accounts for the phone page (`marktime web`): add, list, remove, change a password, invite.",
+            discussion: """
+                Examples:
+                  marktime user add skipper --admin          (asks for the password twice)
+                  printf '%s\\n' "$PW" | marktime user add crew --password-stdin
+                  marktime user invite                       (a one-time code for the page's "Create account")
+                  marktime user passwd crew
+                Names are letters, digits, '.', '_' and '-' (at most 32); passwords 8 to 72 bytes.
+                Passwords are kept only as bcrypt hashes (cost 12). Changing a password ends the
+                account's sessions.
+                """,
+            subcommands: [Add.self, List.self, Remove.self, Passwd.self, Invite.self],
+            defaultSubcommand: List.self)
+
+        struct Add: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Add an account.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "Its name.") var name: String
+            @Flag(help: "May invite others from the page.") var admin = false
+            @OptionGroup var password: PasswordOptions
+
+            func run() async throws {
+                let db = try store.open()
+                _ = try AccessRules.accountName(name)  // before asking for a password
+                let account = try db.addAccount(name: name, password: try password.read(for: name), admin: admin, now: try wallClock())
+                print("added \(account.name)\(account.admin ? " (admin)" : "")")
+            }
+        }
+
+        struct List: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Every account.")
+            @OptionGroup var store: StoreOptions
+            @Option(help: "table or json.") var format: Format = .table
+
+            func run() async throws {
+                let accounts = try store.openForReading().accounts()
+                switch format {
+                case .json:
+                    print(JSON.array(accounts.map { a in
+                        .object([("name", .string(a.name)), ("admin", .bool(a.admin)), ("theme", .string(a.theme)),
+                                 ("font_size", .string(a.fontSize)), ("created", .string(a.createdAt.iso8601))])
+                    }).render())
+                case .table:
+                    guard !accounts.isEmpty else { print("no accounts yet: `marktime user add NAME --admin`"); return }
+                    print(TextTable(header: ["NAME", "ADMIN", "THEME", "FONT", "CREATED"], rows: accounts.map { a in
+                        [a.name, a.admin ? "yes" : "", a.theme, a.fontSize, a.createdAt.iso8601]
+                    }).render())
+                }
+            }
+        }
+
+        struct Remove: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Remove an account and end its sessions.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "Its name.") var name: String
+
+            func run() async throws {
+                try store.open().removeAccount(named: name)
+                print("removed \(name)")
+            }
+        }
+
+        struct Passwd: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Set an account's password; its sessions end.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "Its name.") var name: String
+            @OptionGroup var password: PasswordOptions
+
+            func run() async throws {
+                let db = try store.open()
+                _ = try db.passwordHash(of: name)
+                try db.setPassword(name: name, password: try password.read(for: name))
+                print("password changed for \(name)")
+            }
+        }
+
+        struct Invite: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "A one-time code, good for 24 hours, for the page's \"Create account\" form.",
+                discussion: "The code alone goes to standard output, so `CODE=$(marktime user invite)` works.")
+            @OptionGroup var store: StoreOptions
+
+            func run() async throws {
+                let (code, expires) = try store.open().createInvite(by: nil, now: try wallClock())
+                print(code)
+                FileHandle.standardError.write(Data("invite code above: good once, until \(expires.iso8601); the page's \"Create account\" form takes it\n".utf8))
+            }
+        }
+    }
+}

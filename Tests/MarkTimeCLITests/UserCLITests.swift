@@ -1,0 +1,57 @@
+import Foundation
+import MarkTimeAccounts
+import MarkTimeCore
+import MarkTimeStore
+import RigSupport
+import Testing
+
+@Suite("marktime user")
+struct UserCLITests {
+    let cli = CLI()
+
+    @Test func anAccountAddedFromStdinCanLogIn() throws {
+        // Given an admin added with its password on standard input
+        let r = try cli.run(["user", "add", "skipper", "--admin", "--password-stdin"], input: "correct horse\n")
+        #expect(r.stdout == "added skipper (admin)\n", "\(r.stderr)")
+        // Then the list shows it, and the store's hash checks the password
+        let list = try cli.json(["user", "list"]) as? [[String: Any]] ?? []
+        #expect(list.map { $0["name"] as? String } == ["skipper"])
+        #expect(list.map { $0["admin"] as? Bool } == [true])
+        #expect(PasswordHash.verify("correct horse", hash: try cli.database().passwordHash(of: "skipper")))
+    }
+
+    @Test func withoutATerminalOrStdinThePasswordIsAskedFor() throws {
+        let r = try cli.run(["user", "add", "skipper"])
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: no terminal to type the password on: give --password-stdin and pipe it in\n")
+        #expect(try cli.run(["user", "list"]).stdout == "no accounts yet: `marktime user add NAME --admin`\n")
+    }
+
+    @Test func aShortPasswordIsRefusedWithTheRule() throws {
+        let r = try cli.run(["user", "add", "crew", "--password-stdin"], input: "short\n")
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: the password is 5 characters long: give at least 8\n")
+    }
+
+    @Test func passwdChangesThePasswordAndRemoveRemovesTheAccount() throws {
+        _ = try cli.run(["user", "add", "crew", "--password-stdin"], input: "battery staple\n")
+        #expect(try cli.run(["user", "passwd", "crew", "--password-stdin"], input: "new battery\n").stdout == "password changed for crew\n")
+        #expect(PasswordHash.verify("new battery", hash: try cli.database().passwordHash(of: "crew")))
+        #expect(try cli.run(["user", "remove", "crew"]).stdout == "removed crew\n")
+        let r = try cli.run(["user", "passwd", "crew", "--password-stdin"], input: "new battery\n")
+        #expect(r.stderr == "Error: no account named 'crew'; there are none yet: `marktime user add NAME`\n")
+    }
+
+    @Test func anInviteCodeCreatesOneAccount() throws {
+        // Given an invite printed by the CLI
+        let r = try cli.run(["user", "invite"])
+        let code = String(r.stdout.dropLast())
+        #expect(code.count == 16)
+        #expect(r.stderr.hasPrefix("invite code above: good once, until "))
+        // Then the store takes it once
+        let db = try cli.database()
+        let now = try #require(UTCTime(secondsSinceEpoch: Date().timeIntervalSince1970))
+        try db.redeemInvite(code, name: "crew", password: "battery staple", now: now, cost: 4)
+        #expect(try db.accounts().map(\.name) == ["crew"])
+    }
+}

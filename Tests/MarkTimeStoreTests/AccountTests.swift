@@ -1,0 +1,174 @@
+import Foundation
+import MarkTimeAccounts
+import MarkTimeCore
+import MarkTimeStore
+import Testing
+
+@Suite("Accounts, sessions and the lockout")
+struct AccountTests {
+    let folder = TemporaryFolder()
+    let db: AppDatabase
+    let t0 = UTCTime(year: 2026, month: 11, day: 22, hour: 9)!
+
+    init() throws { db = try AppDatabase(path: folder.store, createDirectory: false) }
+
+    /// What a refused store operation says.
+    func refusal(_ body: () throws -> Void) -> String? {
+        do { try body(); return nil } catch { return "\(error)" }
+    }
+
+    func at(minutes: Int64) -> UTCTime { t0.adding(nanoseconds: minutes * 60 * second) }
+
+    /// An account with a cheap hash, so the tests stay quick.
+    func add(_ name: String = "skipper", _ password: String = "correct horse") throws {
+        try db.addAccount(name: name, password: password, admin: false, now: t0, cost: 4)
+    }
+
+    @Test func theStoreKeepsOnlyABcryptHashAtTheDefaultCost() throws {
+        // Given an account added at the default cost
+        try db.addAccount(name: "skipper", password: "correct horse", admin: true, now: t0)
+        // Then the store holds a bcrypt hash of cost 12, never the password
+        let hash = try db.passwordHash(of: "skipper")
+        #expect(hash.hasPrefix("$2b$12$"))
+        #expect(PasswordHash.isBcrypt(hash))
+        #expect(!hash.contains("correct horse"))
+    }
+
+    @Test func theRightPasswordOpensASessionThatLaterRequestsFind() throws {
+        try add()
+        // When skipper logs in (in any case)
+        let session = try db.logIn(name: "SKIPPER", password: "correct horse", address: "10.0.0.2", now: t0)
+        // Then the session's token finds the account, with its own CSRF token
+        let found = try #require(try db.session(token: session.token, now: at(minutes: 5)))
+        #expect(found.account.name == "skipper")
+        #expect(found.csrf == session.csrf)
+        #expect(session.token.count == 64)
+        #expect(session.csrf != session.token)
+    }
+
+    @Test func aWrongPasswordSaysNeitherWhichPartWasWrong() throws {
+        try add()
+        #expect(throws: LoginRefusal.wrongNameOrPassword) {
+            try db.logIn(name: "skipper", password: "wrong horse", address: "10.0.0.2", now: t0)
+        }
+        #expect(throws: LoginRefusal.wrongNameOrPassword) {
+            try db.logIn(name: "nobody", password: "correct horse", address: "10.0.0.2", now: t0)
+        }
+    }
+
+    @Test func theSixthTryAfterFiveFailuresIsLockedOutEvenWithTheRightPassword() throws {
+        // Given five wrong passwords for skipper within 15 minutes, from different addresses
+        try add()
+        for i in 0..<5 {
+            #expect(throws: LoginRefusal.wrongNameOrPassword) {
+                try db.logIn(name: "skipper", password: "guess \(i)xx", address: "10.0.0.\(i)", now: at(minutes: Int64(i)))
+            }
+        }
+        // Then the right password at minute 5 is refused until 15 minutes after the fifth failure
+        #expect(throws: LoginRefusal.lockedOut(until: at(minutes: 19))) {
+            try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.9", now: at(minutes: 5))
+        }
+        // And after that it works
+        #expect(try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.9", now: at(minutes: 19)).account.name == "skipper")
+    }
+
+    @Test func fiveFailuresFromOneAddressLockThatAddressForEveryName() throws {
+        try add()
+        try add("crew", "battery staple")
+        for i in 0..<5 {
+            _ = try? db.logIn(name: "name\(i)", password: "whatever1", address: "10.0.0.66", now: at(minutes: Int64(i)))
+        }
+        #expect(throws: LoginRefusal.lockedOut(until: at(minutes: 19))) {
+            try db.logIn(name: "crew", password: "battery staple", address: "10.0.0.66", now: at(minutes: 6))
+        }
+        // while crew logs in from elsewhere
+        #expect(try db.logIn(name: "crew", password: "battery staple", address: "10.0.0.7", now: at(minutes: 6)).account.name == "crew")
+    }
+
+    @Test func aSessionUnusedFor30DaysIsOver() throws {
+        try add()
+        let session = try db.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
+        #expect(try db.session(token: session.token, now: at(minutes: 29 * 1440)) != nil)
+        // used on day 29, so it lasts to day 59
+        #expect(try db.session(token: session.token, now: at(minutes: 58 * 1440)) != nil)
+        #expect(try db.session(token: session.token, now: at(minutes: 89 * 1440)) == nil)
+        #expect(try db.session(token: session.token, now: at(minutes: 89 * 1440 - 1)) == nil)
+    }
+
+    @Test func sessionsSurviveReopeningTheStore() throws {
+        try add()
+        let session = try db.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
+        let reopened = try AppDatabase(path: folder.store, createDirectory: false)
+        #expect(try reopened.session(token: session.token, now: at(minutes: 1))?.account.name == "skipper")
+    }
+
+    @Test func logOutAndANewPasswordEndSessions() throws {
+        try add()
+        let first = try db.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
+        let second = try db.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
+        try db.logOut(token: first.token)
+        #expect(try db.session(token: first.token, now: t0) == nil)
+        #expect(try db.session(token: second.token, now: t0) != nil)
+        try db.setPassword(name: "skipper", password: "new battery", cost: 4)
+        #expect(try db.session(token: second.token, now: t0) == nil)
+        #expect(try db.logIn(name: "skipper", password: "new battery", address: "a", now: t0).account.name == "skipper")
+    }
+
+    @Test func anInviteMakesOneAccountWithin24Hours() throws {
+        // Given an invite made at t0
+        let (code, expires) = try db.createInvite(by: "skipper", now: t0)
+        #expect(expires == at(minutes: 1440))
+        // When it is redeemed after 23 hours
+        try db.redeemInvite(code, name: "crew", password: "battery staple", now: at(minutes: 23 * 60), cost: 4)
+        // Then the account exists, not admin, and the code is used up
+        #expect(try db.accounts().map(\.name) == ["crew"])
+        #expect(try db.accounts().first?.admin == false)
+        #expect(refusal {
+            try db.redeemInvite(code, name: "deck", password: "battery staple", now: at(minutes: 23 * 60), cost: 4)
+        } == "that invite code is unknown, used or more than 24 hours old: ask for a new one (`marktime user invite`)")
+    }
+
+    @Test func anInviteOlderThan24HoursIsRefused() throws {
+        let (code, _) = try db.createInvite(by: nil, now: t0)
+        #expect(throws: StoreError.self) {
+            try db.redeemInvite(code, name: "crew", password: "battery staple", now: at(minutes: 1440), cost: 4)
+        }
+        #expect(try db.accounts().isEmpty)
+    }
+
+    @Test func badNamesAndPasswordsAreRefusedWithTheRule() throws {
+        #expect(refusal {
+            try db.addAccount(name: "crew", password: "short", admin: false, now: t0, cost: 4)
+        } == "the password is 5 characters long: give at least 8")
+        #expect(refusal {
+            try db.addAccount(name: "crew", password: String(repeating: "x", count: 73), admin: false, now: t0, cost: 4)
+        } == "the password is 73 bytes long: bcrypt uses at most 72, so give a shorter one")
+        #expect(refusal {
+            try db.addAccount(name: "a b", password: "battery staple", admin: false, now: t0, cost: 4)
+        } == "the account name 'a b' may have only letters, digits, '.', '_' and '-', at most 32, e.g. skipper")
+        try add()
+        #expect(refusal {
+            try db.addAccount(name: "Skipper", password: "battery staple", admin: false, now: t0, cost: 4)
+        } == "there is already an account named 'skipper'; choose another name")
+    }
+}
+
+@Suite("The lockout rule")
+struct LockoutRuleTests {
+    @Test func fourFailuresDoNotLock() {
+        #expect(AccessRules.lockedUntil(failures: [0, 60, 120, 180], now: 200) == nil)
+    }
+
+    @Test func fiveWithin15MinutesLockFor15MinutesFromTheFifth() {
+        #expect(AccessRules.lockedUntil(failures: [0, 60, 120, 180, 240], now: 300) == Int64(240 + 900))
+    }
+
+    @Test func fiveSpreadOverMoreThan15MinutesDoNotLock() {
+        #expect(AccessRules.lockedUntil(failures: [0, 300, 600, 800, 900], now: 901) == nil)
+    }
+
+    @Test func theLockEnds() {
+        #expect(AccessRules.lockedUntil(failures: [0, 1, 2, 3, 4], now: 904) == nil)
+        #expect(AccessRules.lockedUntil(failures: [0, 1, 2, 3, 4], now: 903) == 904)
+    }
+}
