@@ -153,8 +153,11 @@ struct GPSDTests {
     }
 
     @Test func aDraggingTrackSoundsTheAnchorAlarm() throws {
-        // Given a 60 m anchor watch, sound into a WAV file, and a track: 10 fixes at the
-        // anchor, then 10 fixes 100 m east of it
+        // Given a 60 m anchor watch, sound into a WAV file, and a track of two sentences a fix,
+        // 0.25 s apart: 40 fixes at the anchor (20 s: gpsfake plays from its start, so a daemon
+        // slow to start on a loaded machine still sees the boat at anchor first), 10 fixes
+        // 100 m east of it, and 10 back at the anchor (the alarm holds until acknowledged);
+        // 30 s in all, inside gpsfake's 60 s timeout
         let anchor = (latitude: -(27 + 22.84 / 60), longitude: 153 + 22.84 / 60)
         let dragged = (latitude: anchor.latitude, longitude: anchor.longitude + 100 / (111_194.9 * cos(anchor.latitude * .pi / 180)))
         _ = try cli.run(["config", "set", "sound.enabled", "true"], storeFlag: false)
@@ -163,14 +166,15 @@ struct GPSDTests {
         let wav = cli.folder + "/alarm.wav", conf = cli.folder + "/asound.conf"
         try "pcm.!default {\n type file\n slave.pcm \"null\"\n file \"\(wav)\"\n format \"wav\"\n}\n"
             .write(toFile: conf, atomically: true, encoding: .utf8)
-        let gps = try FakeGPS(folder: cli.folder, log: FakeGPS.track(Array(repeating: anchor, count: 10) + Array(repeating: dragged, count: 10)),
+        let gps = try FakeGPS(folder: cli.folder, log: FakeGPS.track(Array(repeating: anchor, count: 40) + Array(repeating: dragged, count: 10)
+                                                                         + Array(repeating: anchor, count: 10)),
                               cycle: 0.25, once: true)
         let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"],
                                        environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf)"])
 
         // When the boat drags, then the watch is in alarm, 100 m from the anchor, bearing 090
         let status = { try self.cli.json(["anchor", "status"]) as? [String: Any] ?? [:] }
-        #expect(try eventually(within: 30) { try status()["state"] as? String == "alarm" }, "daemon log:\n\(daemon.log)\ngpsfake:\n\(gps.child.output)")
+        #expect(try eventually(within: 45) { try status()["state"] as? String == "alarm" }, "status: \((try? status()) ?? [:])\ndaemon log:\n\(daemon.log)\ngpsfake:\n\(gps.child.output)")
         #expect(abs((try status()["distance_m"] as? Double ?? 0) - 100) < 1)
         #expect(abs((try status()["bearing_deg"] as? Double ?? 0) - 90) < 1)
         Thread.sleep(forTimeInterval: 1.2)
