@@ -44,11 +44,7 @@ func journalDay(_ text: String?, _ zone: SystemZoneRules) throws -> CivilDate {
 func dayPage(_ db: AppDatabase, _ date: CivilDate, _ zone: SystemZoneRules) throws -> DayPage {
     let span = DayPage.span(of: date, in: zone)
     let entries = try db.dayEntries(from: UTCTime(wholeSeconds: span.lowerBound), to: UTCTime(wholeSeconds: span.upperBound))
-    var fix: Position?
-    if let status = try db.daemonStatus()?.fix, let age = status.age(at: try SystemClock().read().instant),
-       age <= PeopleView.shipFixAge {
-        fix = status.position
-    }
+    let fix = try daemonPosition(db, maxAge: PeopleView.shipFixAge)
     let home = try db.places().first { $0.kind == .home }.map { (name: $0.name, position: $0.center) }
     return DayPage(date: date, zone: zone, entries: entries, sun: DaySun(entries: entries, fix: fix, home: home, span: span))
 }

@@ -73,6 +73,12 @@ func confirm(_ question: String, hint: String) throws -> Bool {
     return answer == "y" || answer == "yes"
 }
 
+/// The daemon's published GPS position when its fix is at most `maxAge` seconds old.
+func daemonPosition(_ db: AppDatabase, maxAge: Double) throws -> Position? {
+    guard let fix = try db.daemonStatus()?.fix, let age = fix.age(at: try SystemClock().read().instant), age <= maxAge else { return nil }
+    return fix.position
+}
+
 /// The system's wall clock, for bookkeeping times such as `edited_at`.
 func wallClock() throws -> UTCTime { try SystemClock().read().realtime }
 

@@ -23,10 +23,7 @@ struct PeopleView {
         let catalogue = try tz.catalogue()
         home = catalogue.position(of: zone.identifier)
         people = try db.people().filter(\.selected).map { ($0.name, try tz.rules($0.zone), catalogue.position(of: $0.zone)) }
-        let reading = try SystemClock().read()
-        if let fix = try db.daemonStatus()?.fix, let age = fix.age(at: reading.instant), age <= PeopleView.shipFixAge {
-            ship = fix.position
-        }
+        ship = try daemonPosition(db, maxAge: PeopleView.shipFixAge)
     }
 
     func you(at seconds: Int64) -> PersonTime {

@@ -16,10 +16,7 @@ struct SkyPositionOptions: ParsableArguments {
     /// The position; nil when there is none and none is `required`.
     func resolve(_ store: StoreOptions, required: Bool) throws -> Position? {
         if let position { return try Position.parse(position) }
-        let reading = try SystemClock().read()
-        if let fix = try store.openForReading().daemonStatus()?.fix, let age = fix.age(at: reading.instant), age <= Self.maxFixAge {
-            return fix.position
-        }
+        if let here = try daemonPosition(try store.openForReading(), maxAge: Self.maxFixAge) { return here }
         if required {
             throw InputError("no position: give --position (e.g. \"50 10.5 N 004 20.0 W\"), or run the daemon with a GPS fix")
         }

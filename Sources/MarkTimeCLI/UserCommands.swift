@@ -116,7 +116,7 @@ extension MarkTime {
 
             func run() async throws {
                 let db = try store.open()
-                _ = try db.passwordHash(of: name)
+                _ = try db.passwordHash(of: name)  // an unknown name is refused before the prompt
                 try db.setPassword(name: name, password: try password.read(for: name))
                 print("password changed for \(name)")
             }

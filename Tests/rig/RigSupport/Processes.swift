@@ -90,10 +90,10 @@ public func runCommand(_ executable: String, _ arguments: [String], environment:
     let out = Pipe(), err = Pipe()
     p.standardOutput = out
     p.standardError = err
-    let stdin = Pipe()
-    p.standardInput = input == nil ? FileHandle.nullDevice : stdin
+    let stdin = input.map { _ in Pipe() }
+    p.standardInput = stdin ?? FileHandle.nullDevice
     try p.run()
-    if let input {
+    if let input, let stdin {
         stdin.fileHandleForWriting.write(Data(input.utf8))
         try stdin.fileHandleForWriting.close()
     }
