@@ -21,6 +21,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"4.0.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         // C shims: one per system facility, names prefixed by the module.
@@ -114,6 +118,27 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
 
+        // `marktime web`: the phone page (hummingbird), its login, pages and live connection.
+        .target(
+            name: "MarkTimeWeb",
+            dependencies: [
+                "MarkTimeCore",
+                "MarkTimeSky",
+                "MarkTimeStore",
+                "MarkTimeAccounts",
+                "MarkTimeDevices",
+                "MarkTimeRecorder",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: ["Assets/app.css", "Assets/app.js"].map { .embedInCode($0) }
+                + ["layout", "login", "signup", "problem", "now", "sights", "sight", "settings"].map { .embedInCode("Templates/\($0).mustache") }),
+
         // The command-line interface, as a library so tests can reach its pieces.
         .target(
             name: "MarkTimeCLI",
@@ -130,6 +155,7 @@ let package = Package(
                 "MarkTimeDevices",
                 "MarkTimeRecorder",
                 "MarkTimeDaemon",
+                "MarkTimeWeb",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Rainbow", package: "Rainbow"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -165,6 +191,11 @@ let package = Package(
         .testTarget(
             name: "MarkTimeStoreTests",
             dependencies: ["MarkTimeStore", "MarkTimeAccounts", "MarkTimeRecorder", "MarkTimePlaces", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(
+            name: "MarkTimeWebTests",
+            dependencies: ["MarkTimeWeb", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices",
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")]),
         .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig"]),
         .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices"]),
         .testTarget(

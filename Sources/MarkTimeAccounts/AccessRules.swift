@@ -83,3 +83,28 @@ public enum PasswordHash {
             && parts[3].count == 53
     }
 }
+
+/// An account's colours on the phone page: `sunlight` (white on dark grey, for bright
+/// sun), `night` (red on black, to keep night vision), `day`.
+public enum Theme: String, CaseIterable, Sendable {
+    case day, sunlight, night
+
+    public static func parse(_ text: String) throws(InputError) -> Theme {
+        guard let t = Theme(rawValue: text.trimmingWhitespace().lowercased()) else {
+            throw InputError("unknown theme '\(Text.escaped(text))': use day, sunlight or night")
+        }
+        return t
+    }
+}
+
+/// An account's text size on the phone page.
+public enum FontSize: String, CaseIterable, Sendable {
+    case small, normal, large
+
+    public static func parse(_ text: String) throws(InputError) -> FontSize {
+        guard let f = FontSize(rawValue: text.trimmingWhitespace().lowercased()) else {
+            throw InputError("unknown font size '\(Text.escaped(text))': use small, normal or large")
+        }
+        return f
+    }
+}

@@ -12,7 +12,7 @@ extension MarkTime {
             discussion: """
                 The time comes from the daemon's clock while it has a fresh sample (pps, system or gps), else from
                 the system clock: `system` when adjtimex says it is synchronised, else `unsynced`. The daemon's
-                latest GPS fix is stored with the sight when it is fresh.
+                latest GPS fix is stored with the sight when it is fresh. A running daemon beeps once it is stored.
 
                 Example: marktime mark --note "Sun LL, first of three"
                 """)
@@ -34,10 +34,10 @@ extension MarkTime {
             let db = try store.open()
             let published = try db.daemonStatus()
             let (reading, estimate) = try sharedClock(settings, published)
-            let recorder = SightRecorder(store: db, beeper: nil, logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }),
+            let recorder = SightRecorder(store: db, beeper: DaemonBeeper(store: db.path), logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }),
                                          attempts: 3)
             let sight = try recorder.record(instant: reading.instant, estimate: estimate, fix: published?.fix,
-                                                  settings: settings, note: note, createdAt: estimate.utc)
+                                                  settings: settings, note: note, trigger: .cli, createdAt: estimate.utc)
             if quiet {
                 print(sight.id ?? 0)
             } else if format == .json {

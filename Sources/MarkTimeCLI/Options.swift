@@ -58,8 +58,7 @@ enum ListFormat: String, ExpressibleByArgument, CaseIterable {
 /// as an upper bound includes the whole of that day.
 func parseBound(_ text: String?, upper: Bool, option: String) throws -> UTCTime? {
     guard let text else { return nil }
-    let (time, dateOnly) = try UTCTime.read(text, what: option)
-    return upper && dateOnly ? time.adding(nanoseconds: 86_400 * 1_000_000_000) : time
+    return try UTCTime.bound(text, upper: upper, what: option)
 }
 
 /// Asks on the terminal; refuses (with a hint) when there is no terminal to ask.

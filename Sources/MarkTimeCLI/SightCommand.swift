@@ -83,20 +83,8 @@ extension MarkTime.SightCommand {
 
         /// Every value parsed and checked, before the store is touched.
         func makeEdit() throws -> SightEdit {
-            var e = SightEdit()
-            for field in clear { try e.clear(field) }
-            if let body {
-                try e.setBody(body)
-            }
-            if let limb { e.limb = .set(try Limb.parse(limb)) }
-            if let hs { e.hs = .set(try SextantAngle.parse(hs)) }
-            if let ie { e.indexError = .set(try SightField.indexError(ie)) }
-            if let eyeHeight { e.eyeHeight = .set(try SightField.eyeHeight(eyeHeight)) }
-            if let temp { e.temperature = .set(try SightField.temperature(temp)) }
-            if let pressure { e.pressure = .set(try SightField.pressure(pressure)) }
-            if let dr { e.dr = .set(try Position.parse(dr)) }
-            if let note { e.note = note.isEmpty ? .clear : .set(note) }
-            return e
+            try SightEdit(SightEditText(body: body, limb: limb, hs: hs, ie: ie, eyeHeight: eyeHeight, temp: temp,
+                                        pressure: pressure, dr: dr, note: note), clear: clear)
         }
 
         func run() async throws {

@@ -54,6 +54,7 @@ enum SightRendering {
             ("sight", "\(s.id ?? 0)\(archived ? " (archived: `marktime sights restore` brings it back)" : "")"),
             ("time", "\(s.estimate.utc.sightFormat)  \(s.estimate.utc.iso8601)"),
             ("source", "\(s.estimate.source.rawValue), uncertainty \(uncertainty(s.estimate.uncertainty))"),
+            ("marked by", s.trigger?.rawValue ?? "not recorded"),
         ]
         if let p = s.estimate.provenance {
             lines.append(("stamped from", provenance(p)))
@@ -116,6 +117,7 @@ enum SightRendering {
             ("lon_ddm", .from(s.position?.longitudeDDM)),
             ("fix_mode", .from(s.fixMode)),
             ("fix_age_s", .from(s.fixAge)),
+            ("trigger", .from(s.trigger?.rawValue)),
             ("body", .from(s.body)),
             ("limb", .from(s.limb?.rawValue)),
             ("hs", .from(s.hs)),

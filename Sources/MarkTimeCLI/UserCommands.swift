@@ -85,13 +85,13 @@ extension MarkTime {
                 switch format {
                 case .json:
                     print(JSON.array(accounts.map { a in
-                        .object([("name", .string(a.name)), ("admin", .bool(a.admin)), ("theme", .string(a.theme)),
-                                 ("font_size", .string(a.fontSize)), ("created", .string(a.createdAt.iso8601))])
+                        .object([("name", .string(a.name)), ("admin", .bool(a.admin)), ("theme", .string(a.theme.rawValue)),
+                                 ("font_size", .string(a.fontSize.rawValue)), ("created", .string(a.createdAt.iso8601))])
                     }).render())
                 case .table:
                     guard !accounts.isEmpty else { print("no accounts yet: `marktime user add NAME --admin`"); return }
                     print(TextTable(header: ["NAME", "ADMIN", "THEME", "FONT", "CREATED"], rows: accounts.map { a in
-                        [a.name, a.admin ? "yes" : "", a.theme, a.fontSize, a.createdAt.iso8601]
+                        [a.name, a.admin ? "yes" : "", a.theme.rawValue, a.fontSize.rawValue, a.createdAt.iso8601]
                     }).render())
                 }
             }

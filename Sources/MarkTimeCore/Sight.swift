@@ -13,6 +13,11 @@ public enum Limb: String, CaseIterable, Sendable {
     }
 }
 
+/// What made a sight: the physical button, `marktime mark`, or the phone page's MARK.
+public enum SightTrigger: String, CaseIterable, Sendable {
+    case button, cli, phone
+}
+
 /// A GPS fix as gpsd reported it, with the monotonic instant it arrived at.
 public struct Fix: Hashable, Sendable {
     public var position: Position
@@ -52,6 +57,8 @@ public struct Sight: Hashable, Sendable {
     public var position: Position?
     public var fixMode: Int?
     public var fixAge: Double?
+    /// What made it; `nil` for sights recorded before marktime kept this.
+    public var trigger: SightTrigger?
 
     public var body: String?
     public var limb: Limb?
@@ -82,8 +89,9 @@ public struct Sight: Hashable, Sendable {
     /// A new sight from a key-down instant. A fix is kept only with a 2D or 3D
     /// mode, from the same boot, and no older than `maxFixAge` seconds.
     public static func mark(instant: MonotonicInstant, estimate: UTCEstimate, fix: Fix?, maxFixAge: Double = 30,
-                            note: String? = nil, createdAt: UTCTime) -> Sight {
+                            note: String? = nil, trigger: SightTrigger = .button, createdAt: UTCTime) -> Sight {
         var sight = Sight(instant: instant, estimate: estimate, createdAt: createdAt)
+        sight.trigger = trigger
         if let fix, fix.mode >= 2, let age = fix.age(at: instant), age <= maxFixAge {
             sight.position = fix.position
             sight.fixMode = fix.mode

@@ -220,6 +220,12 @@ extension UTCTime {
         return t
     }
 
+    /// A user's date bound: as `read`, and a bare date as an upper bound includes that whole day.
+    public static func bound(_ text: String, upper: Bool, what: String) throws(InputError) -> UTCTime {
+        let (time, dateOnly) = try read(text, what: what)
+        return upper && dateOnly ? time.adding(nanoseconds: 86_400 * 1_000_000_000) : time
+    }
+
     struct ParsedFields { var year, month, day, hour, minute, second, nanosecond: Int; var dateOnly: Bool }
 
     /// The same forms as `parse`, for any year from 0001 to 9999, as whole seconds since

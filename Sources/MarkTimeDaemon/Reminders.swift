@@ -60,8 +60,15 @@ final class ReminderLoop: @unchecked Sendable {
                 return
             }
             timer.drain()
-            doorbell?.drain()
+            for message in doorbell?.drain() ?? [] { beep(asked: message) }
         }
+    }
+
+    /// `beep TONE` from the phone page, which stored a sight but has no sound card.
+    private func beep(asked message: String) {
+        guard message.hasPrefix("beep "), let tone = Tone(rawValue: String(message.dropFirst(5))), tone != .alarm, tone != .chime else { return }
+        if !alarmSounding() { beeper?.play(tone) }
+        logger.info("beep for the phone page", metadata: ["tone": "\(tone.rawValue)"])
     }
 
     /// Fires what is due; the next reminder's time, if any. A failed read retries in 5 s.

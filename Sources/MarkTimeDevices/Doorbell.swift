@@ -4,7 +4,8 @@ import MarkTimeCore
 
 /// A Unix datagram socket beside the store (`marktime.sqlite-wake`): the CLI rings it
 /// after changing tasks, and the daemon's reminder thread, asleep until the next
-/// reminder, wakes up to read the store again.
+/// reminder, wakes up to read the store again. The phone page rings it with
+/// `beep TONE` after storing a sight, for the daemon, which owns the sound card, to beep.
 public final class Doorbell: @unchecked Sendable {
     public let path: String
     public let fd: Int32
@@ -30,12 +31,15 @@ public final class Doorbell: @unchecked Sendable {
         chmod(path, 0o666)
     }
 
-    /// Empties the socket; whether anything had rung.
+    /// Empties the socket: the messages rung since the last drain.
     @discardableResult
-    public func drain() -> Bool {
-        var buffer = [UInt8](repeating: 0, count: 64), rang = false
-        while recv(fd, &buffer, buffer.count, 0) >= 0 { rang = true }
-        return rang
+    public func drain() -> [String] {
+        var buffer = [UInt8](repeating: 0, count: 64), messages: [String] = []
+        while true {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            guard n >= 0 else { return messages }
+            messages.append(String(decoding: buffer[..<n], as: UTF8.self))
+        }
     }
 
     deinit {
@@ -43,16 +47,16 @@ public final class Doorbell: @unchecked Sendable {
         unlink(path)
     }
 
-    /// Rings the daemon of the store at `store`; silent when no daemon listens.
-    public static func ring(store: String) {
+    /// Rings the daemon of the store at `store` with `message`; silent when no daemon listens.
+    public static func ring(store: String, message: String = "tasks") {
         guard var address = try? address(path(forStore: store)) else { return }
         let s = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard s >= 0 else { return }
         defer { close(s) }
-        let message: [UInt8] = Array("tasks".utf8)
+        let bytes = Array(message.utf8.prefix(64))
         _ = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(s, message, message.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+                sendto(s, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_un>.size))
             }
         }
     }
@@ -95,4 +99,16 @@ public final class WallTimer: @unchecked Sendable {
     }
 
     deinit { close(fd) }
+}
+
+/// The beeper of a process without the sound card (`marktime mark`, the phone page): it
+/// asks the store's daemon to play the tone, through its doorbell. Silent without a daemon.
+public struct DaemonBeeper: Beeper {
+    public let store: String
+
+    public init(store: String) { self.store = store }
+
+    public func play(_ tone: Tone) { Doorbell.ring(store: store, message: "beep \(tone.rawValue)") }
+    public func stop() {}
+    public var state: String { "through the daemon" }
 }

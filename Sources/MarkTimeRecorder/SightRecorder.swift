@@ -3,7 +3,7 @@ import Logging
 import MarkTimeCore
 import MarkTimeStore
 
-/// The one recording path, for the button and for `marktime mark`:
+/// The one recording path outside the daemon, for `marktime mark` and the phone page's MARK:
 /// instant → UTC estimate → position → durable insert → beep.
 ///
 /// The beep comes only after the commit. A failed insert buzzes and is
@@ -32,11 +32,11 @@ public struct SightRecorder: Sendable {
     /// error when every attempt failed. It blocks while it retries: on the
     /// button's thread the kernel queues later presses with their own timestamps.
     public func record(instant: MonotonicInstant, estimate: UTCEstimate, fix: Fix?, settings: Settings,
-                       note: String? = nil, createdAt: UTCTime) throws(StoreError) -> Sight {
+                       note: String? = nil, trigger: SightTrigger, createdAt: UTCTime) throws(StoreError) -> Sight {
         let recordPosition: Bool, maxFixAge: Double
         do { (recordPosition, maxFixAge) = (try settings.recordPosition, try settings.maxFixAge) } catch { throw .refused(error.description) }
         let sight = Sight.mark(instant: instant, estimate: estimate, fix: recordPosition ? fix : nil,
-                               maxFixAge: maxFixAge, note: note, createdAt: createdAt)
+                               maxFixAge: maxFixAge, note: note, trigger: trigger, createdAt: createdAt)
         var attempt = 1
         while true {
             do {
@@ -58,5 +58,21 @@ public struct SightRecorder: Sendable {
                 Thread.sleep(forTimeInterval: retryDelay / .seconds(1))
             }
         }
+    }
+}
+
+extension SightRecorder {
+    /// A MARK from the phone page: the phone's event time (`phoneMillis`, by its clock)
+    /// placed on this machine's monotonic clock through `sync`, stamped as a button press
+    /// would be at that instant, with half the best round trip added to its uncertainty.
+    /// Throws `PhoneClockSync.Refusal` when the phone's clock cannot be trusted, or the store's error.
+    public func recordPhoneMark(phoneMillis: Double, receivedAt: MonotonicInstant, sync: PhoneClockSync, system: ClockSample,
+                                published: DaemonStatus?, settings: Settings) throws -> Sight {
+        let (nanoseconds, added) = try sync.instant(ofPhoneMillis: phoneMillis, receivedAt: receivedAt.nanoseconds)
+        let instant = MonotonicInstant(bootID: receivedAt.bootID, nanoseconds: nanoseconds)
+        var estimate = NowEstimate.estimate(system: system, at: instant, published: published, maxSampleAge: try settings.maxSampleAge)
+        estimate.uncertainty = estimate.uncertainty.map { $0 + added }
+        return try record(instant: instant, estimate: estimate, fix: published?.fix, settings: settings, trigger: .phone,
+                          createdAt: system.utc)
     }
 }

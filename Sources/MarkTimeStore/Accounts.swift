@@ -9,8 +9,8 @@ public struct Account: Hashable, Sendable {
     public var id: Int64
     public var name: String
     public var admin: Bool
-    public var theme: String
-    public var fontSize: String
+    public var theme: Theme
+    public var fontSize: FontSize
     public var createdAt: UTCTime
 }
 
@@ -48,7 +48,8 @@ extension AppDatabase {
     }
 
     static func account(_ row: Row) -> Account {
-        Account(id: row["id"], name: row["name"], admin: row["admin"], theme: row["theme"], fontSize: row["font_size"],
+        Account(id: row["id"], name: row["name"], admin: row["admin"], theme: Theme(rawValue: row["theme"]) ?? .day,
+                fontSize: FontSize(rawValue: row["font_size"]) ?? .normal,
                 createdAt: UTCTime(nanosecondsSinceEpoch: row["created_at_ns"]))
     }
 
@@ -166,20 +167,40 @@ extension AppDatabase {
     /// idle for 30 days (then it is removed).
     public func session(token: String, now: UTCTime) throws(StoreError) -> WebSession? {
         let key = Self.sha256(token)
-        return try write { db -> WebSession? in
-            guard let row = try Row.fetchOne(db, sql: """
+        let found = try read { db in
+            try Row.fetchOne(db, sql: """
                 SELECT s.csrf, s.last_seen_ns, a.* FROM web_session s JOIN account a ON a.id = s.account_id WHERE s.token_sha256 = ?
-                """, arguments: [key]) else { return nil }
-            let lastSeen: Int64 = row["last_seen_ns"]
-            guard AccessRules.sessionIsLive(lastSeen: lastSeen / 1_000_000_000, now: now.nanosecondsSinceEpoch / 1_000_000_000) else {
-                try db.execute(sql: "DELETE FROM web_session WHERE token_sha256 = ?", arguments: [key])
-                return nil
-            }
-            // Mark it used at most once a minute: a page's requests need not each write.
-            if now.nanosecondsSinceEpoch - lastSeen > 60_000_000_000 {
+                """, arguments: [key])
+        }
+        guard let row = found else { return nil }
+        let lastSeen: Int64 = row["last_seen_ns"]
+        guard AccessRules.sessionIsLive(lastSeen: lastSeen / 1_000_000_000, now: now.nanosecondsSinceEpoch / 1_000_000_000) else {
+            try write { db in try db.execute(sql: "DELETE FROM web_session WHERE token_sha256 = ?", arguments: [key]) }
+            return nil
+        }
+        // Mark it used at most once a minute: a page's requests need not each write.
+        if now.nanosecondsSinceEpoch - lastSeen > 60_000_000_000 {
+            try write { db in
                 try db.execute(sql: "UPDATE web_session SET last_seen_ns = ? WHERE token_sha256 = ?", arguments: [now.nanosecondsSinceEpoch, key])
             }
-            return WebSession(token: token, csrf: row["csrf"], account: Self.account(row))
+        }
+        return WebSession(token: token, csrf: row["csrf"], account: Self.account(row))
+    }
+
+    /// Changes a password after checking the current one; every session of the account ends.
+    public func changePassword(name: String, current: String, new secret: String, cost: UInt8 = PasswordHash.cost) throws(StoreError) {
+        let hash = try passwordHash(of: name)
+        guard PasswordHash.verify(current, hash: hash) else { throw .refused("the current password is wrong") }
+        try setPassword(name: name, password: secret, cost: cost)
+    }
+
+    /// Sets an account's theme and font size.
+    @discardableResult
+    public func setAppearance(name: String, theme: Theme, fontSize: FontSize) throws(StoreError) -> Account {
+        try write { db in
+            let id: Int64 = try Self.accountRow(name, db)["id"]
+            try db.execute(sql: "UPDATE account SET theme = ?, font_size = ? WHERE id = ?", arguments: [theme.rawValue, fontSize.rawValue, id])
+            return Self.account(try Self.accountRow(name, db))
         }
     }
 

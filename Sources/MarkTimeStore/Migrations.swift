@@ -247,6 +247,10 @@ extension AppDatabase {
         CREATE INDEX login_failure_name ON login_failure(name, at_ns);
         CREATE INDEX login_failure_address ON login_failure(address, at_ns);
         """),
+        ("v10", """
+        -- What made each sight (#16): the button, `marktime mark` or the phone page. Unknown before.
+        ALTER TABLE sight ADD COLUMN trigger TEXT CHECK (trigger IN ('button', 'cli', 'phone'));
+        """),
     ]
 
     static var migrationNames: [String] { migrations.map(\.name) }

@@ -168,7 +168,7 @@ enum SightColumns {
                                     createdAt: UTCTime(nanosecondsSinceEpoch: 0))).map(\.0)
     static let insertSQL = insert(names)
     /// A fresh mark sets only the first `markCount` columns.
-    static let markCount = 11
+    static let markCount = 12
     static let insertMarkSQL = insert(Array(names.prefix(markCount)))
 
     static func insert(_ columns: [String]) -> String {
@@ -209,6 +209,7 @@ enum SightColumns {
             ("gps_lon", s.position?.longitude),
             ("fix_mode", s.fixMode),
             ("fix_age_s", s.fixAge),
+            ("trigger", s.trigger?.rawValue),
             ("created_at_ns", s.createdAt.nanosecondsSinceEpoch),
             // What a press sets ends here (`markCount`).
             ("original_utc_ns", s.original?.utc.nanosecondsSinceEpoch),
@@ -248,6 +249,7 @@ enum SightColumns {
         s.position = position("gps_lat", "gps_lon")
         s.fixMode = row["fix_mode"]
         s.fixAge = row["fix_age_s"]
+        s.trigger = (row["trigger"] as String?).flatMap(SightTrigger.init)
         s.body = row["body"]
         s.limb = (row["limb"] as String?).flatMap(Limb.init)
         s.hs = row["hs_deg"]

@@ -38,6 +38,11 @@ extension AppDatabase {
         return row
     }
 
+    /// Where the daemon that last started writes its live status, if it said.
+    public func daemonStatusFile() throws(StoreError) -> String? {
+        try read { db in try String.fetchOne(db, sql: "SELECT status_file FROM daemon_status WHERE id = 1") }
+    }
+
     static func status(_ row: Row) -> DaemonStatus {
         let bootID: String = row["boot_id"]
         var status = DaemonStatus(pid: row["pid"], bootID: bootID, startedAt: row["started_mono_ns"], heartbeat: row["heartbeat_mono_ns"],

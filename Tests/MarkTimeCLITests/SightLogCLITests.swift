@@ -18,6 +18,7 @@ struct SightLogCLITests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
         #expect(json["id"] as? Int == 1)
         #expect(json["note"] as? String == "first")
+        #expect(json["trigger"] as? String == "cli")
         #expect(json["source"] as? String == expectedSource)
         #expect(json["lat"] is NSNull)
         let stored = try cli.database().sight(id: 1).sight

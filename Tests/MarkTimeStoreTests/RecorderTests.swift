@@ -22,7 +22,7 @@ struct RecorderTests {
         let beeps = ToneLog()
         let recorder = SightRecorder(store: db, beeper: beeps, logger: logger)
         let s = sight(at: 3)
-        let stored = try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), createdAt: s.createdAt)
+        let stored = try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), trigger: .cli, createdAt: s.createdAt)
         #expect(stored.id == 1)
         #expect(try db.sightCounts().current == 1)
         #expect(beeps.tones.withLock { $0 } == [.ok])
@@ -32,7 +32,7 @@ struct RecorderTests {
         let beeps = ToneLog()
         let recorder = SightRecorder(store: try AppDatabase.inMemory(), beeper: beeps, logger: logger)
         let s = sight(at: 3, source: .unsynced)
-        _ = try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), createdAt: s.createdAt)
+        _ = try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), trigger: .cli, createdAt: s.createdAt)
         #expect(beeps.tones.withLock { $0 } == [.warning])
     }
 
@@ -47,7 +47,7 @@ struct RecorderTests {
         let s = sight(at: 3)
         // When a sight is recorded, then it throws after three buzzes
         #expect(throws: StoreError.self) {
-            try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), createdAt: s.createdAt)
+            try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), trigger: .cli, createdAt: s.createdAt)
         }
         #expect(beeps.tones.withLock { $0 } == [.failure, .failure, .failure])
     }
@@ -59,7 +59,21 @@ struct RecorderTests {
         let s = sight(at: 3)
         let fix = Fix(position: try Position(latitude: 1, longitude: 2), mode: 3, horizontalError: nil, time: nil, receivedAt: s.instant)
         let stored = try SightRecorder(store: db, beeper: nil, logger: logger)
-            .record(instant: s.instant, estimate: s.estimate, fix: fix, settings: settings, createdAt: s.createdAt)
+            .record(instant: s.instant, estimate: s.estimate, fix: fix, settings: settings, trigger: .cli, createdAt: s.createdAt)
         #expect(stored.position == nil)
+    }
+}
+
+@Suite("What made a sight")
+struct SightTriggerTests {
+    @Test func theStoreKeepsWhatTriggeredTheSight() async throws {
+        // Given a sight recorded by the phone page
+        let db = try AppDatabase.inMemory()
+        let recorder = SightRecorder(store: db, beeper: nil, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let s = sight(at: 3)
+        let stored = try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), trigger: .phone,
+                                         createdAt: s.createdAt)
+        // When it is read back, then it says so
+        #expect(try db.sight(id: try #require(stored.id)).sight.trigger == .phone)
     }
 }

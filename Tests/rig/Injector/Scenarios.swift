@@ -94,6 +94,8 @@ enum Scenario {
         rig.check(sights.map(\.instant.nanoseconds) == kernel, "each sight's instant is the kernel's key-down timestamp, to the microsecond",
                   "stored \(sights.map(\.instant.nanoseconds)) kernel \(kernel)")
         rig.check(sights.allSatisfy { $0.instant.bootID == rig.bootID }, "each sight carries this boot's id")
+        rig.check(sights.allSatisfy { $0.trigger == .button }, "each sight says the button made it",
+                  sights.map { $0.trigger?.rawValue ?? "none" }.joined(separator: ", "))
         rig.check(sights.allSatisfy { $0.estimate.utc.iso8601.hasPrefix(rig.log.date) && $0.estimate.source == .gps },
                   "each sight is stamped with the log's GPS date \(rig.log.date), source gps",
                   sights.map { "\($0.estimate.utc.iso8601) \($0.estimate.source.rawValue)" }.joined(separator: ", "))

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimeWeb
+
+extension MarkTime {
+    struct Web: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Serve the phone page: the clock and MARK, the sight log, settings, behind a login.",
+            discussion: """
+                Open http://PI-ADDRESS:8080/ on a phone on the same network. Accounts come from `marktime user add`
+                and `marktime user invite`. The page works the same store as the CLI, in its own process: nothing in it
+                can stop the daemon recording a sight. With web.enabled = true, `marktime daemon` starts it and restarts
+                it if it stops.
+
+                HTTPS: set web.tls_cert and web.tls_key to PEM files; the session cookie is then Secure.
+
+                Example: marktime web --listen 0.0.0.0:8080
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var config: ConfigOptions
+
+        @Option(help: ArgumentHelp("Where to listen (default: web.listen, 0.0.0.0:8080).", valueName: "host:port"))
+        var listen: String?
+
+        func run() async throws {
+            LoggingSystem.bootstrap { label in
+                var handler = StreamLogHandler.standardError(label: label)
+                handler.logLevel = .info
+                return handler
+            }
+            let settings = try config.settings()
+            let text = try listen ?? settings.webListen
+            guard let (host, port) = ConfigKey.address(text) else {
+                throw InputError("--listen '\(text)' is not HOST:PORT with a port from 1 to 65535, e.g. 0.0.0.0:8080")
+            }
+            let tls = try settings.webTLS
+            let site = try Site(store: try store.open(), settings: settings, clock: try SystemClock(trustSynchronised: settings.trustSystemClock),
+                                secure: tls != nil, logger: Logger(label: "marktime-web"))
+            let app = try WebServer.application(site, configuration: .init(host: host, port: port, tls: tls))
+            try await app.runService()
+        }
+    }
+}

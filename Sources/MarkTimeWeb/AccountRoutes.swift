@@ -1,0 +1,137 @@
+import Foundation
+import Hummingbird
+import MarkTimeAccounts
+import MarkTimeCore
+import MarkTimeStore
+
+/// Log in, log out, create an account with an invite, and the account's settings:
+/// theme, font size, password, and invites for admins.
+struct AccountRoutes {
+    let site: Site
+
+    func add(to router: Router<WebContext>) {
+        router.get("/login") { request, context in try loginPage(request, context: context) }
+        router.post("/login") { request, context in try await logIn(request, context: context) }
+        router.post("/logout") { request, context in try logOut(request, context: context) }
+        router.get("/signup") { _, context in try site.pages.page("signup", title: "Create account", ["code": ""], context: context) }
+        router.post("/signup") { request, context in try await signUp(request, context: context) }
+        router.get("/settings") { _, context in try settingsPage(context: context) }
+        router.post("/settings/appearance") { request, context in try await appearance(request, context: context) }
+        router.post("/settings/password") { request, context in try await password(request, context: context) }
+        router.post("/settings/invite") { _, context in try invite(context: context) }
+    }
+
+    /// Where to go after logging in: a path on this site, never another site.
+    static func next(_ text: String?) -> String {
+        guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.contains("\\") else { return "/" }
+        return text
+    }
+
+    func loginPage(_ request: Request, context: WebContext, error: String? = nil, name: String = "",
+                   status: HTTPResponse.Status = .ok) throws -> Response {
+        if context.session != nil, error == nil { return .redirect(to: "/") }
+        let none = try site.store.accounts().isEmpty
+        return try site.pages.page("login", title: "Log in", [
+            "error": error as Any, "name": name, "next": Self.next(request.uri.queryParameters.get("next")),
+            "noAccounts": none,
+        ], context: context, status: status)
+    }
+
+    func logIn(_ request: Request, context: WebContext) async throws -> Response {
+        struct Form: Decodable { var name: String?; var password: String?; var next: String? }
+        let form = try await request.decode(as: Form.self, context: context)
+        do {
+            let session = try site.store.logIn(name: form.name ?? "", password: form.password ?? "", address: context.address, now: try site.now())
+            var response = Response.redirect(to: Self.next(form.next))
+            response.setCookie(sessionCookie(session.token))
+            return response
+        } catch let refusal as LoginRefusal {
+            switch refusal {
+            case .wrongNameOrPassword:
+                return try loginPage(request, context: context, error: "Wrong name or password.", name: form.name ?? "", status: .unauthorized)
+            case .lockedOut(let until):
+                return try site.pages.page("problem", title: "Locked out", [
+                    "message": "Too many failed logins for this name or from this device. Try again after \(until.isoTimeOfDayMinutes) UTC (\(until.iso8601)).",
+                    "code": 429, "until": until.iso8601,
+                ], context: context, status: .tooManyRequests)
+            }
+        }
+    }
+
+    func sessionCookie(_ token: String, maxAge: Int = Int(AccessRules.sessionIdleSeconds)) -> Cookie {
+        Cookie(name: AccessMiddleware.cookieName, value: token, maxAge: maxAge, path: "/", secure: site.secure, httpOnly: true, sameSite: .strict)
+    }
+
+    func logOut(_ request: Request, context: WebContext) throws -> Response {
+        if let session = context.session { try site.store.logOut(token: session.token) }
+        var response = Response.redirect(to: "/login")
+        response.setCookie(sessionCookie("", maxAge: 0))
+        return response
+    }
+
+    func signUp(_ request: Request, context: WebContext) async throws -> Response {
+        struct Form: Decodable { var code: String?; var name: String?; var password: String? }
+        let form = try await request.decode(as: Form.self, context: context)
+        do {
+            try site.store.redeemInvite(form.code ?? "", name: form.name ?? "", password: form.password ?? "", now: try site.now())
+        } catch {
+            return try site.pages.page("signup", title: "Create account", ["error": "\(error)", "code": form.code ?? "", "name": form.name ?? ""],
+                                       context: context, status: .badRequest)
+        }
+        let session = try site.store.logIn(name: form.name ?? "", password: form.password ?? "", address: context.address, now: try site.now())
+        var response = Response.redirect(to: "/")
+        response.setCookie(sessionCookie(session.token))
+        return response
+    }
+
+    func settingsPage(context: WebContext, error: String? = nil, notice: String? = nil, invite: [String: String]? = nil,
+                      status: HTTPResponse.Status = .ok) throws -> Response {
+        let account = context.session!.account
+        return try site.pages.page("settings", title: "Settings", [
+            "themes": Theme.allCases.map { ["value": $0.rawValue, "selected": $0 == account.theme] as [String: Any] },
+            "fonts": FontSize.allCases.map { ["value": $0.rawValue, "selected": $0 == account.fontSize] as [String: Any] },
+            "error": error as Any, "notice": notice as Any, "invite": invite as Any,
+        ], context: context, status: status, section: "/settings")
+    }
+
+    func appearance(_ request: Request, context: WebContext) async throws -> Response {
+        struct Form: Decodable { var theme: String?; var font: String? }
+        let form = try await request.decode(as: Form.self, context: context)
+        var context = context
+        do {
+            let account = try site.store.setAppearance(name: context.session!.account.name, theme: try Theme.parse(form.theme ?? ""),
+                                                       fontSize: try FontSize.parse(form.font ?? ""))
+            context.session!.account = account
+        } catch {
+            return try settingsPage(context: context, error: "\(error)", status: .badRequest)
+        }
+        return try settingsPage(context: context, notice: "Saved.")
+    }
+
+    func password(_ request: Request, context: WebContext) async throws -> Response {
+        struct Form: Decodable { var current: String?; var new: String? }
+        let form = try await request.decode(as: Form.self, context: context)
+        do {
+            try site.store.changePassword(name: context.session!.account.name, current: form.current ?? "", new: form.new ?? "")
+        } catch {
+            return try settingsPage(context: context, error: "\(error)", status: .badRequest)
+        }
+        var response = Response.redirect(to: "/login")
+        response.setCookie(sessionCookie("", maxAge: 0))
+        return response
+    }
+
+    func invite(context: WebContext) throws -> Response {
+        let account = context.session!.account
+        guard account.admin else {
+            return try site.pages.problem(.forbidden, "Only an admin may invite: ask one, or run `marktime user invite` on the Pi.", context: context)
+        }
+        let (code, expires) = try site.store.createInvite(by: account.name, now: try site.now())
+        return try settingsPage(context: context, invite: ["code": code, "expires": expires.iso8601])
+    }
+}
+
+extension UTCTime {
+    /// `14:05`, for a sentence.
+    var isoTimeOfDayMinutes: String { String(isoTimeOfDay.prefix(5)) }
+}

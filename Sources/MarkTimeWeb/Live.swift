@@ -1,0 +1,170 @@
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Logging
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimeRecorder
+import MarkTimeStore
+import ServiceLifecycle
+import Synchronization
+
+/// What the Now page shows, read at one moment: the clock, the fix, the last five sights.
+struct NowSnapshot {
+    var values: [String: Any]
+
+    static func read(_ site: Site) throws -> NowSnapshot {
+        let (reading, estimate) = try site.clockNow()
+        let status = try site.store.daemonStatus()
+        var values: [String: Any] = [
+            "utc": estimate.utc.sightFormat, "source": estimate.source.rawValue, "uncertainty": SightView.uncertainty(estimate.uncertainty),
+            "sights": try site.store.sights(SightQuery(limit: 5)).map(SightView.row),
+        ]
+        if let fix = status?.fix, fix.mode >= 2, let age = fix.age(at: reading.instant), age <= (try site.settings.maxFixAge) {
+            values["fix"] = fix.position.ddm
+            values["fixMode"] = "\(fix.mode)D"
+        } else {
+            values["fix"] = "no GPS fix"
+        }
+        let alive = status.map { !$0.stopped && ($0.heartbeatAge(now: reading.instant) ?? .infinity) < 5 } ?? false
+        values["daemon"] = alive ? "running" : "not running: the button and the beep need `marktime daemon`"
+        return NowSnapshot(values: values)
+    }
+
+    /// The live message: the same fields as JSON.
+    var json: String {
+        var message = values
+        message["type"] = "now"
+        let data = (try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys])) ?? Data("{}".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+/// The open live connections, and the last message each was sent.
+actor LiveHub {
+    private var clients: [Int: WebSocketOutboundWriter] = [:]
+    private var nextID = 0
+    private var last = ""
+
+    var count: Int { clients.count }
+
+    func add(_ writer: WebSocketOutboundWriter) -> Int {
+        nextID += 1
+        clients[nextID] = writer
+        return nextID
+    }
+
+    func remove(_ id: Int) { clients[id] = nil }
+
+    /// Sends `message` to every page, unless it is what they were last sent.
+    func broadcast(_ message: String) async {
+        guard message != last else { return }
+        last = message
+        for writer in clients.values { try? await writer.write(.text(message)) }
+    }
+}
+
+/// Watches the store and the daemon's status file, and tells every open page what changed.
+struct LiveService: Service {
+    let site: Site
+
+    func run() async throws {
+        let watcher = try FileWatcher()
+        try watcher.watch(site.store.path)
+        try watcher.watch(site.store.path + "-wal")
+        let (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        watcher.start { continuation.yield() }
+        defer { watcher.stop() }
+        var statusFile: String?
+        await withGracefulShutdownHandler {
+            for await _ in changes {
+                if let file = try? site.store.daemonStatusFile(), file != statusFile {
+                    statusFile = file
+                    try? watcher.watch(file)
+                }
+                if let snapshot = try? NowSnapshot.read(site) { await site.live.broadcast(snapshot.json) }
+            }
+        } onGracefulShutdown: {
+            continuation.finish()
+        }
+    }
+}
+
+/// One page's live connection: the Now snapshot on open and on every change, the clock
+/// sync (pings the page answers with its own clock), and MARK.
+struct LiveConnection {
+    let site: Site
+
+    /// Pings at the start (five, 200 ms apart, to find a short round trip), then every 15 s.
+    static let pingSchedule: [Duration] = Array(repeating: .milliseconds(200), count: 5) + [.seconds(15)]
+
+    func handle(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, context: WebSocketRouterContext<WebContext>) async throws {
+        let id = await site.live.add(outbound)
+        defer { Task { [live = site.live] in await live.remove(id) } }
+        let state = ConnectionState()
+        try await outbound.write(.text(try NowSnapshot.read(site).json))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                var n = 0
+                while !Task.isCancelled {
+                    n += 1
+                    let (reading, estimate) = try site.clockNow()
+                    state.sent.withLock { $0[n] = reading.instant.nanoseconds; if $0.count > 16 { $0[n - 16] = nil } }
+                    try await outbound.write(.text(Self.json(["type": "ping", "n": n, "utc_ms": Double(estimate.utc.nanosecondsSinceEpoch) / 1e6])))
+                    try await Task.sleep(for: Self.pingSchedule[min(n - 1, Self.pingSchedule.count - 1)])
+                }
+            }
+            for try await message in inbound.messages(maxSize: 4096) {
+                guard case .text(let text) = message,
+                      let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
+                      let type = object["type"] as? String else { continue }
+                let received = try site.clock.read()
+                switch type {
+                case "pong":
+                    guard let n = object["n"] as? Int, let phone = object["phone_ms"] as? Double, phone.isFinite,
+                          let sentAt = state.sent.withLock({ $0.removeValue(forKey: n) }) else { continue }
+                    let exchange = PhoneClockSync.Exchange(sentAt: sentAt, phoneMillis: phone, receivedAt: received.instant.nanoseconds)
+                    let best = state.sync.withLock { s -> PhoneClockSync.Exchange? in s.add(exchange); return s.best }
+                    guard let best else { continue }
+                    // The page's ticking clock: the Pi's UTC minus the phone's clock, at the best exchange.
+                    let (_, estimate) = try site.clockNow()
+                    let midpoint = (best.sentAt + best.receivedAt) / 2
+                    let utcMs = Double(estimate.utc.nanosecondsSinceEpoch - (received.instant.nanoseconds - midpoint)) / 1e6
+                    try await outbound.write(.text(Self.json([
+                        "type": "sync", "rtt_ms": Double(best.roundTrip) / 1e6, "offset_ms": utcMs - best.phoneMillis,
+                        "source": estimate.source.rawValue, "uncertainty": SightView.uncertainty(estimate.uncertainty),
+                    ])))
+                case "mark":
+                    guard let phone = object["phone_ms"] as? Double, phone.isFinite else { continue }
+                    try await outbound.write(.text(Self.json(mark(phoneMillis: phone, received: received, sync: state.sync.withLock { $0 }))))
+                default:
+                    continue
+                }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Records a MARK; what the page is told.
+    func mark(phoneMillis: Double, received: SystemClockReading, sync: PhoneClockSync) -> [String: Any] {
+        let recorder = SightRecorder(store: site.store, beeper: DaemonBeeper(store: site.store.path), logger: site.logger, attempts: 3)
+        do {
+            let sight = try recorder.recordPhoneMark(phoneMillis: phoneMillis, receivedAt: received.instant, sync: sync, system: received.sample,
+                                                     published: try site.store.daemonStatus(), settings: site.settings)
+            return ["type": "marked", "sight": SightView.row(sight)]
+        } catch {
+            site.logger.warning("phone MARK not stored", metadata: ["error": "\(error)"])
+            return ["type": "refused", "message": "Not stored: \(error)"]
+        }
+    }
+
+    /// The pings in flight (by number, their monotonic send time) and the sync so far.
+    final class ConnectionState: Sendable {
+        let sent = Mutex<[Int: Int64]>([:])
+        let sync = Mutex(PhoneClockSync())
+    }
+
+    static func json(_ object: [String: Any]) -> String {
+        String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8), as: UTF8.self)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MarkTimeAccounts
+import MarkTimeStore
+import Mustache
+
+/// The page templates (Mustache, compiled into the binary) and how a page is framed:
+/// the account's theme and font, the navigation, the CSRF token for its forms.
+struct Pages: Sendable {
+    let library: MustacheLibrary
+
+    static let templates: [(String, [UInt8])] = [
+        ("layout", PackageResources.layout_mustache), ("login", PackageResources.login_mustache),
+        ("signup", PackageResources.signup_mustache), ("problem", PackageResources.problem_mustache),
+        ("now", PackageResources.now_mustache), ("sights", PackageResources.sights_mustache),
+        ("sight", PackageResources.sight_mustache), ("settings", PackageResources.settings_mustache),
+    ]
+
+    init() throws {
+        var library = MustacheLibrary()
+        for (name, bytes) in Self.templates {
+            try library.register(MustacheTemplate(string: String(decoding: bytes, as: UTF8.self)), named: name)
+        }
+        self.library = library
+    }
+
+    /// The navigation bar's pages, in order.
+    static let sections: [(path: String, label: String)] = [("/", "Now"), ("/sights", "Sights"), ("/settings", "Settings")]
+
+    /// A whole page: `template` inside the layout, with `values` and the frame.
+    func page(_ template: String, title: String, _ values: [String: Any] = [:], context: WebContext,
+              status: HTTPResponse.Status = .ok, section: String? = nil) throws -> Response {
+        var all = values
+        all["title"] = title
+        all["theme"] = context.session?.account.theme.rawValue ?? Theme.day.rawValue
+        all["font"] = context.session?.account.fontSize.rawValue ?? FontSize.normal.rawValue
+        if let session = context.session {
+            all["csrf"] = session.csrf
+            all["account"] = ["name": session.account.name, "admin": session.account.admin] as [String: Any]
+            all["nav"] = Self.sections.map { ["path": $0.path, "label": $0.label, "current": $0.path == section] as [String: Any] }
+        }
+        guard let html = library.render(all, withTemplate: template) else { throw HTTPError(.internalServerError, message: "no page \(template)") }
+        return Self.html(html, status: status)
+    }
+
+    /// A page that says what went wrong and what to do, with its status.
+    func problem(_ status: HTTPResponse.Status, _ message: String, context: WebContext) throws -> Response {
+        try page("problem", title: status.reasonPhrase, ["message": message, "code": status.code], context: context, status: status)
+    }
+
+    static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
+        Response(status: status, headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+}
+
+/// Headers on every answer: the page runs only its own scripts and styles, is never
+/// framed, and never tells another site where it came from.
+struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'"
+        response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        return response
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+import Hummingbird
+import MarkTimeCore
+import MarkTimeSky
+import MarkTimeStore
+
+/// The Now page (clock, fix, last sights, MARK), the sight log with its filters, a
+/// sight's page with every field editable and its reduction, and the CSV download.
+struct SightRoutes {
+    let site: Site
+
+    func add(to router: Router<WebContext>) {
+        router.get("/") { _, context in try nowPage(context: context) }
+        router.get("/sights") { request, context in try listPage(request, context: context) }
+        router.get("/sights.csv") { request, context in try csv(request, context: context) }
+        router.get("/sights/{id}") { _, context in try sightPage(try context.parameters.require("id", as: Int64.self), context: context) }
+        router.post("/sights/{id}") { request, context in try await edit(request, context: context) }
+    }
+
+    // MARK: Pages
+
+    func nowPage(context: WebContext) throws -> Response {
+        let snapshot = try NowSnapshot.read(site)
+        return try site.pages.page("now", title: "Now", snapshot.values, context: context, section: "/")
+    }
+
+    /// The log's filters, as the CLI's `sights` takes them: a count, or a date range.
+    struct Filter {
+        var query = SightQuery(limit: 50)
+        var values: [String: Any] = [:]
+
+        init(_ request: Request) throws(InputError) {
+            let q = request.uri.queryParameters
+            func text(_ name: String) -> String? { q.get(name).flatMap { $0.isEmpty ? nil : $0 } }
+            if let since = text("since") {
+                query.since = try UTCTime.bound(since, upper: false, what: "'from'")
+                query.limit = nil
+                values["since"] = since
+            }
+            if let until = text("until") {
+                query.until = try UTCTime.bound(until, upper: true, what: "'to'")
+                query.limit = nil
+                values["until"] = until
+            }
+        }
+    }
+
+    func listPage(_ request: Request, context: WebContext) throws -> Response {
+        let filter: Filter, sights: [Sight]
+        do {
+            filter = try Filter(request)
+            sights = try site.store.sights(filter.query)
+        } catch {
+            return try site.pages.page("sights", title: "Sights", ["error": "\(error)"], context: context, status: .badRequest,
+                                       section: "/sights")
+        }
+        var values = filter.values
+        values["sights"] = sights.map(SightView.row)
+        values["count"] = sights.count
+        values["csvQuery"] = request.uri.query ?? ""
+        return try site.pages.page("sights", title: "Sights", values, context: context, section: "/sights")
+    }
+
+    func sightPage(_ id: Int64, context: WebContext, form: SightEditText? = nil, error: String? = nil, notice: String? = nil,
+                   status: HTTPResponse.Status = .ok) throws -> Response {
+        let sight: Sight, archived: Bool
+        do { (sight, archived) = try site.store.sight(id: id) } catch {
+            return try site.pages.problem(.notFound, "\(error)", context: context)
+        }
+        var values = SightView.detail(sight, form: form ?? SightEditText(showing: sight))
+        values["archived"] = archived
+        values["error"] = error as Any
+        values["notice"] = notice as Any
+        return try site.pages.page("sight", title: "Sight \(id)", values, context: context, status: status, section: "/sights")
+    }
+
+    func edit(_ request: Request, context: WebContext) async throws -> Response {
+        let id = try context.parameters.require("id", as: Int64.self)
+        struct Form: Decodable { var body, limb, hs, ie, eyeHeight, temp, pressure, dr, note: String? }
+        let f = try await request.decode(as: Form.self, context: context)
+        let sent = SightEditText(body: f.body, limb: f.limb, hs: f.hs, ie: f.ie, eyeHeight: f.eyeHeight, temp: f.temp,
+                                 pressure: f.pressure, dr: f.dr, note: f.note)
+        do {
+            let (sight, _) = try site.store.sight(id: id)
+            let edit = try SightEdit(sent.changed(from: SightEditText(showing: sight)))
+            if !edit.isEmpty { _ = try site.store.edit(id: id, edit, now: try site.now()) }
+            return try sightPage(id, context: context, notice: edit.isEmpty ? "Nothing changed." : "Saved.")
+        } catch {
+            return try sightPage(id, context: context, form: sent, error: "\(error)", status: .badRequest)
+        }
+    }
+
+    func csv(_ request: Request, context: WebContext) throws -> Response {
+        var bytes: [UInt8] = []
+        do {
+            var query = try Filter(request).query
+            query.limit = nil
+            query.oldestFirst = true
+            _ = try SightCSV.export(site.store, query) { bytes += $0 }
+        } catch {
+            return try site.pages.problem(.badRequest, "\(error)", context: context)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
+                                               .contentDisposition: "attachment; filename=\"marktime-sights.csv\""],
+                        body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+/// How a sight reads on the page.
+enum SightView {
+    static func uncertainty(_ seconds: Double?) -> String {
+        guard let seconds else { return "unbounded" }
+        return seconds < 1 ? "±\(Int((seconds * 1000).rounded())) ms" : "±\(Position.plain((seconds * 10).rounded() / 10)) s"
+    }
+
+    static func row(_ s: Sight) -> [String: Any] {
+        [
+            "id": s.id ?? 0, "time": s.estimate.utc.sightTimeOfDay, "date": s.estimate.utc.isoDate, "utc": s.estimate.utc.iso8601,
+            "source": s.estimate.source.rawValue, "uncertainty": uncertainty(s.estimate.uncertainty),
+            "trigger": s.trigger?.rawValue ?? "", "position": s.position?.ddm ?? "no fix", "body": s.body ?? "",
+            "hs": s.hs.map(SextantAngle.format) ?? "",
+        ]
+    }
+
+    static func detail(_ s: Sight, form: SightEditText) -> [String: Any] {
+        var values = row(s)
+        values["sightFormat"] = s.estimate.utc.sightFormat
+        values["form"] = [
+            "body": form.body ?? "", "hs": form.hs ?? "", "ie": form.ie ?? "", "eyeHeight": form.eyeHeight ?? "", "temp": form.temp ?? "",
+            "pressure": form.pressure ?? "", "dr": form.dr ?? "", "note": form.note ?? "",
+        ]
+        values["limbs"] = [("", "—")] .map { ["value": $0.0, "label": $0.1, "selected": (form.limb ?? "").isEmpty] as [String: Any] }
+            + Limb.allCases.map { ["value": $0.rawValue, "label": $0.rawValue, "selected": form.limb == $0.rawValue] as [String: Any] }
+        switch Result(catching: { () throws(Unreducible) in try ReducedSight(s) }) {
+        case .success(let x):
+            values["reduction"] = [
+                "ho": SextantAngle.format(x.ho), "hc": SextantAngle.format(x.computed.altitude),
+                "zn": String(format: "%05.1f°", x.computed.azimuth),
+                "intercept": String(format: "%.1f nm %@", abs(x.intercept), x.intercept >= 0 ? "toward" : "away"),
+                "from": x.assumed.rawValue.uppercased(), "gpsError": x.gpsError.map { String(format: "%+.1f′", $0) } ?? "",
+            ]
+        case .failure(let e):
+            values["unreduced"] = e.description
+        }
+        return values
+    }
+}

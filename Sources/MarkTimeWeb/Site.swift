@@ -1,0 +1,39 @@
+import Foundation
+import Logging
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimeStore
+
+/// What every handler shares: the store, the settings, the clocks, the page templates,
+/// and the live connections.
+public struct Site: Sendable {
+    public let store: AppDatabase
+    public let settings: Settings
+    let clock: any SystemClockSource
+    let pages: Pages
+    let live: LiveHub
+    /// Served over TLS: the session cookie is then `Secure`.
+    public let secure: Bool
+    let logger: Logger
+
+    public init(store: AppDatabase, settings: Settings, clock: any SystemClockSource, secure: Bool, logger: Logger) throws {
+        self.store = store
+        self.settings = settings
+        self.clock = clock
+        self.secure = secure
+        self.logger = logger
+        pages = try Pages()
+        live = LiveHub()
+    }
+
+    /// The wall clock, for sessions and edits.
+    func now() throws -> UTCTime { try clock.read().realtime }
+
+    /// The best UTC now, from the daemon's clock while it is fresh, else the system's.
+    func clockNow() throws -> (reading: SystemClockReading, estimate: UTCEstimate) {
+        let reading = try clock.read()
+        let estimate = NowEstimate.estimate(system: reading.sample, at: reading.instant, published: try store.daemonStatus(),
+                                            maxSampleAge: try settings.maxSampleAge)
+        return (reading, estimate)
+    }
+}

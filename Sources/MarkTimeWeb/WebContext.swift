@@ -1,0 +1,26 @@
+import Hummingbird
+import HummingbirdWebSocket
+import MarkTimeStore
+import NIOCore
+
+/// One request's context: who is logged in (set by `AccessMiddleware`) and where from.
+public struct WebContext: RequestContext, WebSocketRequestContext {
+    public var coreContext: CoreRequestContextStorage
+    public let webSocket: WebSocketHandlerReference<Self>
+    /// The session the cookie opened, if any.
+    public var session: WebSession?
+    /// The peer's IP address, for the lockout; `local` when there is none (tests).
+    public let address: String
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = .init(source: source)
+        webSocket = .init()
+        address = source.channel.remoteAddress?.ipAddress ?? "local"
+    }
+
+    /// Forms arrive URL-encoded, as a browser sends them.
+    public var requestDecoder: URLEncodedFormDecoder { URLEncodedFormDecoder() }
+
+    /// Forms and uploads: photos are the largest thing a page sends.
+    public var maxUploadSize: Int { 16 * 1024 * 1024 }
+}

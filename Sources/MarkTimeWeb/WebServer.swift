@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import HummingbirdWebSocket
+import Logging
+import MarkTimeCore
+import NIOSSL
+
+/// `marktime web`: the phone page's HTTP server, with its routes, its access rules,
+/// its assets compiled into the binary, and the live connections.
+public enum WebServer {
+    /// Where to listen, and the certificate and key for TLS (PEM files), if any.
+    public struct Configuration: Sendable {
+        public var host: String
+        public var port: Int
+        public var tls: (certificate: String, key: String)?
+
+        public init(host: String, port: Int, tls: (certificate: String, key: String)? = nil) {
+            self.host = host
+            self.port = port
+            self.tls = tls
+        }
+    }
+
+    /// Every route, behind the security headers and the access rules.
+    public static func router(_ site: Site) -> Router<WebContext> {
+        let router = Router(context: WebContext.self)
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: AccessMiddleware(site: site))
+        Assets.add(to: router)
+        AccountRoutes(site: site).add(to: router)
+        SightRoutes(site: site).add(to: router)
+        router.ws("/live") { inbound, outbound, context in
+            try await LiveConnection(site: site).handle(inbound: inbound, outbound: outbound, context: context)
+        }
+        return router
+    }
+
+    /// The application: the router, the live service, and TLS when configured.
+    public static func application(_ site: Site, configuration: Configuration) throws -> some ApplicationProtocol {
+        let router = router(site)
+        let http = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: router)
+        let server: HTTPServerBuilder
+        if let tls = configuration.tls {
+            let chain: [NIOSSLCertificate], key: NIOSSLPrivateKey
+            do {
+                chain = try NIOSSLCertificate.fromPEMFile(tls.certificate)
+                key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
+            } catch {
+                throw InputError("cannot read web.tls_cert \(tls.certificate) or web.tls_key \(tls.key) as PEM: \(error)")
+            }
+            server = try .tls(http, tlsConfiguration: .makeServerConfiguration(certificateChain: chain.map { .certificate($0) },
+                                                                               privateKey: .privateKey(key)))
+        } else {
+            server = http
+        }
+        var app = Application(router: router, server: server,
+                              configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
+                              logger: site.logger)
+        app.addServices(LiveService(site: site))
+        return app
+    }
+}
+
+/// The stylesheet and script, compiled into the binary; cached by the browser for an hour.
+enum Assets {
+    static let files: [String: (type: String, bytes: [UInt8])] = [
+        "app.css": ("text/css; charset=utf-8", PackageResources.app_css),
+        "app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
+    ]
+
+    static func add(to router: Router<WebContext>) {
+        router.get("/assets/{name}") { _, context in
+            guard let file = files[try context.parameters.require("name")] else { throw HTTPError(.notFound) }
+            return Response(status: .ok, headers: [.contentType: file.type, .cacheControl: "public, max-age=3600"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: file.bytes)))
+        }
+    }
+}

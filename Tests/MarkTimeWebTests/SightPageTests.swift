@@ -1,0 +1,196 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import MarkTimeCore
+import MarkTimeSky
+import MarkTimeStore
+import Synchronization
+import Testing
+@testable import MarkTimeWeb
+
+/// A sight of 2007-04-08 (the NMEA logs' day), `seconds` after 09:52:55 UTC, by GPS ±0.5 s.
+func storedSight(_ store: AppDatabase, at seconds: Int64) throws -> Sight {
+    let utc = UTCTime(nanosecondsSinceEpoch: 1_176_025_975_000_000_000 + seconds * 1_000_000_000)
+    var s = Sight(instant: MonotonicInstant(bootID: "boot-a", nanoseconds: seconds * 1_000_000_000),
+                  estimate: UTCEstimate(utc: utc, source: .gps, uncertainty: 0.5), createdAt: utc)
+    s.trigger = .button
+    return try store.insert(s)
+}
+
+@Suite("The phone page: sights")
+struct SightPageTests {
+    /// Runs `body` logged in: the client, and headers for a form post.
+    func loggedIn(_ t: TestSite, _ body: @escaping @Sendable (any TestClientProtocol, HTTPFields, String) async throws -> Void) async throws {
+        try await t.test { client in
+            let (cookie, csrf) = try await client.logIn()
+            var headers = origin
+            headers[.cookie] = cookie
+            try await body(client, headers, csrf)
+        }
+    }
+
+    @Test func theNowPageListsTheLastFiveSightsNewestFirst() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        for i in 1...6 { _ = try storedSight(t.store, at: Int64(i)) }
+        try await loggedIn(t) { client, headers, _ in
+            let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: headers[.cookie]!])
+            #expect(page.status == .ok)
+            let ids = page.text.components(separatedBy: "<li data-id=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
+            #expect(ids == ["6", "5", "4", "3", "2"])
+            #expect(page.text.contains("id=\"mark\""))
+            #expect(page.text.contains("09h 53m 01.000s"))
+        }
+    }
+
+    @Test func theLogFiltersByDate() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        _ = try storedSight(t.store, at: 0)
+        _ = try storedSight(t.store, at: 86_400)
+        try await loggedIn(t) { client, headers, _ in
+            let page = try await client.execute(uri: "/sights?since=2007-04-09&until=2007-04-09", method: .get, headers: [.cookie: headers[.cookie]!])
+            #expect(page.text.contains("<tr data-id=\"2\">"))
+            #expect(!page.text.contains("<tr data-id=\"1\">"))
+            let bad = try await client.execute(uri: "/sights?since=April", method: .get, headers: [.cookie: headers[.cookie]!])
+            #expect(bad.status == .badRequest)
+            #expect(bad.text.contains("cannot read &#39;from&#39; &#39;April&#39;") || bad.text.contains("cannot read 'from' 'April'"))
+        }
+    }
+
+    @Test func editingASightParsesAsTheCLIDoesAndShowsTheReduction() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        _ = try storedSight(t.store, at: 0)
+        try await loggedIn(t) { client, headers, csrf in
+            let form = "csrf=\(csrf)&body=sun&limb=lower&hs=34+12.3&ie=-1.5&eyeHeight=2.4&temp=&pressure=&dr=50+00.0+N+4+00.0+W&note=first"
+            let r = try await client.execute(uri: "/sights/1", method: .post, headers: headers, body: ByteBuffer(string: form))
+            #expect(r.status == .ok)
+            #expect(r.text.contains("Saved."))
+            let s = try t.store.sight(id: 1).sight
+            #expect(s.body == "Sun")
+            #expect(s.limb == .lower)
+            #expect(s.hs == 34 + 12.3 / 60)
+            #expect(s.indexError == -1.5)
+            #expect(s.dr?.latitude == 50)
+            #expect(s.dr?.longitude == -4)
+            #expect(r.text.contains("id=\"intercept\""), "\(r.text.components(separatedBy: "<h2>Reduction</h2>").last ?? "")")
+        }
+    }
+
+    @Test func aBadFieldChangesNothingAndSaysWhy() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        _ = try storedSight(t.store, at: 0)
+        try await loggedIn(t) { client, headers, csrf in
+            let r = try await client.execute(uri: "/sights/1", method: .post, headers: headers,
+                                             body: ByteBuffer(string: "csrf=\(csrf)&body=Sun&ie=99"))
+            #expect(r.status == .badRequest)
+            #expect(r.text.contains("index error"))
+            #expect(try t.store.sight(id: 1).sight.body == nil)
+        }
+    }
+
+    @Test func anUnchangedFormChangesNothing() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        _ = try storedSight(t.store, at: 0)
+        _ = try t.store.edit(id: 1, try SightEdit(SightEditText(hs: "34 12.34")), now: UTCTime(nanosecondsSinceEpoch: 0))
+        try await loggedIn(t) { client, headers, csrf in
+            // The form shows Hs to 0.1′; sent back as shown, the stored 12.34′ stays.
+            let r = try await client.execute(uri: "/sights/1", method: .post, headers: headers,
+                                             body: ByteBuffer(string: "csrf=\(csrf)&hs=34%C2%B0+12%27.3&body="))
+            #expect(r.text.contains("Nothing changed."))
+            #expect(try t.store.sight(id: 1).sight.hs == 34 + 12.34 / 60)
+        }
+    }
+
+    @Test func anUnknownSightIsNotFound() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        try await loggedIn(t) { client, headers, _ in
+            let r = try await client.execute(uri: "/sights/42", method: .get, headers: [.cookie: headers[.cookie]!])
+            #expect(r.status == .notFound)
+        }
+    }
+
+    @Test func theCSVDownloadIsTheExport() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        _ = try storedSight(t.store, at: 0)
+        _ = try storedSight(t.store, at: 60)
+        try await loggedIn(t) { client, headers, _ in
+            let r = try await client.execute(uri: "/sights.csv", method: .get, headers: [.cookie: headers[.cookie]!])
+            #expect(r.headers[.contentType] == "text/csv; charset=utf-8")
+            var expected: [UInt8] = []
+            _ = try SightCSV.export(t.store, SightQuery(oldestFirst: true)) { expected += $0 }
+            #expect(Array(r.text.utf8) == expected)
+            #expect(r.text.split(separator: "\r\n").count == 3)
+        }
+    }
+}
+
+@Suite("The phone page: the live connection")
+struct LiveTests {
+    @Test func theLiveConnectionNeedsASession() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        let app = Application(router: WebServer.router(t.site), server: .http1WebSocketUpgrade(webSocketRouter: WebServer.router(t.site)))
+        try await app.test(.live) { client in
+            // Given the page's own origin but no session cookie
+            let port = try #require(client.port)
+            await #expect(throws: (any Error).self) {
+                try await client.ws("/live", configuration: .init(additionalHeaders: [.origin: "http://localhost:\(port)"])) { _, _, _ in }
+            }
+        }
+    }
+
+    @Test func aMarkFromThePhoneIsStoredWithHalfTheRoundTripAdded() async throws {
+        // Given a logged-in page's live connection
+        let t = try TestSite()
+        defer { t.remove() }
+        let router = WebServer.router(t.site)
+        let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router))
+        let marked = Mutex<String?>(nil)
+        let rtt = Mutex<Double?>(nil)
+        try await app.test(.live) { client in
+            let (cookie, _) = try await client.logIn()
+            let port = try #require(client.port)
+            try await client.ws("/live", configuration: .init(additionalHeaders: [.cookie: cookie, .origin: "http://localhost:\(port)"])) { inbound, outbound, _ in
+                // When it answers three pings with its clock, then MARKs 20 ms before now
+                var pongs = 0
+                for try await message in inbound.messages(maxSize: 1 << 16) {
+                    guard case .text(let text) = message,
+                          let m = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { continue }
+                    let phoneNow = Date().timeIntervalSince1970 * 1000
+                    switch m["type"] as? String {
+                    case "ping":
+                        try await outbound.write(.text(#"{"type":"pong","n":\#(m["n"] as! Int),"phone_ms":\#(phoneNow)}"#))
+                    case "sync":
+                        pongs += 1
+                        rtt.withLock { $0 = m["rtt_ms"] as? Double }
+                        if pongs == 3 { try await outbound.write(.text(#"{"type":"mark","phone_ms":\#(phoneNow - 20)}"#)) }
+                    case "marked", "refused":
+                        marked.withLock { $0 = text }
+                        return
+                    default: continue
+                    }
+                }
+            }
+        }
+        // Then a `phone` sight is stored, its uncertainty the clock's plus half the best round trip
+        let text = try #require(marked.withLock { $0 })
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(answer["type"] as? String == "marked", "\(answer)")
+        let sight = try t.store.sight(id: 1).sight
+        #expect(sight.trigger == .phone)
+        let half = try #require(rtt.withLock { $0 }) / 2000
+        let reading = try t.site.clockNow().estimate
+        if let clock = reading.uncertainty {
+            #expect(abs((sight.estimate.uncertainty ?? 0) - (clock + half)) < 1e-6)
+        } else {
+            #expect(sight.estimate.uncertainty == nil)
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import MarkTimeAccounts
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimeStore
+@testable import MarkTimeWeb
+
+/// A phone page on a fresh store file in its own folder, with one account per name given.
+struct TestSite {
+    let folder: String
+    let store: AppDatabase
+    let site: Site
+
+    init(accounts: [(String, Bool)] = [("skipper", true)]) throws {
+        folder = NSTemporaryDirectory() + "marktime-web-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
+        for (name, admin) in accounts {
+            // Cost 4: these tests check the rules, not bcrypt's cost.
+            try store.addAccount(name: name, password: "correct horse", admin: admin, now: UTCTime(nanosecondsSinceEpoch: 0), cost: 4)
+        }
+        site = try Site(store: store, settings: Settings(), clock: try SystemClock(), secure: false,
+                        logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: folder) }
+
+    /// Runs `body` against the router alone (no sockets).
+    func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let app = Application(router: WebServer.router(site))
+        try await app.test(.router, body)
+    }
+}
+
+/// Headers a page's own form sends.
+/// The test client asks for host `localhost`.
+let origin: HTTPFields = [.origin: "http://localhost", .contentType: "application/x-www-form-urlencoded"]
+
+extension TestResponse {
+    var text: String { String(buffer: body) }
+
+    /// The session cookie this answer sets.
+    var sessionCookie: String? {
+        headers[values: .setCookie].first { $0.hasPrefix("marktime_session=") }
+    }
+}
+
+extension TestClientProtocol {
+    /// Logs in; the session's cookie header value and CSRF token.
+    func logIn(_ name: String = "skipper", password: String = "correct horse") async throws -> (cookie: String, csrf: String) {
+        let login = try await execute(uri: "/login", method: .post, headers: origin,
+                                      body: ByteBuffer(string: "name=\(name)&password=\(password.replacingOccurrences(of: " ", with: "+"))"))
+        guard let set = login.sessionCookie else { throw TestFailure("no session cookie: \(login.status) \(login.text)") }
+        let cookie = String(set.split(separator: ";")[0])
+        let page = try await execute(uri: "/settings", method: .get, headers: [.cookie: cookie])
+        guard let range = page.text.range(of: "name=\"csrf\" content=\""),
+              let end = page.text[range.upperBound...].firstIndex(of: "\"") else { throw TestFailure("no CSRF token on the page") }
+        return (cookie, String(page.text[range.upperBound..<end]))
+    }
+}
+
+struct TestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ d: String) { description = d }
+}
