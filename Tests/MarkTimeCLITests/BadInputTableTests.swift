@@ -94,7 +94,7 @@ struct BadInputTableTests {
         #expect(Self.rows.count >= 150)
         let commands = Set(Self.rows.map { $0.args[0] })
         #expect(commands == ["mark", "now", "status", "sights", "sight", "export", "config", "beep", "place", "where", "member", "anchor",
-                             "clock", "people", "task", "course", "grade", "day", "cal", "almanac", "sky", "reduce", "fix", "user"])
+                             "clock", "people", "task", "course", "grade", "day", "cal", "almanac", "sky", "reduce", "fix", "user", "web"])
     }
 
     static let rows: [BadInput] = [
@@ -103,6 +103,9 @@ struct BadInputTableTests {
         BadInput(["user", "remove", "nobody"], 1, "Error: no account named 'nobody'; there are none yet: `marktime user add NAME`"),
         BadInput(["user", "passwd", "nobody", "--password-stdin"], 1, "Error: no account named 'nobody'; there are none yet: `marktime user add NAME`"),
         BadInput(["mark", "--note"], 64, "Error: Missing value for '--note <note>'"),
+        BadInput(["web", "--listen", "everywhere"], 1, "Error: --listen 'everywhere' is not HOST:PORT with a port from 1 to 65535, e.g. 0.0.0.0:8080"),
+        BadInput(["web", "--listen", "0.0.0.0:99999"], 1, "Error: --listen '0.0.0.0:99999' is not HOST:PORT with a port from 1 to 65535, e.g. 0.0.0.0:8080"),
+        BadInput(["web", "--bogus"], 64, "Error: Unknown option '--bogus'"),
         BadInput(["mark", "--bogus"], 64, "Error: Unknown option '--bogus'"),
         BadInput(["mark", "extra"], 64, "Error: Unexpected argument 'extra'"),
         BadInput(["now", "--format", "xml"], 64, "Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'table' and 'json'."),
@@ -157,8 +160,8 @@ struct BadInputTableTests {
         BadInput(["export", "csv", "--output", "."], 1, "Error: cannot write .: it is a folder; give a file name, e.g. --output ./sights.csv"),
         BadInput(["export", "tsv"], 64, "Error: Unexpected argument 'tsv'"),
         BadInput(["export", "csv", "--output", "FOLDER"], 1, "Error: cannot write {dir}/folder: it is a folder; give a file name, e.g. --output {dir}/folder/sights.csv"),
-        BadInput(["config", "get", "sound.colour"], 1, "Error: unknown config key 'sound.colour': valid keys are sound.enabled, sound.volume, sound.device, sight.record_position, sight.max_fix_age_s, clock.nmea_uncertainty_s, clock.trust_system, clock.max_sample_age_s, button.device, button.debounce_ms, button.latency_compensation_ms, button.grab, places.confirm_fixes, places.margin_percent, places.margin_min_m, places.max_fix_age_s, anchor.confirm_fixes, anchor.gps_margin_m, anchor.stale_s, home.zone, gpsd.address"),
-        BadInput(["config", "set", "sound.colour", "3"], 1, "Error: unknown config key 'sound.colour': valid keys are sound.enabled, sound.volume, sound.device, sight.record_position, sight.max_fix_age_s, clock.nmea_uncertainty_s, clock.trust_system, clock.max_sample_age_s, button.device, button.debounce_ms, button.latency_compensation_ms, button.grab, places.confirm_fixes, places.margin_percent, places.margin_min_m, places.max_fix_age_s, anchor.confirm_fixes, anchor.gps_margin_m, anchor.stale_s, home.zone, gpsd.address"),
+        BadInput(["config", "get", "sound.colour"], 1, "Error: unknown config key 'sound.colour': valid keys are sound.enabled, sound.volume, sound.device, sight.record_position, sight.max_fix_age_s, clock.nmea_uncertainty_s, clock.trust_system, clock.max_sample_age_s, button.device, button.debounce_ms, button.latency_compensation_ms, button.grab, places.confirm_fixes, places.margin_percent, places.margin_min_m, places.max_fix_age_s, anchor.confirm_fixes, anchor.gps_margin_m, anchor.stale_s, home.zone, gpsd.address, web.enabled, web.listen, web.tls_cert, web.tls_key"),
+        BadInput(["config", "set", "sound.colour", "3"], 1, "Error: unknown config key 'sound.colour': valid keys are sound.enabled, sound.volume, sound.device, sight.record_position, sight.max_fix_age_s, clock.nmea_uncertainty_s, clock.trust_system, clock.max_sample_age_s, button.device, button.debounce_ms, button.latency_compensation_ms, button.grab, places.confirm_fixes, places.margin_percent, places.margin_min_m, places.max_fix_age_s, anchor.confirm_fixes, anchor.gps_margin_m, anchor.stale_s, home.zone, gpsd.address, web.enabled, web.listen, web.tls_cert, web.tls_key"),
         BadInput(["config", "set", "sound.volume", "300"], 1, "Error: sound.volume takes a whole number from 0 to 100, not '300' (beep volume in percent, 0-100)"),
         BadInput(["config", "set", "sound.volume", "abc"], 1, "Error: sound.volume takes a whole number from 0 to 100, not 'abc' (beep volume in percent, 0-100)"),
         BadInput(["config", "set", "sound.volume", "-1"], 1, "Error: sound.volume takes a whole number from 0 to 100, not '-1' (beep volume in percent, 0-100)"),
@@ -171,7 +174,7 @@ struct BadInputTableTests {
         BadInput(["config", "set", "sound.device", ""], 1, "Error: sound.device cannot be empty (ALSA PCM name, e.g. default or plughw:1,0)"),
         BadInput(["config", "set", "sound.enabled", "maybe"], 1, "Error: sound.enabled takes true or false, not 'maybe' (beep after each sight (true/false))"),
         BadInput(["config", "set", "sight.max_fix_age_s", "1e400"], 1, "Error: sight.max_fix_age_s takes a number from 0 to 3600, not '1e400' (oldest GPS fix, in seconds, to store with a sight)"),
-        BadInput(["config", "unset", "sound.colour"], 1, "Error: unknown config key 'sound.colour': valid keys are sound.enabled, sound.volume, sound.device, sight.record_position, sight.max_fix_age_s, clock.nmea_uncertainty_s, clock.trust_system, clock.max_sample_age_s, button.device, button.debounce_ms, button.latency_compensation_ms, button.grab, places.confirm_fixes, places.margin_percent, places.margin_min_m, places.max_fix_age_s, anchor.confirm_fixes, anchor.gps_margin_m, anchor.stale_s, home.zone, gpsd.address"),
+        BadInput(["config", "unset", "sound.colour"], 1, "Error: unknown config key 'sound.colour': valid keys are sound.enabled, sound.volume, sound.device, sight.record_position, sight.max_fix_age_s, clock.nmea_uncertainty_s, clock.trust_system, clock.max_sample_age_s, button.device, button.debounce_ms, button.latency_compensation_ms, button.grab, places.confirm_fixes, places.margin_percent, places.margin_min_m, places.max_fix_age_s, anchor.confirm_fixes, anchor.gps_margin_m, anchor.stale_s, home.zone, gpsd.address, web.enabled, web.listen, web.tls_cert, web.tls_key"),
         BadInput(["config", "set", "sound.device", "a\u{1B}[2Jb"], 1, "Error: sound.device cannot hold control characters such as newlines: 'a\\u{1B}[2Jb' (ALSA PCM name, e.g. default or plughw:1,0)"),
         BadInput(["config", "list", "--format", "xml"], 64, "Error: The value 'xml' is invalid for '--format <format>'. Please provide one of 'table' and 'json'."),
         BadInput(["beep", "--tone", "nope"], 64, "Error: The value 'nope' is invalid for '--tone <tone>'. Please provide one of 'ok', 'warning', 'failure', 'alarm' or 'chime'."),
