@@ -29,11 +29,7 @@ extension MarkTime {
         var gpsd: String?
 
         func run() async throws {
-            LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = .info
-                return handler
-            }
+            logToStandardError()
             let settings = try config.settings()
             let options = MarkTimeDaemon.Options(
                 settings: settings,

@@ -1,3 +1,4 @@
+import Logging
 import ArgumentParser
 import Foundation
 import MarkTimeConfig
@@ -87,4 +88,13 @@ func sharedClock(_ settings: Settings, _ published: DaemonStatus?) throws -> (Sy
     let reading = try SystemClock(trustSynchronised: settings.trustSystemClock).read()
     return (reading, NowEstimate.estimate(system: reading.sample, at: reading.instant, published: published,
                                           maxSampleAge: try settings.maxSampleAge))
+}
+
+/// Long-running commands log at `info` to standard error, for journald.
+func logToStandardError() {
+    LoggingSystem.bootstrap { label in
+        var handler = StreamLogHandler.standardError(label: label)
+        handler.logLevel = .info
+        return handler
+    }
 }

@@ -27,11 +27,7 @@ extension MarkTime {
         var listen: String?
 
         func run() async throws {
-            LoggingSystem.bootstrap { label in
-                var handler = StreamLogHandler.standardError(label: label)
-                handler.logLevel = .info
-                return handler
-            }
+            logToStandardError()
             let settings = try config.settings()
             let text = try listen ?? settings.webListen
             guard let (host, port) = ConfigKey.address(text) else {

@@ -152,10 +152,7 @@ struct AccessTests {
     @Test func theThemeIsSavedAndPersistsAcrossLogins() async throws {
         let t = try TestSite()
         defer { t.remove() }
-        try await t.test { client in
-            let (cookie, csrf) = try await client.logIn()
-            var headers = origin
-            headers[.cookie] = cookie
+        try await t.loggedIn { client, headers, csrf in
             let r = try await client.execute(uri: "/settings/appearance", method: .post, headers: headers,
                                              body: ByteBuffer(string: "csrf=\(csrf)&theme=night&font=large"))
             #expect(r.status == .ok)
@@ -170,10 +167,7 @@ struct AccessTests {
     @Test func anUnknownThemeIsRefusedWithTheChoices() async throws {
         let t = try TestSite()
         defer { t.remove() }
-        try await t.test { client in
-            let (cookie, csrf) = try await client.logIn()
-            var headers = origin
-            headers[.cookie] = cookie
+        try await t.loggedIn { client, headers, csrf in
             let r = try await client.execute(uri: "/settings/appearance", method: .post, headers: headers,
                                              body: ByteBuffer(string: "csrf=\(csrf)&theme=pink&font=large"))
             #expect(r.status == .badRequest)
@@ -184,10 +178,8 @@ struct AccessTests {
     @Test func logOutEndsTheSession() async throws {
         let t = try TestSite()
         defer { t.remove() }
-        try await t.test { client in
-            let (cookie, csrf) = try await client.logIn()
-            var headers = origin
-            headers[.cookie] = cookie
+        try await t.loggedIn { client, headers, csrf in
+            let cookie = headers[.cookie]!
             let out = try await client.execute(uri: "/logout", method: .post, headers: headers, body: ByteBuffer(string: "csrf=\(csrf)"))
             #expect(out.status == .seeOther)
             #expect(try #require(out.sessionCookie).contains("Max-Age=0"))
@@ -199,10 +191,8 @@ struct AccessTests {
     @Test func changingThePasswordEndsEverySessionAndTheNewOneWorks() async throws {
         let t = try TestSite()
         defer { t.remove() }
-        try await t.test { client in
-            let (cookie, csrf) = try await client.logIn()
-            var headers = origin
-            headers[.cookie] = cookie
+        try await t.loggedIn { client, headers, csrf in
+            let cookie = headers[.cookie]!
             let wrong = try await client.execute(uri: "/settings/password", method: .post, headers: headers,
                                                  body: ByteBuffer(string: "csrf=\(csrf)&current=nope+nope&new=battery+staple"))
             #expect(wrong.status == .badRequest)
@@ -219,10 +209,7 @@ struct AccessTests {
     @Test func anInviteFromThePageCreatesAnAccountOnce() async throws {
         let t = try TestSite()
         defer { t.remove() }
-        try await t.test { client in
-            let (cookie, csrf) = try await client.logIn()
-            var headers = origin
-            headers[.cookie] = cookie
+        try await t.loggedIn { client, headers, csrf in
             let page = try await client.execute(uri: "/settings/invite", method: .post, headers: headers, body: ByteBuffer(string: "csrf=\(csrf)"))
             let start = try #require(page.text.range(of: "<code id=\"invite-code\">"))
             let code = String(page.text[start.upperBound...].prefix(16))
@@ -240,10 +227,7 @@ struct AccessTests {
     @Test func onlyAnAdminMayInvite() async throws {
         let t = try TestSite(accounts: [("skipper", true), ("crew", false)])
         defer { t.remove() }
-        try await t.test { client in
-            let (cookie, csrf) = try await client.logIn("crew")
-            var headers = origin
-            headers[.cookie] = cookie
+        try await t.loggedIn(as: "crew") { client, headers, csrf in
             let r = try await client.execute(uri: "/settings/invite", method: .post, headers: headers, body: ByteBuffer(string: "csrf=\(csrf)"))
             #expect(r.status == .forbidden)
             #expect(r.text.contains("Only an admin may invite"))

@@ -20,21 +20,11 @@ func storedSight(_ store: AppDatabase, at seconds: Int64) throws -> Sight {
 
 @Suite("The phone page: sights")
 struct SightPageTests {
-    /// Runs `body` logged in: the client, and headers for a form post.
-    func loggedIn(_ t: TestSite, _ body: @escaping @Sendable (any TestClientProtocol, HTTPFields, String) async throws -> Void) async throws {
-        try await t.test { client in
-            let (cookie, csrf) = try await client.logIn()
-            var headers = origin
-            headers[.cookie] = cookie
-            try await body(client, headers, csrf)
-        }
-    }
-
     @Test func theNowPageListsTheLastFiveSightsNewestFirst() async throws {
         let t = try TestSite()
         defer { t.remove() }
         for i in 1...6 { _ = try storedSight(t.store, at: Int64(i)) }
-        try await loggedIn(t) { client, headers, _ in
+        try await t.loggedIn { client, headers, _ in
             let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: headers[.cookie]!])
             #expect(page.status == .ok)
             let ids = page.text.components(separatedBy: "<li data-id=\"").dropFirst().map { $0.prefix { $0 != "\"" } }
@@ -49,7 +39,7 @@ struct SightPageTests {
         defer { t.remove() }
         _ = try storedSight(t.store, at: 0)
         _ = try storedSight(t.store, at: 86_400)
-        try await loggedIn(t) { client, headers, _ in
+        try await t.loggedIn { client, headers, _ in
             let page = try await client.execute(uri: "/sights?since=2007-04-09&until=2007-04-09", method: .get, headers: [.cookie: headers[.cookie]!])
             #expect(page.text.contains("<tr data-id=\"2\">"))
             #expect(!page.text.contains("<tr data-id=\"1\">"))
@@ -63,7 +53,7 @@ struct SightPageTests {
         let t = try TestSite()
         defer { t.remove() }
         _ = try storedSight(t.store, at: 0)
-        try await loggedIn(t) { client, headers, csrf in
+        try await t.loggedIn { client, headers, csrf in
             let form = "csrf=\(csrf)&body=sun&limb=lower&hs=34+12.3&ie=-1.5&eyeHeight=2.4&temp=&pressure=&dr=50+00.0+N+4+00.0+W&note=first"
             let r = try await client.execute(uri: "/sights/1", method: .post, headers: headers, body: ByteBuffer(string: form))
             #expect(r.status == .ok)
@@ -83,7 +73,7 @@ struct SightPageTests {
         let t = try TestSite()
         defer { t.remove() }
         _ = try storedSight(t.store, at: 0)
-        try await loggedIn(t) { client, headers, csrf in
+        try await t.loggedIn { client, headers, csrf in
             let r = try await client.execute(uri: "/sights/1", method: .post, headers: headers,
                                              body: ByteBuffer(string: "csrf=\(csrf)&body=Sun&ie=99"))
             #expect(r.status == .badRequest)
@@ -97,7 +87,7 @@ struct SightPageTests {
         defer { t.remove() }
         _ = try storedSight(t.store, at: 0)
         _ = try t.store.edit(id: 1, try SightEdit(SightEditText(hs: "34 12.34")), now: UTCTime(nanosecondsSinceEpoch: 0))
-        try await loggedIn(t) { client, headers, csrf in
+        try await t.loggedIn { client, headers, csrf in
             // The form shows Hs to 0.1′; sent back as shown, the stored 12.34′ stays.
             let r = try await client.execute(uri: "/sights/1", method: .post, headers: headers,
                                              body: ByteBuffer(string: "csrf=\(csrf)&hs=34%C2%B0+12%27.3&body="))
@@ -109,7 +99,7 @@ struct SightPageTests {
     @Test func anUnknownSightIsNotFound() async throws {
         let t = try TestSite()
         defer { t.remove() }
-        try await loggedIn(t) { client, headers, _ in
+        try await t.loggedIn { client, headers, _ in
             let r = try await client.execute(uri: "/sights/42", method: .get, headers: [.cookie: headers[.cookie]!])
             #expect(r.status == .notFound)
         }
@@ -120,7 +110,7 @@ struct SightPageTests {
         defer { t.remove() }
         _ = try storedSight(t.store, at: 0)
         _ = try storedSight(t.store, at: 60)
-        try await loggedIn(t) { client, headers, _ in
+        try await t.loggedIn { client, headers, _ in
             let r = try await client.execute(uri: "/sights.csv", method: .get, headers: [.cookie: headers[.cookie]!])
             #expect(r.headers[.contentType] == "text/csv; charset=utf-8")
             var expected: [UInt8] = []

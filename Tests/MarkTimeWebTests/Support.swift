@@ -26,6 +26,17 @@ struct TestSite {
                         logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 
+    /// Runs `body` logged in as `name`: the client, headers for a form post, the CSRF token.
+    func loggedIn(as name: String = "skipper",
+                  _ body: @escaping @Sendable (any TestClientProtocol, HTTPFields, String) async throws -> Void) async throws {
+        try await test { client in
+            let (cookie, csrf) = try await client.logIn(name)
+            var headers = origin
+            headers[.cookie] = cookie
+            try await body(client, headers, csrf)
+        }
+    }
+
     func remove() { try? FileManager.default.removeItem(atPath: folder) }
 
     /// Runs `body` against the router alone (no sockets).
