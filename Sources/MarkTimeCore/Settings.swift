@@ -113,7 +113,6 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "anchor.stale_s", kind: .double(1...3600), defaultValue: .double(30), help: "seconds without a fix before the anchor watch warns that it is blind"),
         ConfigKey(name: "home.zone", kind: .zone, defaultValue: .string(""), help: "your home time zone, e.g. Australia/Brisbane; empty means the system's"),
         ConfigKey(name: "gpsd.address", kind: .address, defaultValue: .string("localhost:2947"), help: "gpsd HOST:PORT"),
-        ConfigKey(name: "web.enabled", kind: .bool, defaultValue: .bool(false), help: "the daemon starts and watches over `marktime web`, the phone page (true/false)"),
         ConfigKey(name: "web.listen", kind: .address, defaultValue: .string("0.0.0.0:8080"), help: "the phone page's HOST:PORT; 0.0.0.0 is every network"),
         ConfigKey(name: "web.tls_cert", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "PEM certificate file for HTTPS; empty serves plain HTTP"),
         ConfigKey(name: "web.tls_key", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "PEM private key file for HTTPS, beside web.tls_cert"),
@@ -190,7 +189,6 @@ public struct Settings: Hashable, Sendable {
     public var anchorConfirmations: Int { get throws(InputError) { try int("anchor.confirm_fixes") } }
     public var anchorGPSMargin: Double { get throws(InputError) { try double("anchor.gps_margin_m") } }
     public var anchorStaleAfter: Double { get throws(InputError) { try double("anchor.stale_s") } }
-    public var webEnabled: Bool { get throws(InputError) { try bool("web.enabled") } }
     public var webListen: String { get throws(InputError) { try string("web.listen") } }
     /// The certificate and key for HTTPS, or `nil` for plain HTTP; one without the other is refused.
     public var webTLS: (certificate: String, key: String)? {
