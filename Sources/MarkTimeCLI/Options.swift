@@ -85,9 +85,7 @@ func wallClock() throws -> UTCTime { try SystemClock().read().realtime }
 /// Now, on the clock the daemon publishes while it is fresh, else on the system clock:
 /// the one clock CLI marks and button marks share.
 func sharedClock(_ settings: Settings, _ published: DaemonStatus?) throws -> (SystemClockReading, UTCEstimate) {
-    let reading = try SystemClock(trustSynchronised: settings.trustSystemClock).read()
-    return (reading, NowEstimate.estimate(system: reading.sample, at: reading.instant, published: published,
-                                          maxSampleAge: try settings.maxSampleAge))
+    try SystemClock(trustSynchronised: settings.trustSystemClock).estimateNow(published: published, maxSampleAge: try settings.maxSampleAge)
 }
 
 /// Long-running commands log at `info` to standard error, for journald.

@@ -5,12 +5,7 @@ import MarkTimeStore
 /// How sights read on a terminal, in JSON and in CSV.
 enum SightRendering {
     /// `±12 µs`, `±3 ms`, `±0.50 s`, or `unknown`.
-    static func uncertainty(_ seconds: Double?) -> String {
-        guard let s = seconds, s.isFinite, s >= 0 else { return seconds.map { "±\($0) s" } ?? "unknown" }
-        if s < 0.001 { return "±\(Int((s * 1e6).rounded())) µs" }
-        if s < 1 { return "±\(Int((s * 1e3).rounded())) ms" }
-        return "±" + String(format: "%.2f s", s)
-    }
+    static func uncertainty(_ seconds: Double?) -> String { UTCEstimate.text(uncertainty: seconds) }
 
     /// The shortest decimal that reads back as the same number.
     static func number(_ value: Double?) -> String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a UTC estimate came from, best first.
 public enum TimeSource: String, CaseIterable, Sendable, Comparable, Codable {
     /// gpsd PPS edges: sub-microsecond.
@@ -71,5 +73,13 @@ public struct UTCEstimate: Hashable, Sendable {
 
     /// The same stamp without its provenance.
     public var bare: UTCEstimate { UTCEstimate(utc: utc, source: source, uncertainty: uncertainty) }
+
+    /// An uncertainty as people read it: `±12 µs`, `±3 ms`, `±0.50 s`, or `unknown`.
+    public static func text(uncertainty seconds: Double?) -> String {
+        guard let s = seconds, s.isFinite, s >= 0 else { return seconds.map { "±\($0) s" } ?? "unknown" }
+        if s < 0.001 { return "±\(Int((s * 1e6).rounded())) µs" }
+        if s < 1 { return "±\(Int((s * 1e3).rounded())) ms" }
+        return "±" + String(format: "%.2f s", s)
+    }
 }
 

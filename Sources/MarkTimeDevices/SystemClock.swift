@@ -36,6 +36,15 @@ public protocol SystemClockSource: Sendable {
     func read() throws(DeviceError) -> SystemClockReading
 }
 
+extension SystemClockSource {
+    /// The best UTC now: the daemon's `published` sample while fresh and from this boot,
+    /// else this clock's own reading (`system` or `unsynced`).
+    public func estimateNow(published: DaemonStatus?, maxSampleAge: Double) throws(DeviceError) -> (reading: SystemClockReading, estimate: UTCEstimate) {
+        let reading = try read()
+        return (reading, NowEstimate.estimate(system: reading.sample, at: reading.instant, published: published, maxSampleAge: maxSampleAge))
+    }
+}
+
 /// The system clocks: CLOCK_MONOTONIC, CLOCK_REALTIME and `adjtimex()`.
 public struct SystemClock: SystemClockSource {
     public let bootID: String

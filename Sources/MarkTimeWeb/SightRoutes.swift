@@ -108,10 +108,7 @@ struct SightRoutes {
 
 /// How a sight reads on the page.
 enum SightView {
-    static func uncertainty(_ seconds: Double?) -> String {
-        guard let seconds else { return "unbounded" }
-        return seconds < 1 ? "±\(Int((seconds * 1000).rounded())) ms" : "±\(Position.plain((seconds * 10).rounded() / 10)) s"
-    }
+    static func uncertainty(_ seconds: Double?) -> String { UTCEstimate.text(uncertainty: seconds) }
 
     static func row(_ s: Sight) -> [String: Any] {
         [

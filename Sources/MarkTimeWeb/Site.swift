@@ -31,9 +31,6 @@ public struct Site: Sendable {
 
     /// The best UTC now, from the daemon's clock while it is fresh, else the system's.
     func clockNow() throws -> (reading: SystemClockReading, estimate: UTCEstimate) {
-        let reading = try clock.read()
-        let estimate = NowEstimate.estimate(system: reading.sample, at: reading.instant, published: try store.daemonStatus(),
-                                            maxSampleAge: try settings.maxSampleAge)
-        return (reading, estimate)
+        try clock.estimateNow(published: try store.daemonStatus(), maxSampleAge: try settings.maxSampleAge)
     }
 }

@@ -115,4 +115,29 @@ struct DaemonWithFakesTests {
         #expect(try store.daemonStatus()?.stopped == true)
         #expect(!FileManager.default.fileExists(atPath: folder + "/status.json"))
     }
+
+    @Test func anotherProcessAsksTheDaemonToBeepThroughTheDoorbell() async throws {
+        // Given the daemon on a real store, with its real doorbell socket
+        let folder = NSTemporaryDirectory() + "marktime-daemon-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
+        var options = MarkTimeDaemon.Options(settings: Settings(), buttonPath: "/dev/input/fake", gpsdAddress: "fake")
+        options.statusFile = folder + "/status.json"
+        let button = FakeButton(), gps = FakeGPS(), beeper = FakeBeeper()
+        let daemon = try MarkTimeDaemon(options: options, store: store, logger: Logger(label: "test"),
+                                        adapters: .init(clock: FakeClock(), button: button, gps: gps, beeper: beeper))
+        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
+        #expect(try await waitFor { button.started && FileManager.default.fileExists(atPath: Doorbell.path(forStore: store.path)) })
+        // When the phone page stores a sight and rings for its tones, and rings for tasks and an alarm too
+        let other = DaemonBeeper(store: store.path)
+        other.play(.warning)
+        Doorbell.ring(store: store.path)
+        other.play(.alarm)
+        other.play(.ok)
+        // Then the daemon plays the sight's tones in order, and neither the task ring nor the alarm
+        #expect(try await waitFor { beeper.played == [.warning, .ok] }, "tones \(beeper.played)")
+        await daemon.shutdown()
+        try await running.value
+    }
 }
