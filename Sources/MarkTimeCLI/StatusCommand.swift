@@ -56,7 +56,7 @@ extension MarkTime {
                 ]
                 if let published {
                     let heartbeat = published.stopped ? "stopped (\(age.map { "\(SightRendering.fixed($0, 0)) s ago" } ?? "in another boot"))"
-                        : age.map { $0 <= 10 ? "running (heartbeat \(SightRendering.fixed($0, 1)) s ago)" : "not running (last heartbeat \(SightRendering.fixed($0, 0)) s ago)" }
+                        : age.map { published.isRunning(now: reading.instant) ? "running (heartbeat \(SightRendering.fixed($0, 1)) s ago)" : "not running (last heartbeat \(SightRendering.fixed($0, 0)) s ago)" }
                         ?? "not running (last seen in another boot)"
                     lines.append(("daemon", "\(heartbeat), pid \(published.pid)"))
                     lines.append(("gpsd", published.gpsd))

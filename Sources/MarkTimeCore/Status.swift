@@ -40,6 +40,15 @@ public struct DaemonStatus: Hashable, Sendable {
         guard now.bootID == bootID else { return nil }
         return Double(now.nanoseconds - heartbeat) / 1e9
     }
+
+    /// A daemon that beats every second is running while its last heartbeat is this recent.
+    public static let liveHeartbeatSeconds = 10.0
+
+    /// Whether the daemon runs at `now`: not stopped, this boot, a recent heartbeat.
+    public func isRunning(now: MonotonicInstant) -> Bool {
+        guard !stopped, let age = heartbeatAge(now: now) else { return false }
+        return age <= Self.liveHeartbeatSeconds
+    }
 }
 
 /// The anchor watch as the daemon last saw it: what changes with every fix.

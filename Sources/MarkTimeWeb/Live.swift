@@ -26,7 +26,7 @@ struct NowSnapshot {
         } else {
             values["fix"] = "no GPS fix"
         }
-        let alive = status.map { !$0.stopped && ($0.heartbeatAge(now: reading.instant) ?? .infinity) < 5 } ?? false
+        let alive = status?.isRunning(now: reading.instant) ?? false
         values["daemon"] = alive ? "running" : "not running: the button and the beep need `marktime daemon`"
         return NowSnapshot(values: values)
     }

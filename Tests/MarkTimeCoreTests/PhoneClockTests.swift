@@ -63,3 +63,20 @@ struct PhoneClockTests {
         #expect(sync.best?.roundTrip == 20_000_000)
     }
 }
+
+@Suite("Whether the daemon runs")
+struct DaemonRunningTests {
+    let status = DaemonStatus(pid: 7, bootID: "boot-a", startedAt: 0, heartbeat: 100_000_000_000)
+
+    @Test func aHeartbeatTenSecondsOldIsRunningAndOlderIsNot() {
+        #expect(status.isRunning(now: MonotonicInstant(bootID: "boot-a", nanoseconds: 110_000_000_000)))
+        #expect(!status.isRunning(now: MonotonicInstant(bootID: "boot-a", nanoseconds: 110_000_000_001)))
+    }
+
+    @Test func aStoppedDaemonOrAnotherBootsIsNotRunning() {
+        var stopped = status
+        stopped.stopped = true
+        #expect(!stopped.isRunning(now: MonotonicInstant(bootID: "boot-a", nanoseconds: 100_000_000_000)))
+        #expect(!status.isRunning(now: MonotonicInstant(bootID: "boot-b", nanoseconds: 100_000_000_000)))
+    }
+}
