@@ -137,7 +137,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ],
             resources: ["Assets/app.css", "Assets/app.js"].map { .embedInCode($0) }
-                + ["layout", "login", "signup", "problem", "now", "sights", "sight", "settings"].map { .embedInCode("Templates/\($0).mustache") }),
+                + ["layout", "login", "signup", "problem", "now", "sights", "sight", "settings", "places"].map { .embedInCode("Templates/\($0).mustache") }),
 
         // The command-line interface, as a library so tests can reach its pieces.
         .target(

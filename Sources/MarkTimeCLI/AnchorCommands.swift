@@ -58,9 +58,7 @@ extension MarkTime {
                                        ("anchor", .from(w?.anchor.ddm))]).render())
                 case .table:
                     guard let w, w.state != .off else { return print("off: no anchor watch (`marktime anchor drop`)") }
-                    let distance = w.distance.map { "\(Quantity.metres($0)) of \(Quantity.metres(w.radius)), bearing \(Quantity.whole(w.bearing ?? 0))°" }
-                        ?? "no fix yet (radius \(Quantity.metres(w.radius)))"
-                    print("\(state): \(distance); anchor \(w.anchor.ddm); last fix \(w.lastFixTime?.iso8601 ?? "none")")
+                    print("\(w.summary); anchor \(w.anchor.ddm); last fix \(w.lastFixTime?.iso8601 ?? "none")")
                 }
             }
         }

@@ -19,13 +19,8 @@ extension MarkTime {
         @Option(help: ArgumentHelp("Write the clock as an SVG picture to this file.", valueName: "file")) var svg: String?
 
         func run() async throws {
-            let db = try store.openForReading()
-            let members = try db.members()
-            let kinds = Dictionary(try db.places().map { ($0.name, $0.kind) }, uniquingKeysWith: { a, _ in a })
-            let clock = FamilyClock(members: members.map { m in (m.name, m.color, m.geofence.place.flatMap { kinds[$0] }) })
-            let legend = members.prefix(FamilyClock.maximumHands).map { m in
-                "\(m.name): " + (m.geofence.place.map { "at \($0)\(m.geofence.since.map { " since \(hourMinute($0))" } ?? "")" } ?? "unknown")
-            }
+            let board = try store.openForReading().familyClock()
+            let (clock, members, legend) = (board.clock, board.members, board.legend)
             if let svg {
                 do {
                     try clock.svg(legend: legend).write(toFile: svg, atomically: true, encoding: .utf8)

@@ -18,15 +18,8 @@ struct PositionOptions: ParsableArguments {
         switch (position, here) {
         case (let text?, false): return try Position.parse(text)
         case (nil, true):
-            let reading = try SystemClock().read()
-            guard let fix = try db.daemonStatus()?.fix else {
-                throw InputError("--here needs a GPS fix, and the daemon has published none: is `marktime daemon` running with a receiver? Or give --position")
-            }
-            let maxAge = try settings.placeMaxFixAge
-            guard let age = fix.age(at: reading.instant), age <= maxAge else {
-                throw InputError("--here needs a fresh GPS fix, and the daemon's last one is \(fix.age(at: reading.instant).map { "\(Quantity.whole($0)) s old" } ?? "from another boot") (places.max_fix_age_s is \(Quantity.whole(maxAge)) s); give --position")
-            }
-            return fix.position
+            return try DaemonStatus.freshPosition(try db.daemonStatus(), now: try SystemClock().read().instant, maxAge: try settings.placeMaxFixAge,
+                                                  maxAgeKey: "places.max_fix_age_s", what: "--here", instead: "--position")
         case (nil, false): throw ValidationError("give --position POS or --here")
         case (_?, true): throw ValidationError("give either --position or --here, not both")
         }

@@ -13,6 +13,16 @@ public enum Quantity {
         return "\(whole(v)) m"
     }
 
+    /// A number typed in a form (`150`, `2.5`); `what` names it in the refusal.
+    public static func parse(_ text: String, what: String) throws(InputError) -> Double {
+        let t = text.trimmingWhitespace()
+        guard !t.isEmpty else { throw InputError("give the \(what)") }
+        guard t.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.".contains($0)) }), let v = Double(t), v.isFinite else {
+            throw InputError("the \(what) '\(Text.escaped(text))' is not a number: write it like 150 or 2.5")
+        }
+        return v
+    }
+
     /// A user's number, refused unless finite and inside `range`: `what` names the value
     /// (`--radius`), `unit` follows the bounds in the sentence.
     public static func check(_ v: Double, in range: ClosedRange<Double>, what: String, unit: String = "") throws(InputError) -> Double {

@@ -49,6 +49,19 @@ public struct DaemonStatus: Hashable, Sendable {
         guard !stopped, let age = heartbeatAge(now: now) else { return false }
         return age <= Self.liveHeartbeatSeconds
     }
+
+    /// The position of the daemon's fix at `now`, if it is at most `maxAge` seconds old.
+    /// `what` names what asked ("--here"), `instead` what to give instead ("--position").
+    public static func freshPosition(_ status: DaemonStatus?, now: MonotonicInstant, maxAge: Double, maxAgeKey: String,
+                                     what: String, instead: String) throws(InputError) -> Position {
+        guard let fix = status?.fix else {
+            throw InputError("\(what) needs a GPS fix, and the daemon has published none: is `marktime daemon` running with a receiver? Or give \(instead)")
+        }
+        guard let age = fix.age(at: now), age <= maxAge else {
+            throw InputError("\(what) needs a fresh GPS fix, and the daemon's last one is \(fix.age(at: now).map { "\(Quantity.whole($0)) s old" } ?? "from another boot") (\(maxAgeKey) is \(Quantity.whole(maxAge)) s); give \(instead)")
+        }
+        return fix.position
+    }
 }
 
 /// The anchor watch as the daemon last saw it: what changes with every fix.

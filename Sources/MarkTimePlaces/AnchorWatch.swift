@@ -39,6 +39,13 @@ public struct AnchorWatch: Hashable, Sendable {
         self.bearing = bearing
     }
 
+    /// `watching: 42 m of 60 m, bearing 120°`, or `watching: no fix yet (radius 60 m)`.
+    public var summary: String {
+        let where_ = distance.map { "\(Quantity.metres($0)) of \(Quantity.metres(radius)), bearing \(Quantity.whole(bearing ?? 0))°" }
+            ?? "no fix yet (radius \(Quantity.metres(radius)))"
+        return "\(state.rawValue): \(where_)"
+    }
+
     /// The largest swing radius a watch takes, metres: beyond it the watch means nothing.
     public static let maximumRadius = 5_000.0
 

@@ -3,6 +3,13 @@ import MarkTimeCore
 /// The kinds of place, which are also the sectors of the family clock.
 public enum PlaceKind: String, CaseIterable, Sendable, Codable {
     case home, work, school, harbour, anchorage, other
+
+    public static func parse(_ text: String) throws(InputError) -> PlaceKind {
+        guard let k = PlaceKind(rawValue: text.trimmingWhitespace().lowercased()) else {
+            throw InputError("unknown kind of place '\(Text.escaped(text))': use \(allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return k
+    }
 }
 
 /// A named circle on the Earth.

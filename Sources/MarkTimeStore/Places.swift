@@ -27,7 +27,26 @@ public struct StoredPlaceEvent: Hashable, Sendable {
     public var event: PlaceEvent
 }
 
+/// The family clock as stored now: its hands, and a line per member saying where they are.
+public struct FamilyClockBoard: Sendable {
+    public var clock: FamilyClock
+    public var members: [Member]
+    /// `Anna: at Home since 10:02 UTC`, or `Ben: unknown`, one per hand, in order.
+    public var legend: [String]
+}
+
 extension AppDatabase {
+    /// The family clock: each member's hand in the sector of the kind of place they are at.
+    public func familyClock() throws(StoreError) -> FamilyClockBoard {
+        let members = try members()
+        let kinds = Dictionary(try places().map { ($0.name, $0.kind) }, uniquingKeysWith: { a, _ in a })
+        let clock = FamilyClock(members: members.map { m in (m.name, m.color, m.geofence.place.flatMap { kinds[$0] }) })
+        let legend = members.prefix(FamilyClock.maximumHands).map { m in
+            "\(m.name): " + (m.geofence.place.map { "at \($0)\(m.geofence.since.map { " since \($0.isoTimeOfDay.prefix(5)) UTC" } ?? "")" } ?? "unknown")
+        }
+        return FamilyClockBoard(clock: clock, members: members, legend: legend)
+    }
+
     // MARK: Places
 
     public func addPlace(_ place: Place, now: UTCTime) throws(StoreError) {

@@ -26,6 +26,8 @@ struct NowSnapshot {
         } else {
             values["fix"] = "no GPS fix"
         }
+        values["anchor"] = try AnchorView.values(site)
+        values["revision"] = site.revision()
         let alive = status?.isRunning(now: reading.instant) ?? false
         values["daemon"] = alive ? "running" : "not running: the button and the beep need `marktime daemon`"
         return NowSnapshot(values: values)

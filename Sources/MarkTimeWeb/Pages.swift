@@ -15,6 +15,7 @@ struct Pages: Sendable {
         ("signup", PackageResources.signup_mustache), ("problem", PackageResources.problem_mustache),
         ("now", PackageResources.now_mustache), ("sights", PackageResources.sights_mustache),
         ("sight", PackageResources.sight_mustache), ("settings", PackageResources.settings_mustache),
+        ("places", PackageResources.places_mustache),
     ]
 
     init() throws {
@@ -26,12 +27,14 @@ struct Pages: Sendable {
     }
 
     /// The navigation bar's pages, in order.
-    static let sections: [(path: String, label: String)] = [("/", "Now"), ("/sights", "Sights"), ("/settings", "Settings")]
+    static let sections: [(path: String, label: String)] = [("/", "Now"), ("/sights", "Sights"), ("/places", "Places"), ("/settings", "Settings")]
 
-    /// A whole page: `template` inside the layout, with `values` and the frame.
+    /// A whole page: `template` inside the layout, with `values` and the frame. `refresh`
+    /// is where the page's live sections are fetched again (when not its own URL, as after a POST).
     func page(_ template: String, title: String, _ values: [String: Any] = [:], context: WebContext,
-              status: HTTPResponse.Status = .ok, section: String? = nil) throws -> Response {
+              status: HTTPResponse.Status = .ok, section: String? = nil, refresh: String? = nil) throws -> Response {
         var all = values
+        all["refresh"] = refresh as Any
         all["title"] = title
         all["theme"] = context.session?.account.theme.rawValue ?? Theme.day.rawValue
         all["font"] = context.session?.account.fontSize.rawValue ?? FontSize.normal.rawValue

@@ -33,4 +33,14 @@ public struct Site: Sendable {
     func clockNow() throws -> (reading: SystemClockReading, estimate: UTCEstimate) {
         try clock.estimateNow(published: try store.daemonStatus(), maxSampleAge: try settings.maxSampleAge)
     }
+
+    /// Changes whenever anything writes the store: the size and modification time of
+    /// the database and its WAL. A page whose revision is older fetches its lists again.
+    func revision() -> String {
+        [store.path, store.path + "-wal"].map { path in
+            var st = stat()
+            guard stat(path, &st) == 0 else { return "-" }
+            return "\(st.st_size).\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
+        }.joined(separator: "/")
+    }
 }

@@ -1,4 +1,5 @@
-// marktime's phone page: the live connection (snapshot, clock sync, MARK) and the ticking clock.
+// marktime's phone page: one live connection per page (snapshot, clock sync, MARK,
+// changes to refresh, the anchor alarm) and the ticking clock.
 "use strict";
 (function () {
   const $ = (id) => document.getElementById(id);
@@ -10,18 +11,20 @@
     return pad(d.getUTCDate()) + "d " + pad(d.getUTCHours()) + "h " + pad(d.getUTCMinutes()) + "m " +
       pad(d.getUTCSeconds()) + "." + pad(d.getUTCMilliseconds(), 3) + "s";
   };
-  const utc = $("utc");
-  if (!utc) return;
+  const main = document.querySelector("main");
+  if (!document.querySelector("nav")) return; // logged out: no live connection
+  const utc = $("utc"), mark = $("mark"), state = $("mark-state");
   let offset = null; // the Pi's UTC minus the phone's clock, ms
-  let socket = null;
-  const mark = $("mark"), state = $("mark-state");
-  const say = (text, bad) => { state.textContent = text; state.className = bad ? "error" : ""; };
+  let socket = null, revision = null;
+  const say = (text, bad) => { if (state) { state.textContent = text; state.className = bad ? "error" : ""; } };
 
-  const tick = () => {
-    if (offset !== null) utc.textContent = sightFormat(phoneNow() + offset);
+  if (utc) {
+    const tick = () => {
+      if (offset !== null) utc.textContent = sightFormat(phoneNow() + offset);
+      requestAnimationFrame(tick);
+    };
     requestAnimationFrame(tick);
-  };
-  requestAnimationFrame(tick);
+  }
 
   const item = (s) => {
     const li = document.createElement("li");
@@ -36,18 +39,69 @@
     return li;
   };
 
+  // Sections marked data-live are fetched again when the store changes; forms are left alone.
+  const refresh = async () => {
+    const live = document.querySelectorAll("[data-live]");
+    if (!live.length) return;
+    const r = await fetch(main.dataset.refresh || location.pathname + location.search, { credentials: "same-origin" });
+    if (!r.ok) return;
+    const doc = new DOMParser().parseFromString(await r.text(), "text/html");
+    live.forEach((el) => {
+      const fresh = doc.querySelector('[data-live="' + el.dataset.live + '"]');
+      if (fresh && fresh.outerHTML !== el.outerHTML) el.replaceWith(fresh);
+    });
+  };
+
+  // The anchor alarm: the page flashes, a two-tone siren through Web Audio, and vibration.
+  let audio = null, siren = null;
+  const unlockAudio = () => {
+    if (!audio && window.AudioContext) audio = new AudioContext();
+    if (audio && audio.state === "suspended") audio.resume();
+  };
+  document.addEventListener("pointerdown", unlockAudio, { capture: true });
+  const alarm = (on) => {
+    document.body.classList.toggle("alarm", on);
+    if (on && !siren) {
+      let high = false;
+      const beep = () => {
+        high = !high;
+        if (navigator.vibrate) navigator.vibrate(400);
+        if (!audio || audio.state !== "running") return;
+        const osc = audio.createOscillator(), gain = audio.createGain();
+        osc.type = "square";
+        osc.frequency.value = high ? 1046 : 784;
+        gain.gain.value = 0.4;
+        osc.connect(gain).connect(audio.destination);
+        osc.start();
+        osc.stop(audio.currentTime + 0.4);
+      };
+      beep();
+      siren = setInterval(beep, 500);
+    } else if (!on && siren) {
+      clearInterval(siren);
+      siren = null;
+      if (navigator.vibrate) navigator.vibrate(0);
+    }
+  };
+
   const handlers = {
     ping: (m) => socket.send(JSON.stringify({ type: "pong", n: m.n, phone_ms: phoneNow() })),
     sync: (m) => {
       offset = m.offset_ms;
+      if (!utc) return;
       $("source").textContent = m.source;
       $("uncertainty").textContent = m.uncertainty;
       $("sync").textContent = "· phone ±" + (m.rtt_ms / 2).toFixed(1) + " ms";
       if (mark.disabled) { mark.disabled = false; say("Ready: MARK records the instant you touch it."); }
     },
     now: (m) => {
+      alarm(m.anchor && m.anchor.state === "alarm");
+      if (revision !== null && m.revision !== revision) refresh();
+      revision = m.revision;
+      if (!utc) return;
       $("fix").textContent = m.fix;
       $("daemon").textContent = "daemon " + m.daemon;
+      $("anchor-state").textContent = m.anchor.state === "off" ? "" : "anchor " + m.anchor.summary;
       if (offset === null) { $("source").textContent = m.source; $("uncertainty").textContent = m.uncertainty; }
       $("sights").replaceChildren(...m.sights.map(item));
     },
@@ -62,14 +116,14 @@
       if (handlers[m.type]) handlers[m.type](m);
     };
     socket.onclose = () => {
-      mark.disabled = true;
       offset = null;
-      say("Connection lost; reconnecting…", true);
+      if (mark) { mark.disabled = true; say("Connection lost; reconnecting…", true); }
       setTimeout(connect, 1000);
     };
   };
   connect();
 
+  if (!mark) return;
   // MARK fires on touch-down, with the event's own time.
   mark.addEventListener("pointerdown", (e) => {
     if (mark.disabled || !socket || socket.readyState !== WebSocket.OPEN) return;

@@ -1,0 +1,120 @@
+import Foundation
+import Hummingbird
+import MarkTimeCore
+import MarkTimePlaces
+import MarkTimeStore
+
+/// The Places page: the family clock, where everyone is, the places and their history,
+/// adding a place (at the current fix or a typed position), and the anchor watch.
+struct PlaceRoutes {
+    let site: Site
+
+    func add(to router: Router<WebContext>) {
+        router.get("/places") { _, context in try page(context: context) }
+        router.post("/places") { request, context in try await addPlace(request, context: context) }
+        router.post("/places/remove") { request, context in try await removePlace(request, context: context) }
+        router.post("/anchor/drop") { request, context in try await drop(request, context: context) }
+        router.post("/anchor/ack") { _, context in try anchorChange(context: context, done: "Alarm silenced; watching again.") { $0.acknowledge() } }
+        router.post("/anchor/lift") { _, context in try anchorChange(context: context, done: "Anchor watch ended.") { $0.lift() } }
+    }
+
+    func page(context: WebContext, error: String? = nil, notice: String? = nil, form: [String: String] = [:],
+              status: HTTPResponse.Status = .ok) throws -> Response {
+        let board = try site.store.familyClock()
+        let places = try site.store.places()
+        var values: [String: Any] = [
+            "clock": board.clock.svg(size: 320, legend: board.legend),
+            "members": board.members.map { m in
+                ["name": m.name, "me": m.isMe, "place": m.geofence.place ?? "unknown", "since": m.geofence.since?.isoTimeOfDayMinutes ?? "",
+                 "reported": m.reportedAt?.iso8601 ?? "never"] as [String: Any]
+            },
+            "places": places.map { p in ["name": p.name, "kind": p.kind.rawValue, "position": p.center.ddm, "radius": Quantity.metres(p.radius)] },
+            "events": try site.store.placeEvents().suffix(20).reversed().map { e in
+                ["time": "\(e.event.time.isoDate) \(e.event.time.isoTimeOfDayMinutes)", "member": e.member, "kind": e.event.kind.rawValue,
+                 "place": e.event.place]
+            },
+            "kinds": PlaceKind.allCases.map { ["value": $0.rawValue, "selected": $0.rawValue == (form["kind"] ?? "other")] as [String: Any] },
+            "form": form, "error": error as Any, "notice": notice as Any,
+        ]
+        values["anchor"] = try AnchorView.values(site)
+        return try site.pages.page("places", title: "Places", values, context: context, status: status, section: "/places", refresh: "/places")
+    }
+
+    /// `position` as typed, or the daemon's fix when `here` is ticked.
+    func position(typed: String?, here: Bool) throws -> Position {
+        switch (typed.flatMap { $0.isEmpty ? nil : $0 }, here) {
+        case (let text?, false): return try Position.parse(text)
+        case (nil, true):
+            return try DaemonStatus.freshPosition(try site.store.daemonStatus(), now: try site.clock.read().instant,
+                                                  maxAge: try site.settings.placeMaxFixAge, maxAgeKey: "places.max_fix_age_s",
+                                                  what: "“At the current fix”", instead: "a position")
+        case (nil, false): throw InputError("give a position, or tick “At the current fix”")
+        case (_?, true): throw InputError("give a position or tick “At the current fix”, not both")
+        }
+    }
+
+    struct PlaceForm: Decodable { var name, kind, radius, position, here: String? }
+
+    func addPlace(_ request: Request, context: WebContext) async throws -> Response {
+        let f = try await request.decode(as: PlaceForm.self, context: context)
+        do {
+            let kind = try PlaceKind.parse(f.kind ?? "other")
+            let place = try Place(name: f.name ?? "", kind: kind, center: try position(typed: f.position, here: f.here != nil),
+                                  radius: try Quantity.parse(f.radius ?? "", what: "radius (metres)"))
+            try site.store.addPlace(place, now: try site.now())
+            return try page(context: context, notice: "Added \(place.name): \(place.center.ddm), radius \(Quantity.metres(place.radius)).")
+        } catch {
+            let form = ["name": f.name ?? "", "kind": f.kind ?? "", "radius": f.radius ?? "", "position": f.position ?? ""]
+            return try page(context: context, error: "\(error)", form: form, status: .badRequest)
+        }
+    }
+
+    func removePlace(_ request: Request, context: WebContext) async throws -> Response {
+        struct Form: Decodable { var name: String? }
+        let name = try await request.decode(as: Form.self, context: context).name ?? ""
+        do {
+            try site.store.removePlace(named: name)
+            return try page(context: context, notice: "Removed \(name).")
+        } catch {
+            return try page(context: context, error: "\(error)", status: .badRequest)
+        }
+    }
+
+    func drop(_ request: Request, context: WebContext) async throws -> Response {
+        struct Form: Decodable { var position, here, radius, rode, depth, bow: String? }
+        let f = try await request.decode(as: Form.self, context: context)
+        func number(_ text: String?, _ what: String) throws -> Double? {
+            guard let text, !text.isEmpty else { return nil }
+            return try Quantity.parse(text, what: what)
+        }
+        do {
+            let radius = try AnchorWatch.radius(given: try number(f.radius, "radius (metres)"), rode: try number(f.rode, "rode (metres)"),
+                                                depth: try number(f.depth, "depth (metres)"), bow: try number(f.bow, "bow height (metres)") ?? 0,
+                                                margin: try site.settings.anchorGPSMargin)
+            let at = try position(typed: f.position, here: f.here != nil)
+            try site.store.dropAnchor(at: at, radius: radius, now: try site.now())
+            return try page(context: context, notice: "Anchor watch set at \(at.ddm), radius \(Quantity.metres(radius)).")
+        } catch {
+            return try page(context: context, error: "\(error)", status: .badRequest)
+        }
+    }
+
+    func anchorChange(context: WebContext, done: String, _ change: @escaping (inout AnchorWatch) -> [AnchorWatch.Action]) throws -> Response {
+        guard try site.store.updateAnchorWatch(settings: site.settings, { w, _ in change(&w) }) != nil else {
+            return try page(context: context, error: "No anchor watch is set.", status: .badRequest)
+        }
+        return try page(context: context, notice: done)
+    }
+}
+
+/// How the anchor watch reads on the page and in the live message.
+enum AnchorView {
+    static func values(_ site: Site) throws -> [String: Any] {
+        guard let stored = try site.store.anchorWatch(settings: site.settings), stored.watch.state != .off else {
+            return ["state": "off", "summary": "off: no anchor watch"]
+        }
+        let w = stored.watch
+        return ["state": w.state.rawValue, "summary": w.summary, "on": true, "alarm": w.state == .alarm, "anchor": w.anchor.ddm,
+                "lastFix": w.lastFixTime.map { "\($0.isoDate) \($0.isoTimeOfDay)" } ?? "none"]
+    }
+}
