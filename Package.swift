@@ -135,8 +135,9 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
-            resources: ["Assets/app.css", "Assets/app.js"].map { .embedInCode($0) }
+            resources: ["Assets/app.css", "Assets/app.js", "Assets/icon.svg"].map { .embedInCode($0) }
                 + ["layout", "login", "signup", "problem", "now", "sights", "sight", "settings", "places"].map { .embedInCode("Templates/\($0).mustache") }),
 
         // The command-line interface, as a library so tests can reach its pieces.

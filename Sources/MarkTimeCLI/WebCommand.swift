@@ -35,8 +35,7 @@ extension MarkTime {
             let tls = try settings.webTLS
             let site = try Site(store: try store.open(), settings: settings, clock: try SystemClock(trustSynchronised: settings.trustSystemClock),
                                 secure: tls != nil, logger: Logger(label: "marktime-web"))
-            let app = try WebServer.application(site, configuration: .init(host: host, port: port, tls: tls))
-            try await app.runService()
+            try await WebServer.run(site, configuration: .init(host: host, port: port, tls: tls))
         }
     }
 }

@@ -14,7 +14,7 @@ struct AccessMiddleware: RouterMiddleware {
 
     static let cookieName = "marktime_session"
     /// Paths open without a session.
-    static let open: Set<String> = ["/login", "/signup"]
+    static let open: Set<String> = ["/login", "/signup", "/favicon.ico"]
 
     func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
         var context = context

@@ -70,6 +70,12 @@ actor LiveHub {
 struct LiveService: Service {
     let site: Site
 
+    static let settleDelay = Duration.milliseconds(150)
+
+    func broadcast() async {
+        if let snapshot = try? NowSnapshot.read(site) { await site.live.broadcast(snapshot.json) }
+    }
+
     func run() async throws {
         let watcher = try FileWatcher()
         try watcher.watch(site.store.path)
@@ -78,17 +84,27 @@ struct LiveService: Service {
         watcher.start { continuation.yield() }
         defer { watcher.stop() }
         var statusFile: String?
+        var settle: Task<Void, Never>?
         await withGracefulShutdownHandler {
             for await _ in changes {
                 if let file = try? site.store.daemonStatusFile(), file != statusFile {
                     statusFile = file
                     try? watcher.watch(file)
                 }
-                if let snapshot = try? NowSnapshot.read(site) { await site.live.broadcast(snapshot.json) }
+                await broadcast()
+                // A commit becomes visible after the writer's last write to the WAL (it then
+                // updates the WAL index in -shm through mmap, which inotify does not see), so
+                // the state is read once more shortly after the last change.
+                settle?.cancel()
+                settle = Task {
+                    guard (try? await Task.sleep(for: Self.settleDelay)) != nil else { return }
+                    await broadcast()
+                }
             }
         } onGracefulShutdown: {
             continuation.finish()
         }
+        settle?.cancel()
     }
 }
 

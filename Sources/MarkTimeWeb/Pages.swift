@@ -33,8 +33,12 @@ struct Pages: Sendable {
     /// is where the page's live sections are fetched again (when not its own URL, as after a POST).
     func page(_ template: String, title: String, _ values: [String: Any] = [:], context: WebContext,
               status: HTTPResponse.Status = .ok, section: String? = nil, refresh: String? = nil) throws -> Response {
-        var all = values
-        all["refresh"] = refresh as Any
+        // An absent value (`error as Any` holding nil) is left out, so a section on it stays closed.
+        var all = values.filter { value in
+            let mirror = Mirror(reflecting: value.value)
+            return !(mirror.displayStyle == .optional && mirror.children.isEmpty)
+        }
+        if let refresh { all["refresh"] = refresh }
         all["title"] = title
         all["theme"] = context.session?.account.theme.rawValue ?? Theme.day.rawValue
         all["font"] = context.session?.account.fontSize.rawValue ?? FontSize.normal.rawValue

@@ -1,4 +1,5 @@
 import Foundation
+import UnixSignals
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -6,6 +7,7 @@ import HummingbirdWebSocket
 import Logging
 import MarkTimeCore
 import NIOSSL
+import ServiceLifecycle
 
 /// `marktime web`: the phone page's HTTP server, with its routes, its access rules,
 /// its assets compiled into the binary, and the live connections.
@@ -36,6 +38,33 @@ public enum WebServer {
             try await LiveConnection(site: site).handle(inbound: inbound, outbound: outbound, context: context)
         }
         return router
+    }
+
+    /// How long a stop (SIGTERM, SIGINT) waits for open requests and live pages before
+    /// it cancels them.
+    public static let shutdownGrace = Duration.seconds(3)
+    /// When a stop ends the process regardless: a browser's pre-opened connection that
+    /// never sends a request holds hummingbird-websocket's wait for the upgrade decision,
+    /// which neither graceful shutdown nor cancellation ends.
+    public static let shutdownDeadline = Duration.seconds(5)
+
+    /// Serves until SIGTERM or SIGINT, then stops within `shutdownDeadline`.
+    public static func run(_ site: Site, configuration: Configuration) async throws {
+        var group = ServiceGroupConfiguration(services: [try application(site, configuration: configuration)],
+                                              gracefulShutdownSignals: [.sigterm, .sigint], logger: site.logger)
+        group.maximumGracefulShutdownDuration = shutdownGrace
+        try await withThrowingTaskGroup(of: Void.self) { tasks in
+            tasks.addTask {
+                for await signal in await UnixSignalsSequence(trapping: .sigterm, .sigint) {
+                    site.logger.info("stopping on \(signal)")
+                    try await Task.sleep(for: shutdownDeadline)
+                    site.logger.notice("connections still open \(shutdownDeadline) after \(signal); exiting")
+                    exit(0)
+                }
+            }
+            try await ServiceGroup(configuration: group).run()
+            tasks.cancelAll()
+        }
     }
 
     /// The application: the router, the live service, and TLS when configured.
@@ -69,9 +98,12 @@ enum Assets {
     static let files: [String: (type: String, bytes: [UInt8])] = [
         "app.css": ("text/css; charset=utf-8", PackageResources.app_css),
         "app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
+        "icon.svg": ("image/svg+xml", PackageResources.icon_svg),
     ]
 
     static func add(to router: Router<WebContext>) {
+        // Browsers ask for it at the root, whatever the page says.
+        router.get("/favicon.ico") { _, _ in Response.redirect(to: "/assets/icon.svg", type: .permanent) }
         router.get("/assets/{name}") { _, context in
             guard let file = files[try context.parameters.require("name")] else { throw HTTPError(.notFound) }
             return Response(status: .ok, headers: [.contentType: file.type, .cacheControl: "public, max-age=3600"],

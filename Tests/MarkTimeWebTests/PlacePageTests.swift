@@ -62,6 +62,8 @@ struct PlacePageTests {
         try await t.loggedIn { client, headers, _ in
             let page = try await client.execute(uri: "/places", method: .get, headers: [.cookie: headers[.cookie]!])
             #expect(page.text.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+            #expect(!page.text.contains("role=\"alert\""))
+            #expect(page.text.contains("<details>\n<summary>Add a place</summary>"))
             #expect(page.text.contains("Anna: at Home since 00:03 UTC"))
             #expect(page.text.contains("<tr><td>Anna</td><td>Home</td><td class=\"num\">00:03</td>"))
             #expect(page.text.contains("1970-01-01 00:03 Anna enter Home"))

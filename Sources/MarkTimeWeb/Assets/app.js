@@ -59,13 +59,15 @@
     if (audio && audio.state === "suspended") audio.resume();
   };
   document.addEventListener("pointerdown", unlockAudio, { capture: true });
+  // Phones allow vibration only after the page was touched.
+  const vibrate = (ms) => { if (navigator.vibrate && navigator.userActivation && navigator.userActivation.hasBeenActive) navigator.vibrate(ms); };
   const alarm = (on) => {
     document.body.classList.toggle("alarm", on);
     if (on && !siren) {
       let high = false;
       const beep = () => {
         high = !high;
-        if (navigator.vibrate) navigator.vibrate(400);
+        vibrate(400);
         if (!audio || audio.state !== "running") return;
         const osc = audio.createOscillator(), gain = audio.createGain();
         osc.type = "square";
@@ -80,7 +82,7 @@
     } else if (!on && siren) {
       clearInterval(siren);
       siren = null;
-      if (navigator.vibrate) navigator.vibrate(0);
+      vibrate(0);
     }
   };
 
@@ -130,7 +132,7 @@
     e.preventDefault();
     socket.send(JSON.stringify({ type: "mark", phone_ms: performance.timeOrigin + e.timeStamp }));
     mark.classList.add("pressed");
-    if (navigator.vibrate) navigator.vibrate(40);
+    vibrate(40);
     say("Marked; storing…");
   });
   mark.addEventListener("pointerup", () => mark.classList.remove("pressed"));
