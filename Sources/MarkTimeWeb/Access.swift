@@ -44,6 +44,8 @@ struct AccessMiddleware: RouterMiddleware {
                                               context: context)
             }
         }
+        // Read before the handler reads its data: a change after it shows as a newer revision.
+        context.revision = site.revision()
         return try await next(request, context)
     }
 

@@ -39,6 +39,7 @@ struct Pages: Sendable {
             return !(mirror.displayStyle == .optional && mirror.children.isEmpty)
         }
         if let refresh { all["refresh"] = refresh }
+        if let revision = context.revision { all["revision"] = revision }
         all["title"] = title
         all["theme"] = context.session?.account.theme.rawValue ?? Theme.day.rawValue
         all["font"] = context.session?.account.fontSize.rawValue ?? FontSize.normal.rawValue

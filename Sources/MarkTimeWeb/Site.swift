@@ -36,8 +36,10 @@ public struct Site: Sendable {
 
     /// Changes whenever anything writes the store: the size and modification time of
     /// the database and its WAL. A page whose revision is older fetches its lists again.
-    func revision() -> String {
-        [store.path, store.path + "-wal"].map { path in
+    func revision() -> String { Self.revision(of: store.path) }
+
+    static func revision(of path: String) -> String {
+        [path, path + "-wal"].map { path in
             var st = stat()
             guard stat(path, &st) == 0 else { return "-" }
             return "\(st.st_size).\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"

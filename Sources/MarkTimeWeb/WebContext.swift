@@ -9,6 +9,8 @@ public struct WebContext: RequestContext, WebSocketRequestContext {
     public let webSocket: WebSocketHandlerReference<Self>
     /// The session the cookie opened, if any.
     public var session: WebSession?
+    /// The store's revision when the request arrived, for the page's live refresh.
+    public var revision: String?
     /// The peer's IP address, for the lockout; `local` when there is none (tests).
     public let address: String
 

@@ -15,7 +15,7 @@
   if (!document.querySelector("nav")) return; // logged out: no live connection
   const utc = $("utc"), mark = $("mark"), state = $("mark-state");
   let offset = null; // the Pi's UTC minus the phone's clock, ms
-  let socket = null, revision = null;
+  let socket = null, revision = main.dataset.revision || null; // the store's revision the page was made from
   const say = (text, bad) => { if (state) { state.textContent = text; state.className = bad ? "error" : ""; } };
 
   if (utc) {
