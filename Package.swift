@@ -124,6 +124,7 @@ let package = Package(
             dependencies: [
                 "MarkTimeCore",
                 "MarkTimeSky",
+                "MarkTimePeople",
                 "MarkTimeStore",
                 "MarkTimeAccounts",
                 "MarkTimeDevices",
@@ -138,7 +139,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             resources: ["Assets/app.css", "Assets/app.js", "Assets/icon.svg"].map { .embedInCode($0) }
-                + ["layout", "login", "signup", "problem", "now", "sights", "sight", "settings", "places"].map { .embedInCode("Templates/\($0).mustache") }),
+                + ["layout", "login", "signup", "problem", "now", "sights", "sight", "settings", "places", "people"].map { .embedInCode("Templates/\($0).mustache") }),
 
         // The command-line interface, as a library so tests can reach its pieces.
         .target(

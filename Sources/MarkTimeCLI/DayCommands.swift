@@ -4,6 +4,7 @@ import Foundation
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimeJournal
+import MarkTimePeople
 import MarkTimePlaces
 import MarkTimeStore
 import Rainbow
@@ -44,7 +45,7 @@ func journalDay(_ text: String?, _ zone: SystemZoneRules) throws -> CivilDate {
 func dayPage(_ db: AppDatabase, _ date: CivilDate, _ zone: SystemZoneRules) throws -> DayPage {
     let span = DayPage.span(of: date, in: zone)
     let entries = try db.dayEntries(from: UTCTime(wholeSeconds: span.lowerBound), to: UTCTime(wholeSeconds: span.upperBound))
-    let fix = try daemonPosition(db, maxAge: PeopleView.shipFixAge)
+    let fix = try daemonPosition(db, maxAge: PeopleBoard.shipFixAge)
     let home = try db.places().first { $0.kind == .home }.map { (name: $0.name, position: $0.center) }
     return DayPage(date: date, zone: zone, entries: entries, sun: DaySun(entries: entries, fix: fix, home: home, span: span))
 }
@@ -103,7 +104,7 @@ extension MarkTime {
             @Option(help: "table or json.") var format: Format = .table
 
             func run() async throws {
-                let zone = try homeZone(TZDatabase(), try config.settings())
+                let zone = try TZDatabase().home(try config.settings())
                 let page = try dayPage(try store.openForReading(), try journalDay(date, zone), zone)
                 switch format {
                 case .json: print(page.json.render())
@@ -127,7 +128,7 @@ extension MarkTime {
             @OptionGroup var when: WhenOptions
 
             func run() async throws {
-                let zone = try homeZone(TZDatabase(), try config.settings())
+                let zone = try TZDatabase().home(try config.settings())
                 let at = try when.instant(zone)
                 let id = try store.open().addMoment(text, at: at, now: try wallClock())
                 print("moment \(id) at \(TaskClock.show(at, zone))")
@@ -147,7 +148,7 @@ extension MarkTime {
 
             func run() async throws {
                 let settings = try config.settings()
-                let zone = try homeZone(TZDatabase(), settings)
+                let zone = try TZDatabase().home(settings)
                 let db = try store.open()
                 var options = PositionOptions()
                 options.position = position
@@ -180,7 +181,7 @@ extension MarkTime {
             @OptionGroup var when: WhenOptions
 
             func run() async throws {
-                let zone = try homeZone(TZDatabase(), try config.settings())
+                let zone = try TZDatabase().home(try config.settings())
                 let data: Data
                 do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
                     throw InputError("cannot read \(file): \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
@@ -231,7 +232,7 @@ extension MarkTime {
             enum PageFormat: String, ExpressibleByArgument, CaseIterable { case md, json }
 
             func run() async throws {
-                let zone = try homeZone(TZDatabase(), try config.settings())
+                let zone = try TZDatabase().home(try config.settings())
                 let page = try dayPage(try store.openForReading(), try journalDay(date, zone), zone)
                 let text = format == .md ? page.markdown : page.json.render() + "\n"
                 guard let output else { print(text, terminator: ""); return }
@@ -274,7 +275,7 @@ extension MarkTime {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let zone = try homeZone(TZDatabase(), try config.settings())
+            let zone = try TZDatabase().home(try config.settings())
             let grid: MonthGrid
             if let month {
                 guard let g = MonthGrid(month) else { throw InputError("'\(month)' is not a month: use YYYY-MM, e.g. 2026-11") }

@@ -75,8 +75,7 @@ func confirm(_ question: String, hint: String) throws -> Bool {
 
 /// The daemon's published GPS position when its fix is at most `maxAge` seconds old.
 func daemonPosition(_ db: AppDatabase, maxAge: Double) throws -> Position? {
-    guard let fix = try db.daemonStatus()?.fix, let age = fix.age(at: try SystemClock().read().instant), age <= maxAge else { return nil }
-    return fix.position
+    try db.daemonStatus()?.recentPosition(now: try SystemClock().read().instant, maxAge: maxAge)
 }
 
 /// The system's wall clock, for bookkeeping times such as `edited_at`.

@@ -5,40 +5,11 @@ import MarkTimeDevices
 import MarkTimePeople
 import MarkTimeStore
 
-/// Everyone's clocks at one instant: the user's own, the selected people's, and the ship's.
-struct PeopleView {
-    var zone: SystemZoneRules
-    /// The selected people, each with their zone's rules and city.
-    var people: [(name: String, rules: SystemZoneRules, city: Position?)]
-    /// Where the user's zone's city is.
-    var home: Position?
-    /// The daemon's position, when it has a recent fix.
-    var ship: Position?
-
-    /// How old the daemon's fix may be for the ship's row, in seconds.
-    static let shipFixAge = 3600.0
-
-    init(db: AppDatabase, database tz: TZDatabase, zone: SystemZoneRules) throws {
-        self.zone = zone
-        let catalogue = try tz.catalogue()
-        home = catalogue.position(of: zone.identifier)
-        people = try db.people().filter(\.selected).map { ($0.name, try tz.rules($0.zone), catalogue.position(of: $0.zone)) }
-        ship = try daemonPosition(db, maxAge: PeopleView.shipFixAge)
-    }
-
-    func you(at seconds: Int64) -> PersonTime {
-        PersonTime(name: "You", zone: zone, at: seconds, userDate: zone.local(atSecondsSinceEpoch: seconds).0.date, position: home)
-    }
-
-    func rows(at seconds: Int64) -> [PersonTime] {
-        let date = you(at: seconds).local.date
-        var rows = people.map { PersonTime(name: $0.name, zone: $0.rules, at: seconds, userDate: date, position: $0.city) }
-        if let ship { rows.append(PersonTime(shipAt: ship, at: seconds, userDate: date)) }
-        return rows
-    }
-
-    static func header(_ you: PersonTime) -> String {
-        "\(you.local) \(you.offset.abbreviation) (UTC\(you.offset.iso))\(you.offset.isDST ? " DST" : ""), \(you.zone)"
+/// How the people board reads in a table and in JSON.
+enum PeopleView {
+    static func board(_ db: AppDatabase, _ tz: TZDatabase, zone: SystemZoneRules) throws -> PeopleBoard {
+        try tz.board(zone: zone, people: try db.people().filter(\.selected).map { ($0.name, $0.zone) },
+                     ship: try daemonPosition(db, maxAge: PeopleBoard.shipFixAge))
     }
 
     static func cells(_ r: PersonTime) -> [String] {
@@ -68,7 +39,7 @@ struct MinuteOptions: ParsableArguments {
 
     /// The zone, and the instant in seconds; a note when the minute happens twice.
     func resolve(_ tz: TZDatabase, _ settings: Settings) throws -> (SystemZoneRules, Int64, String?) {
-        let rules = try homeZone(tz, settings, override: zone)
+        let rules = try tz.home(settings, override: zone)
         var w = words
         if w.first?.lowercased() == "at" { w.removeFirst() }
         guard w.count <= 1 else { throw ValidationError("give the time as `at HH:MM`, e.g. `marktime people at 09:30`") }
@@ -90,19 +61,6 @@ struct MinuteOptions: ParsableArguments {
         let (s, note) = try rules.instant(of: LocalDateTime(date: day, minuteOfDay: minute))
         return (rules, s, note)
     }
-}
-
-/// The user's zone: `override`, else config `home.zone`, else the system's.
-func homeZone(_ tz: TZDatabase, _ settings: Settings, override: String? = nil) throws -> SystemZoneRules {
-    if let override { return try tz.rules(try tz.catalogue().resolve(override)) }
-    if let home = try settings.homeZone {
-        let catalogue = try tz.catalogue()
-        guard let zone = catalogue.canonical(home) ?? (try? catalogue.resolve(home)) else {
-            throw InputError("config home.zone '\(home)' is not a zone of the tz database: `marktime config set home.zone Australia/Brisbane`")
-        }
-        return try tz.rules(zone)
-    }
-    return try tz.rules(tz.systemZone())
 }
 
 extension MarkTime {
@@ -138,14 +96,14 @@ extension MarkTime {
                 let settings = try config.settings()
                 let tz = TZDatabase()
                 let (zone, seconds, note) = try minute.resolve(tz, settings)
-                let view = try PeopleView(db: try store.openForReading(), database: tz, zone: zone)
+                let view = try PeopleView.board(try store.openForReading(), tz, zone: zone)
                 if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
                 let rows = view.rows(at: seconds)
                 switch format {
                 case .json:
                     print(JSON.array(rows.map(PeopleView.json)).render())
                 case .table:
-                    print("You: " + PeopleView.header(view.you(at: seconds)))
+                    print("You: " + PeopleBoard.header(view.you(at: seconds)))
                     if rows.isEmpty {
                         print("nobody selected: `marktime people add NAME CITY`, or `marktime people select NAME`")
                     } else {

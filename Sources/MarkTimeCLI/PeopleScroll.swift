@@ -26,7 +26,7 @@ extension MarkTime.People {
             let settings = try config.settings()
             let tz = TZDatabase()
             let (zone, start, _) = try minute.resolve(tz, settings)
-            let view = try PeopleView(db: try store.openForReading(), database: tz, zone: zone)
+            let view = try PeopleView.board(try store.openForReading(), tz, zone: zone)
             var seconds = start
             let terminal = RawTerminal()
             defer { terminal.restore() }
@@ -43,13 +43,13 @@ extension MarkTime.People {
         }
 
         /// The screen's lines at an instant; each person's row carries its sky colour.
-        static func frame(_ view: PeopleView, at seconds: Int64, width: Int) -> [String] {
+        static func frame(_ view: PeopleBoard, at seconds: Int64, width: Int) -> [String] {
             let you = view.you(at: seconds)
             let rows = view.rows(at: seconds)
             let table = TextTable(header: PeopleView.columns, rows: rows.map(PeopleView.cells)).render().split(separator: "\n").map(String.init)
             var lines = [
                 "\u{1B}[2mmarktime people   →/← 1 min   ↑/↓ 15 min   PgUp/PgDn 1 h   n now   q quit\u{1B}[0m",
-                "\u{1B}[1mYou: " + PeopleView.header(you) + "\u{1B}[0m",
+                "\u{1B}[1mYou: " + PeopleBoard.header(you) + "\u{1B}[0m",
                 "",
                 table.first ?? "",
             ]

@@ -11,7 +11,7 @@ struct TaskClock {
     let now: Int64
 
     init(_ settings: Settings) throws {
-        zone = try homeZone(TZDatabase(), settings)
+        zone = try TZDatabase().home(settings)
         now = try wallClock().wholeSeconds
     }
 

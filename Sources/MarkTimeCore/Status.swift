@@ -50,6 +50,12 @@ public struct DaemonStatus: Hashable, Sendable {
         return age <= Self.liveHeartbeatSeconds
     }
 
+    /// The fix's position when it is at most `maxAge` seconds old at `now`.
+    public func recentPosition(now: MonotonicInstant, maxAge: Double) -> Position? {
+        guard let fix, let age = fix.age(at: now), age <= maxAge else { return nil }
+        return fix.position
+    }
+
     /// The position of the daemon's fix at `now`, if it is at most `maxAge` seconds old.
     /// `what` names what asked ("--here"), `instead` what to give instead ("--position").
     public static func freshPosition(_ status: DaemonStatus?, now: MonotonicInstant, maxAge: Double, maxAgeKey: String,

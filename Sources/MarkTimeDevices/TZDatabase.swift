@@ -51,6 +51,32 @@ public struct TZDatabase: Sendable {
     }
 }
 
+extension TZDatabase {
+    /// The user's zone: `override` (a city or identifier), else config `home.zone`, else the system's.
+    public func home(_ settings: Settings, override: String? = nil) throws(InputError) -> SystemZoneRules {
+        if let override { return try rules(try catalogue().resolve(override)) }
+        if let home = try settings.homeZone {
+            let catalogue = try catalogue()
+            guard let zone = catalogue.canonical(home) ?? (try? catalogue.resolve(home)) else {
+                throw InputError("config home.zone '\(home)' is not a zone of the tz database: `marktime config set home.zone Australia/Brisbane`")
+            }
+            return try rules(zone)
+        }
+        return try rules(systemZone())
+    }
+
+    /// The board for the user's `zone`: the selected `people` (name and canonical zone),
+    /// each with their zone's city, and the ship when it has a position.
+    public func board(zone: SystemZoneRules, people: [(name: String, zone: String)], ship: Position?) throws(InputError) -> PeopleBoard {
+        let catalogue = try catalogue()
+        var entries: [PeopleBoard.Entry] = []
+        for p in people {
+            entries.append(PeopleBoard.Entry(name: p.name, rules: try rules(p.zone), city: catalogue.position(of: p.zone)))
+        }
+        return PeopleBoard(zone: zone, home: catalogue.position(of: zone.identifier), people: entries, ship: ship)
+    }
+}
+
 /// One zone's rules from the tz database file, through glibc's `localtime_r`.
 ///
 /// glibc reads a zone from the process-wide `TZ`, so each lookup sets it, reads,

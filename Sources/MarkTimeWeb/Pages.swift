@@ -15,7 +15,7 @@ struct Pages: Sendable {
         ("signup", PackageResources.signup_mustache), ("problem", PackageResources.problem_mustache),
         ("now", PackageResources.now_mustache), ("sights", PackageResources.sights_mustache),
         ("sight", PackageResources.sight_mustache), ("settings", PackageResources.settings_mustache),
-        ("places", PackageResources.places_mustache),
+        ("places", PackageResources.places_mustache), ("people", PackageResources.people_mustache),
     ]
 
     init() throws {
@@ -27,7 +27,7 @@ struct Pages: Sendable {
     }
 
     /// The navigation bar's pages, in order.
-    static let sections: [(path: String, label: String)] = [("/", "Now"), ("/sights", "Sights"), ("/places", "Places"), ("/settings", "Settings")]
+    static let sections: [(path: String, label: String)] = [("/", "Now"), ("/sights", "Sights"), ("/places", "Places"), ("/people", "People"), ("/settings", "Settings")]
 
     /// A whole page: `template` inside the layout, with `values` and the frame. `refresh`
     /// is where the page's live sections are fetched again (when not its own URL, as after a POST).

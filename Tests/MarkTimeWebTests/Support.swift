@@ -14,7 +14,7 @@ struct TestSite {
     let store: AppDatabase
     let site: Site
 
-    init(accounts: [(String, Bool)] = [("skipper", true)]) throws {
+    init(accounts: [(String, Bool)] = [("skipper", true)], settings: Settings = Settings()) throws {
         folder = NSTemporaryDirectory() + "marktime-web-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
@@ -22,7 +22,7 @@ struct TestSite {
             // Cost 4: these tests check the rules, not bcrypt's cost.
             try store.addAccount(name: name, password: "correct horse", admin: admin, now: UTCTime(nanosecondsSinceEpoch: 0), cost: 4)
         }
-        site = try Site(store: store, settings: Settings(), clock: try SystemClock(), secure: false,
+        site = try Site(store: store, settings: settings, clock: try SystemClock(), secure: false,
                         logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 

@@ -18,6 +18,7 @@ from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
 
 BIN = os.environ["MARKTIME_BIN"]
@@ -29,12 +30,13 @@ PASSWORD = "correct horse"
 class Pi:
     """A store in its own folder, the CLI on it, and `marktime web` serving it."""
 
-    def __init__(self):
+    def __init__(self, config=""):
         self.folder = tempfile.mkdtemp(prefix="marktime-web-")
-        config = os.path.join(self.folder, "config.toml")
-        open(config, "w").close()
+        config_path = os.path.join(self.folder, "config.toml")
+        with open(config_path, "w") as f:
+            f.write(config)
         self.store = os.path.join(self.folder, "marktime.sqlite")
-        self.env = dict(os.environ, MARKTIME_STORE=self.store, MARKTIME_CONFIG=config)
+        self.env = dict(os.environ, MARKTIME_STORE=self.store, MARKTIME_CONFIG=config_path)
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             self.port = s.getsockname()[1]
@@ -100,7 +102,8 @@ class PhonePage(unittest.TestCase):
         cls.browser.quit()
 
     def setUp(self):
-        self.pi = Pi()
+        # A scenario may give the Pi's config.toml, read when `marktime web` starts.
+        self.pi = Pi(getattr(self, "config", {}).get(self._testMethodName, ""))
         self.pi.user("skipper", admin=True)
         self.browser.get(self.pi.url + "/login")
         self.browser.delete_all_cookies()  # cookies are per host, whatever the port
@@ -313,6 +316,33 @@ class PhonePage(unittest.TestCase):
         self.wait(lambda: "alarm" not in (self.find("body").get_attribute("class") or "").split(), what="the flashing to stop")
         self.screenshots("anchor", "/places")
 
+
+    config = {"test_the_people_slider_moves_every_time": "[home]\nzone = 'Australia/Brisbane'\n"}
+
+    def test_the_people_slider_moves_every_time(self):
+        self.pi.cli("people", "add", "Ann", "new york")
+        self.pi.cli("people", "add", "Raj", "Asia/Calcutta")
+        self.log_in()
+        # Given 09:30 in Brisbane on 1 July 2026 (New York on EDT, Kolkata on IST)
+        self.open("/people?date=2026-07-01&minute=570")
+        clock = lambda name: self.find(f'#clocks li[data-row="{name}"] .time').text
+        day = lambda name: self.find(f'#clocks li[data-row="{name}"] .day').text
+        self.assertEqual((clock("Ann"), day("Ann"), clock("Raj"), day("Raj")), ("19:30", "-1d", "05:00", ""))
+        # When the slider goes to midnight, then 90 minutes on, by the keyboard
+        slider = self.find("#minute")
+        slider.send_keys(Keys.HOME)
+        self.assertEqual((self.find("#minute-text").text, clock("Ann"), clock("Raj"), day("Raj")), ("00:00", "10:00", "19:30", "-1d"))
+        for _ in range(90):
+            slider.send_keys(Keys.ARROW_RIGHT)
+        # Then every clock has moved with it, and the panel wears the sky at the minute
+        self.assertEqual((self.find("#minute-text").text, clock("Ann"), clock("Raj")), ("01:30", "11:30", "21:00"))
+        self.assertEqual(self.find('#clocks li[data-row="Ann"] .sky').text, "day")
+        self.assertNotEqual(self.find("#align").value_of_css_property("background-color"), "rgba(0, 0, 0, 0)")
+        # And a person hidden from the page leaves the board
+        self.submit('tr[data-name="Raj"] button.select')
+        self.assertEqual(self.find(".notice").text, "Hiding Raj.")
+        self.assertEqual([li.get_attribute("data-row") for li in self.found("#clocks li[data-row]")], ["Ann"])
+        self.screenshots("people", "/people?date=2026-07-01&minute=570")
 
 if __name__ == "__main__":
     unittest.main()

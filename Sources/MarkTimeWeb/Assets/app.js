@@ -138,3 +138,51 @@
   mark.addEventListener("pointerup", () => mark.classList.remove("pressed"));
   mark.addEventListener("pointercancel", () => mark.classList.remove("pressed"));
 })();
+
+// The People page's Align slider: every clock and sky follows the chosen minute of your day,
+// from the day the page was given (each person's shifts, and skies every few minutes).
+(function () {
+  const data = document.getElementById("align-data"), slider = document.getElementById("minute");
+  if (!data || !slider) return;
+  const day = JSON.parse(data.textContent);
+  const panel = document.getElementById("align"), text = document.getElementById("minute-text");
+  const painted = document.documentElement.dataset.theme !== "night"; // red-on-black keeps night vision: no sky colours
+  const hhmm = (m) => String(Math.floor(m / 60)).padStart(2, "0") + ":" + String(m % 60).padStart(2, "0");
+  const segment = (row, m) => row.segments.reduce((found, s) => (s[0] <= m ? s : found), row.segments[0]);
+  const skyAt = (row, m) => row.sky[Math.min(Math.floor(m / day.step), row.sky.length - 1)];
+  const dark = (hex) => {
+    const v = parseInt(hex.slice(1), 16);
+    return 0.299 * (v >> 16) + 0.587 * ((v >> 8) & 255) + 0.114 * (v & 255) < 140;
+  };
+  const paint = (el, sky) => {
+    el.classList.remove("dark", "light");
+    if (!painted || !sky) { el.style.backgroundColor = ""; return; }
+    el.style.backgroundColor = sky[1];
+    el.classList.add(dark(sky[1]) ? "dark" : "light");
+  };
+  if (painted) {
+    // The track is your day's sky, midnight to midnight.
+    const stops = day.you.sky.map((s, i) => (s ? s[1] : "#888") + " " + ((i * 100) / day.you.sky.length).toFixed(1) + "%");
+    slider.style.background = "linear-gradient(to right, " + stops.join(", ") + ")";
+    panel.classList.add("painted");
+  }
+  const rows = new Map(day.rows.map((r) => [r.name, r]));
+  const show = () => {
+    const m = Number(slider.value);
+    text.textContent = hhmm(m);
+    paint(panel, skyAt(day.you, m));
+    document.querySelectorAll("#clocks li[data-row]").forEach((li) => {
+      const row = rows.get(li.dataset.row);
+      if (!row) return;
+      const s = segment(row, m), t = m + s[1];
+      const d = Math.floor(t / 1440), sky = skyAt(row, m);
+      li.querySelector(".time").textContent = hhmm(t - d * 1440);
+      li.querySelector(".day").textContent = d === 0 ? "" : (d > 0 ? "+" : "-") + Math.abs(d) + "d";
+      li.querySelector(".zone").textContent = s[2] + " " + s[3];
+      li.querySelector(".sky").textContent = sky ? sky[0] : "-";
+      paint(li, sky);
+    });
+  };
+  slider.addEventListener("input", show);
+  show();
+})();
