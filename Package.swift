@@ -125,6 +125,7 @@ let package = Package(
                 "MarkTimeCore",
                 "MarkTimeSky",
                 "MarkTimePeople",
+                "MarkTimeTasks",
                 "MarkTimeStore",
                 "MarkTimeAccounts",
                 "MarkTimeDevices",
@@ -139,7 +140,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             resources: ["Assets/app.css", "Assets/app.js", "Assets/icon.svg"].map { .embedInCode($0) }
-                + ["layout", "login", "signup", "problem", "now", "sights", "sight", "settings", "places", "people"].map { .embedInCode("Templates/\($0).mustache") }),
+                + ["layout", "login", "signup", "problem", "now", "sights", "sight", "settings", "places", "people", "tasks"].map { .embedInCode("Templates/\($0).mustache") }),
 
         // The command-line interface, as a library so tests can reach its pieces.
         .target(

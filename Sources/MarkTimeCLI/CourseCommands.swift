@@ -10,9 +10,7 @@ func twoDecimals(_ v: Double) -> String { GradeBook.text(v) }
 /// The line both `course show` and `course need` print when the types' weights leave part
 /// of the final grade unassigned.
 func unassignedLine(_ book: GradeBook, code: String) -> String? {
-    guard book.unassignedWeight > 0 else { return nil }
-    return "weights   the types total \(twoDecimals(book.totalWeight))% of the final grade, so \(twoDecimals(book.unassignedWeight))% "
-        + "can never be earned until `marktime course weight \(code) TYPE PERCENT` assigns it"
+    book.unassignedSentence(code: code).map { "weights   " + $0 }
 }
 
 /// A number option that also takes `none` (to clear it).
@@ -191,18 +189,7 @@ extension MarkTime {
 
             func run() async throws {
                 let r = try store.openForReading().course(code)
-                let text = target.trimmingWhitespace()
-                let percent: Double
-                let label: String
-                if let letter = r.course.scale.minimum(for: text) {
-                    percent = letter
-                    label = "\(r.course.scale.letters.first { $0.letter.lowercased() == text.lowercased() }!.letter) (\(Position.plain(letter))%)"
-                } else if let p = Double(text.hasSuffix("%") ? String(text.dropLast()) : text), p.isFinite, (0...100).contains(p) {
-                    percent = p
-                    label = "\(Position.plain(p))%"
-                } else {
-                    throw InputError("'\(target)' is neither a letter of \(r.course.code)'s scale (\(r.course.scale)) nor a percent from 0 to 100")
-                }
+                let (percent, label) = try r.course.scale.target(target, course: r.course.code)
                 let book = r.book
                 let need = book.need(percent)
                 switch format {
@@ -216,15 +203,7 @@ extension MarkTime {
                                        ("pending_weight", .number(book.pendingWeight)), ("secured", .number(book.secured)),
                                        ("possible", .number(book.possible)), ("unassigned_weight", .number(book.unassignedWeight))]).render())
                 case .table:
-                    switch need {
-                    case .needs(let p):
-                        print("for \(label): average \(twoDecimals(p))% on the \(twoDecimals(book.pendingWeight))% still pending "
-                            + "(secured \(twoDecimals(book.secured)), at best \(twoDecimals(book.possible))%)")
-                    case .secured:
-                        print("\(label) is already secured: \(twoDecimals(book.secured)) points are in")
-                    case .unreachable(let best):
-                        print("\(label) can no longer be reached: the best possible is \(twoDecimals(best))% of the final grade")
-                    }
+                    print(book.needSentence(need, label: label))
                     if let line = unassignedLine(book, code: r.course.code) { print(line) }
                 }
             }
@@ -258,7 +237,7 @@ extension MarkTime {
             @Option(name: .customLong("class-average"), parsing: .unconditional, help: "The class average, out of the same.") var classAverage: Double?
 
             func run() async throws {
-                let dueAt = try due.map { try TaskClock(try config.settings()).parse($0, option: "--due") }
+                let dueAt = try due.map { try TaskTimes(try config.settings()).due($0, what: "--due") }
                 let a = StoredAssignment(course: code, assignment: GradeBook.Assignment(title: title.trimmingWhitespace(), type: type, score: score,
                                                                                       outOf: outOf, weight: weight),
                                          due: dueAt, classAverage: classAverage)
@@ -284,7 +263,7 @@ extension MarkTime {
             @Option(name: .customLong("class-average"), parsing: .unconditional, help: "The class average, or none.") var classAverage: Clearable<Double>?
 
             func run() async throws {
-                let dueAt = try due.map { try TaskClock(try config.settings()).parse($0, option: "--due") }
+                let dueAt = try due.map { try TaskTimes(try config.settings()).due($0, what: "--due") }
                 let a = try store.open().editAssignment(id) { a in
                     if let title { a.assignment.title = title.trimmingWhitespace() }
                     if let type { a.assignment.type = type }

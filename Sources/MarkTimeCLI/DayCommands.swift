@@ -131,7 +131,7 @@ extension MarkTime {
                 let zone = try TZDatabase().home(try config.settings())
                 let at = try when.instant(zone)
                 let id = try store.open().addMoment(text, at: at, now: try wallClock())
-                print("moment \(id) at \(TaskClock.show(at, zone))")
+                print("moment \(id) at \(zone.localText(at))")
             }
         }
 
@@ -156,7 +156,7 @@ extension MarkTime {
                 let at = try options.resolve(db, settings)
                 let time = try when.instant(zone)
                 let c = try db.checkIn(at: at, name: name, time: time, now: try wallClock())
-                print("check-in \(c.id): \(Text.escaped(c.name)) at \(at.ddm), \(TaskClock.show(time, zone))")
+                print("check-in \(c.id): \(Text.escaped(c.name)) at \(at.ddm), \(zone.localText(time))")
                 if c.inside == nil {
                     print(c.nearest.isEmpty ? "no known places: `marktime place add` adds them"
                           : "not within a known place; nearest: " + c.nearest.prefix(3).map { "\(Text.escaped($0.place.name)) \(distanceText($0.metres))" }.joined(separator: ", "))
@@ -202,7 +202,7 @@ extension MarkTime {
                 let db = try store.open()
                 try MediaFolder(db.mediaFolder).keep(data, as: photo.fileName)
                 let (id, added) = try db.addPhoto(photo, caption: caption, at: time, now: try wallClock())
-                print(added ? "photo \(id): \(info.width)×\(info.height) \(info.format.rawValue), \(TaskClock.show(time, zone))"
+                print(added ? "photo \(id): \(info.width)×\(info.height) \(info.format.rawValue), \(zone.localText(time))"
                             : "photo \(id) already has this image: kept once")
             }
         }

@@ -5,32 +5,10 @@ import MarkTimeDevices
 import MarkTimeStore
 import MarkTimeTasks
 
-/// The home zone and "now", for reading and showing task times.
-struct TaskClock {
-    let zone: SystemZoneRules
-    let now: Int64
-
+extension TaskTimes {
+    /// Now on the wall clock, in the home zone (config home.zone, else the system's).
     init(_ settings: Settings) throws {
-        zone = try TZDatabase().home(settings)
-        now = try wallClock().wholeSeconds
-    }
-
-    var parser: WhenParser { WhenParser(now: now, zone: zone) }
-
-    func parse(_ text: String, option: String, before due: Int64? = nil) throws -> UTCTime {
-        do {
-            return try UTCTime(validWholeSeconds: try parser.parse(text, before: due))
-        } catch {
-            throw InputError("\(option): \(error)")
-        }
-    }
-
-    /// `2026-11-27 17:00 AEST`.
-    func show(_ t: UTCTime) -> String { Self.show(t, zone) }
-
-    static func show(_ t: UTCTime, _ zone: SystemZoneRules) -> String {
-        let (local, offset) = zone.local(at: t)
-        return "\(local) \(offset.abbreviation)"
+        self.init(now: try wallClock().wholeSeconds, zone: try TZDatabase().home(settings))
     }
 }
 
@@ -65,12 +43,9 @@ extension MarkTime {
             @Option(help: ArgumentHelp("The course it belongs to.", valueName: "code")) var course: String?
 
             func run() async throws {
-                let clock = try TaskClock(try config.settings())
-                let dueAt = try clock.parse(due, option: "--due")
-                let remindAt = try remind.map { try clock.parse($0, option: "--remind", before: dueAt.wholeSeconds) }
-                if let remindAt, remindAt.wholeSeconds < clock.now {
-                    throw InputError("--remind: \(clock.show(remindAt)) has already passed; give a time still to come")
-                }
+                let clock = try TaskTimes(try config.settings())
+                let dueAt = try clock.due(due, what: "--due")
+                let remindAt = try remind.map { try clock.reminder($0, what: "--remind", due: dueAt) }
                 let db = try store.open()
                 let id = try db.addTask(title: title, due: dueAt, remind: remindAt, course: course, now: try wallClock())
                 Doorbell.ring(store: db.path)
@@ -88,7 +63,7 @@ extension MarkTime {
             @Option(help: "table or json.") var format: Format = .table
 
             func run() async throws {
-                let clock = try TaskClock(try config.settings())
+                let clock = try TaskTimes(try config.settings())
                 let now = UTCTime(wholeSeconds: clock.now)
                 let tasks = try store.openForReading().tasks().filter { t in
                     (all || t.doneAt == nil) && (!overdue || (t.doneAt == nil && t.due < now))
@@ -170,21 +145,13 @@ extension MarkTime {
                 guard title != nil || due != nil || remind != nil || course != nil else {
                     throw ValidationError("nothing to change: give --title, --due, --remind or --course")
                 }
-                let clock = try TaskClock(try config.settings())
+                let clock = try TaskTimes(try config.settings())
                 let db = try store.open()
                 let old = try db.task(id)
                 var edit = TaskEdit(title: title)
-                if let due { edit.due = try clock.parse(due, option: "--due") }
+                if let due { edit.due = try clock.due(due, what: "--due") }
                 if let remind {
-                    if remind.lowercased() == "none" {
-                        edit.remind = .some(nil)
-                    } else {
-                        let at = try clock.parse(remind, option: "--remind", before: (edit.due ?? old.due).wholeSeconds)
-                        guard at.wholeSeconds >= clock.now else {
-                            throw InputError("--remind: \(clock.show(at)) has already passed; give a time still to come")
-                        }
-                        edit.remind = .some(at)
-                    }
+                    edit.remind = .some(remind.lowercased() == "none" ? nil : try clock.reminder(remind, what: "--remind", due: edit.due ?? old.due))
                 }
                 if let course { edit.course = .some(course.lowercased() == "none" ? nil : course) }
                 let t = try db.editTask(id, edit)

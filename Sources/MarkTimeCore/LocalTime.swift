@@ -86,6 +86,12 @@ extension ZoneRules {
     /// The wall clock here at an instant.
     public func local(at t: UTCTime) -> (LocalDateTime, ZoneOffset) { local(atSecondsSinceEpoch: t.wholeSeconds) }
 
+    /// The wall clock here at an instant, with the zone's abbreviation: `2026-11-27 17:00 AEST`.
+    public func localText(_ t: UTCTime) -> String {
+        let (local, offset) = local(at: t)
+        return "\(local) \(offset.abbreviation)"
+    }
+
     /// The instants at which this zone's clocks read `local`. Offsets change at most
     /// once a day, so the candidates are the offsets a day either side.
     public func resolve(_ local: LocalDateTime) -> LocalTimeResolution {

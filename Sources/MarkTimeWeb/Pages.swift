@@ -16,6 +16,7 @@ struct Pages: Sendable {
         ("now", PackageResources.now_mustache), ("sights", PackageResources.sights_mustache),
         ("sight", PackageResources.sight_mustache), ("settings", PackageResources.settings_mustache),
         ("places", PackageResources.places_mustache), ("people", PackageResources.people_mustache),
+        ("tasks", PackageResources.tasks_mustache),
     ]
 
     init() throws {
@@ -27,17 +28,13 @@ struct Pages: Sendable {
     }
 
     /// The navigation bar's pages, in order.
-    static let sections: [(path: String, label: String)] = [("/", "Now"), ("/sights", "Sights"), ("/places", "Places"), ("/people", "People"), ("/settings", "Settings")]
+    static let sections: [(path: String, label: String)] = [("/", "Now"), ("/sights", "Sights"), ("/places", "Places"), ("/people", "People"), ("/tasks", "Tasks"), ("/settings", "Settings")]
 
     /// A whole page: `template` inside the layout, with `values` and the frame. `refresh`
     /// is where the page's live sections are fetched again (when not its own URL, as after a POST).
     func page(_ template: String, title: String, _ values: [String: Any] = [:], context: WebContext,
               status: HTTPResponse.Status = .ok, section: String? = nil, refresh: String? = nil) throws -> Response {
-        // An absent value (`error as Any` holding nil) is left out, so a section on it stays closed.
-        var all = values.filter { value in
-            let mirror = Mirror(reflecting: value.value)
-            return !(mirror.displayStyle == .optional && mirror.children.isEmpty)
-        }
+        var all = Self.present(values) as? [String: Any] ?? [:]
         if let refresh { all["refresh"] = refresh }
         if let revision = context.revision { all["revision"] = revision }
         all["title"] = title
@@ -50,6 +47,19 @@ struct Pages: Sendable {
         }
         guard let html = library.render(all, withTemplate: template) else { throw HTTPError(.internalServerError, message: "no page \(template)") }
         return Self.html(html, status: status)
+    }
+
+    /// `value` without its absent parts, at any depth: a nil (`error as Any` holding nil) is
+    /// left out of its dictionary or list, so a section on it stays closed, never "nil".
+    static func present(_ value: Any) -> Any? {
+        let mirror = Mirror(reflecting: value)
+        if mirror.displayStyle == .optional {
+            guard let wrapped = mirror.children.first?.value else { return nil }
+            return present(wrapped)
+        }
+        if let d = value as? [String: Any] { return d.compactMapValues(present) }
+        if let a = value as? [Any] { return a.compactMap(present) }
+        return value
     }
 
     /// A page that says what went wrong and what to do, with its status.

@@ -35,6 +35,7 @@ public enum WebServer {
         SightRoutes(site: site).add(to: router)
         PlaceRoutes(site: site).add(to: router)
         PeopleRoutes(site: site).add(to: router)
+        TaskRoutes(site: site).add(to: router)
         router.ws("/live") { inbound, outbound, context in
             try await LiveConnection(site: site).handle(inbound: inbound, outbound: outbound, context: context)
         }

@@ -344,5 +344,39 @@ class PhonePage(unittest.TestCase):
         self.assertEqual([li.get_attribute("data-row") for li in self.found("#clocks li[data-row]")], ["Ann"])
         self.screenshots("people", "/people?date=2026-07-01&minute=570")
 
+    def test_tasks_add_done_and_what_a_course_needs(self):
+        self.pi.cli("course", "add", "NAV101", "--name", "Celestial Navigation")
+        self.pi.cli("course", "weight", "NAV101", "Exams", "60")
+        self.pi.cli("course", "weight", "NAV101", "Homework", "40")
+        self.pi.cli("grade", "add", "NAV101", "Midterm", "--type", "Exams", "--score", "80")
+        self.pi.cli("grade", "add", "NAV101", "Final", "--type", "Exams")
+        self.pi.cli("grade", "add", "NAV101", "HW1", "--type", "Homework", "--score", "95")
+        self.log_in()
+        self.open("/tasks")
+        self.find("details summary").click()
+        self.find("#task-title").send_keys("Submit plotting sheet")
+        self.find("#due").send_keys("2099-12-01 09:00")
+        self.find("#remind").send_keys("1h-before")
+        Select(self.find("#task-course")).select_by_value("NAV101")
+        self.submit("#add-task-button")
+        self.assertTrue(self.find(".notice").text.startswith("Added task 1: Submit plotting sheet, due 2099-12-01 09:00"))
+        task = json.loads(self.pi.cli("task", "list", "--format", "json"))[0]
+        self.assertEqual((task["title"], task["course"], task["remind"]), ("Submit plotting sheet", "NAV101", "2099-12-01T08:00:00Z"))
+        # A task added on the Pi appears without a reload
+        self.pi.cli("task", "add", "Wind the chronometer", "--due", "2099-11-30 08:00")
+        self.wait(lambda: len(self.found("#tasks li[data-id]")) == 2, what="the CLI's task on the page")
+        self.assertEqual([li.get_attribute("data-id") for li in self.found("#tasks li[data-id]")], ["2", "1"])
+        self.screenshots("tasks", "/tasks?course=NAV101&target=A")
+        self.open("/tasks")
+        self.submit('#tasks li[data-id="2"] .done-button')
+        self.assertEqual(self.find(".notice").text, "Task 2 done.")
+        done = {t["id"]: t["done_at"] is not None for t in json.loads(self.pi.cli("task", "list", "--all", "--format", "json"))}
+        self.assertEqual(done, {1: False, 2: True})
+        Select(self.find('.course[data-code="NAV101"] select')).select_by_value("A")
+        self.submit('.course[data-code="NAV101"] .need-button')
+        self.assertEqual(self.find(".course .current").text, "88.57% (B)")
+        self.assertEqual(self.find(".course .need").text,
+                         "for A (90%): average 93.33% on the 30.00% still pending (secured 62.00, at best 92.00%)")
+
 if __name__ == "__main__":
     unittest.main()
