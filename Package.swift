@@ -126,6 +126,7 @@ let package = Package(
                 "MarkTimeSky",
                 "MarkTimePeople",
                 "MarkTimeTasks",
+                "MarkTimeJournal",
                 "MarkTimeStore",
                 "MarkTimeAccounts",
                 "MarkTimeDevices",
@@ -140,7 +141,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             resources: ["Assets/app.css", "Assets/app.js", "Assets/icon.svg"].map { .embedInCode($0) }
-                + ["layout", "login", "signup", "problem", "now", "sights", "sight", "settings", "places", "people", "tasks"].map { .embedInCode("Templates/\($0).mustache") }),
+                + ["layout", "login", "signup", "problem", "now", "sights", "sight", "settings", "places", "people", "tasks", "journal", "day"].map { .embedInCode("Templates/\($0).mustache") }),
 
         // The command-line interface, as a library so tests can reach its pieces.
         .target(

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Crypto
 import Foundation
 import MarkTimeCore
 import MarkTimeDevices
@@ -18,20 +17,10 @@ struct WhenOptions: ParsableArguments {
 
     /// The instant in `zone`; refuses a date that does not exist, and a time the clocks skip.
     func instant(_ zone: SystemZoneRules) throws -> UTCTime {
-        let now = try wallClock()
-        guard given else { return now }
-        let (today, _) = zone.local(at: now)
-        var local = today
-        if let date {
-            local.date = try CivilDate.read(date, what: "--date")
-        }
-        if let time {
-            guard let m = LocalDateTime.minuteOfDay(time) else { throw InputError("--time '\(time)' is not a time of day: use HH:MM, 24-hour") }
-            local.minuteOfDay = m
-        }
-        let (seconds, note) = try zone.instant(of: local)
+        if let time, LocalDateTime.minuteOfDay(time) == nil { throw InputError("--time '\(time)' is not a time of day: use HH:MM, 24-hour") }
+        let (at, note) = try zone.instant(date: try date.map { try CivilDate.read($0, what: "--date") }, time: time, now: try wallClock())
         if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
-        return try UTCTime(validWholeSeconds: seconds)
+        return at
     }
 }
 
@@ -41,13 +30,9 @@ func journalDay(_ text: String?, _ zone: SystemZoneRules) throws -> CivilDate {
     return try CivilDate.read(text, what: "the day")
 }
 
-/// A day's page from the store, with the Sun's events at the day's position.
+/// A day's page from the store, the Sun worked at the daemon's fix when there is no better position.
 func dayPage(_ db: AppDatabase, _ date: CivilDate, _ zone: SystemZoneRules) throws -> DayPage {
-    let span = DayPage.span(of: date, in: zone)
-    let entries = try db.dayEntries(from: UTCTime(wholeSeconds: span.lowerBound), to: UTCTime(wholeSeconds: span.upperBound))
-    let fix = try daemonPosition(db, maxAge: PeopleBoard.shipFixAge)
-    let home = try db.places().first { $0.kind == .home }.map { (name: $0.name, position: $0.center) }
-    return DayPage(date: date, zone: zone, entries: entries, sun: DaySun(entries: entries, fix: fix, home: home, span: span))
+    try db.dayPage(date, zone: zone, fix: try daemonPosition(db, maxAge: PeopleBoard.shipFixAge))
 }
 
 extension DayEntry {
@@ -186,24 +171,11 @@ extension MarkTime {
                 do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
                     throw InputError("cannot read \(file): \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
                 }
-                let bytes = [UInt8](data)
-                guard let info = ImageInfo(bytes) else {
-                    throw InputError("\(file) is not a JPEG or PNG image (its first bytes say so, whatever its name): nothing added")
-                }
-                var time = try when.instant(zone)
-                if !when.given, let captured = info.captured {
-                    // With the camera's offset the time is exact; without, it is read in the home zone.
-                    let minute = try info.capturedOffset.map { captured.secondsAsUTC - Int64($0) } ?? zone.instant(of: captured).seconds
-                    // A camera clock outside the store's years is ignored: the photo takes now.
-                    time = (try? UTCTime(validWholeSeconds: minute + Int64(info.capturedSecond))) ?? time
-                }
-                let sha = SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
-                let photo = StoredPhoto(sha256: sha, fileExtension: info.fileExtension, width: info.width, height: info.height)
                 let db = try store.open()
-                try MediaFolder(db.mediaFolder).keep(data, as: photo.fileName)
-                let (id, added) = try db.addPhoto(photo, caption: caption, at: time, now: try wallClock())
-                print(added ? "photo \(id): \(info.width)×\(info.height) \(info.format.rawValue), \(zone.localText(time))"
-                            : "photo \(id) already has this image: kept once")
+                let p = try db.addPhoto([UInt8](data), name: file, caption: caption, given: when.given ? try when.instant(zone) : nil,
+                                        zone: zone, now: try wallClock())
+                print(p.added ? "photo \(p.id): \(p.info.width)×\(p.info.height) \(p.info.format.rawValue), \(zone.localText(p.time))"
+                              : "photo \(p.id) already has this image: kept once")
             }
         }
 
@@ -213,10 +185,7 @@ extension MarkTime {
             @Argument(help: "The photo's id.") var id: Int64
 
             func run() async throws {
-                let db = try store.open()
-                if let photo = try db.removeJournal(kind: "photo", id: id) {
-                    try? FileManager.default.removeItem(atPath: db.mediaFolder + "/" + photo.fileName)
-                }
+                try store.open().removePhoto(id)
                 print("photo \(id) removed")
             }
         }
@@ -285,13 +254,7 @@ extension MarkTime {
                 let today = try journalDay(nil, zone)
                 grid = MonthGrid(year: today.year, month: today.month)
             }
-            let db = try store.openForReading()
-            let from = DayPage.start(of: grid.first, in: zone), to = DayPage.start(of: grid.first.adding(days: grid.days), in: zone)
-            var counts: [Int: Int] = [:]
-            for e in try db.dayEntries(from: UTCTime(wholeSeconds: from), to: UTCTime(wholeSeconds: to)) {
-                let day = zone.local(at: e.time).0.date.day
-                counts[day, default: 0] += 1
-            }
+            let counts = try store.openForReading().entryCounts(grid, zone: zone)
             switch format {
             case .json:
                 print(JSON.array(counts.keys.sorted().map { d in
@@ -301,43 +264,5 @@ extension MarkTime {
                 for line in grid.lines(marked: Set(counts.keys), paint: { $0.bold.cyan }) { print(line) }
             }
         }
-    }
-}
-
-/// The media folder: files written whole (temporary file, fsync, rename, fsync of
-/// the folder), so a power cut leaves either no file or the complete one.
-struct MediaFolder {
-    let path: String
-
-    init(_ path: String) { self.path = path }
-
-    func keep(_ data: Data, as name: String) throws {
-        let target = path + "/" + name
-        guard !FileManager.default.fileExists(atPath: target) else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw InputError("cannot make the media folder \(path): \(error.localizedDescription)")
-        }
-        let temporary = path + "/.incoming-\(getpid())-" + name
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw InputError("cannot write in \(path): \(String(cString: strerror(errno)))") }
-        let ok = data.withUnsafeBytes { raw -> Bool in
-            var done = 0
-            while done < raw.count {
-                let n = write(fd, raw.baseAddress! + done, raw.count - done)
-                if n <= 0 { return false }
-                done += n
-            }
-            return fsync(fd) == 0
-        }
-        close(fd)
-        guard ok, rename(temporary, target) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw InputError("cannot store the photo in \(path): \(reason)")
-        }
-        let dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 { fsync(dir); close(dir) }
     }
 }

@@ -86,6 +86,20 @@ extension ZoneRules {
     /// The wall clock here at an instant.
     public func local(at t: UTCTime) -> (LocalDateTime, ZoneOffset) { local(atSecondsSinceEpoch: t.wholeSeconds) }
 
+    /// The instant of `date` at `time` (HH:MM) here, each defaulting to now's; a time the
+    /// clocks skip is refused, and one they repeat is the earlier, with a note.
+    public func instant(date: CivilDate?, time: String?, now: UTCTime) throws(InputError) -> (time: UTCTime, note: String?) {
+        guard date != nil || time != nil else { return (now, nil) }
+        var local = self.local(at: now).0
+        if let date { local.date = date }
+        if let time {
+            guard let m = LocalDateTime.minuteOfDay(time) else { throw InputError("the time '\(time)' is not a time of day: use HH:MM, 24-hour") }
+            local.minuteOfDay = m
+        }
+        let (seconds, note) = try instant(of: local)
+        return (try UTCTime(validWholeSeconds: seconds), note)
+    }
+
     /// The wall clock here at an instant, with the zone's abbreviation: `2026-11-27 17:00 AEST`.
     public func localText(_ t: UTCTime) -> String {
         let (local, offset) = local(at: t)

@@ -36,6 +36,7 @@ public enum WebServer {
         PlaceRoutes(site: site).add(to: router)
         PeopleRoutes(site: site).add(to: router)
         TaskRoutes(site: site).add(to: router)
+        JournalRoutes(site: site).add(to: router)
         router.ws("/live") { inbound, outbound, context in
             try await LiveConnection(site: site).handle(inbound: inbound, outbound: outbound, context: context)
         }

@@ -378,5 +378,32 @@ class PhonePage(unittest.TestCase):
         self.assertEqual(self.find(".course .need").text,
                          "for A (90%): average 93.33% on the 30.00% still pending (secured 62.00, at best 92.00%)")
 
+    def test_the_journal_takes_a_moment_and_a_photo_from_the_phone(self):
+        self.log_in()
+        self.open("/journal")
+        self.find("#today").click()
+        self.wait(lambda: self.found("#add-moment"), what="today's page")
+        self.find("#moment").send_keys("Dolphins off the bow")
+        self.submit("#add-moment-button")
+        self.assertEqual(self.find(".notice").text, "Moment 1 added.")
+        # A photo chosen in the file picker (here a 640×480 PNG on disk), sent as it is
+        picture = os.path.join(self.pi.folder, "sunset.png")
+        with open(picture, "wb") as f:
+            be32 = lambda v: v.to_bytes(4, "big")
+            f.write(b"\x89PNG\r\n\x1a\n" + be32(13) + b"IHDR" + be32(640) + be32(480) + bytes([8, 2, 0, 0, 0, 0, 0, 0, 0]))
+        self.find("#photo").send_keys(picture)
+        self.find("#caption").send_keys("Green flash")
+        self.find("#add-photo-button").click()
+        self.wait(lambda: self.find("#photo-state").text.startswith("Photo 2 added: 640×480 png"), what="the photo's answer")
+        self.wait(lambda: self.found("#entries img"), what="the photo on the page, without a reload")
+        self.assertEqual(self.find("#entries img").get_attribute("alt"), "Green flash")
+        day = json.loads(self.pi.cli("day", "--format", "json"))
+        self.assertEqual([(e["kind"], e["text"]) for e in day["entries"]], [("moment", "Dolphins off the bow"), ("photo", "Green flash")])
+        # The same image again is kept once
+        self.find("#photo").send_keys(picture)
+        self.find("#add-photo-button").click()
+        self.wait(lambda: self.find("#photo-state").text == "Photo 2 already has this image: kept once.", what="the duplicate's answer")
+        self.screenshots("journal", "/journal")
+
 if __name__ == "__main__":
     unittest.main()

@@ -186,3 +186,28 @@
   slider.addEventListener("input", show);
   show();
 })();
+
+// The day page's photo: sent as the request's body (the file as it is, no re-encoding),
+// with the caption in the query and the session's token in a header.
+(function () {
+  const form = document.getElementById("add-photo");
+  if (!form) return;
+  const state = document.getElementById("photo-state");
+  const csrf = document.querySelector('meta[name="csrf"]');
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const file = document.getElementById("photo").files[0];
+    if (!file) return;
+    state.textContent = "Sending " + Math.round(file.size / 1024) + " KB…";
+    const query = "caption=" + encodeURIComponent(document.getElementById("caption").value) + "&name=" + encodeURIComponent(file.name);
+    const r = await fetch(form.action + "?" + query, {
+      method: "POST", body: file, credentials: "same-origin",
+      headers: { "Content-Type": file.type || "application/octet-stream", "X-CSRF-Token": csrf ? csrf.content : "" },
+    });
+    // The page's answer says what happened; the entries follow through the live connection.
+    const answer = new DOMParser().parseFromString(await r.text(), "text/html").querySelector(".error, .notice");
+    state.textContent = answer ? answer.textContent : "The Pi answered " + r.status + ".";
+    state.className = r.ok ? "notice" : "error";
+    if (r.ok) form.reset();
+  });
+})();

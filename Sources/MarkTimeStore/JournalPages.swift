@@ -1,0 +1,100 @@
+import Crypto
+import Foundation
+import MarkTimeCore
+import MarkTimeJournal
+
+/// A photo as it went into the journal: its id, whether it is new (else the same image
+/// was already in), what the file is, and the time it was filed under.
+public struct PhotoAdded: Sendable {
+    public var id: Int64
+    public var added: Bool
+    public var info: ImageInfo
+    public var time: UTCTime
+}
+
+extension AppDatabase {
+    /// A day's page: its entries, with the Sun's events at the day's position (else `fix`,
+    /// else the place of kind home).
+    public func dayPage(_ date: CivilDate, zone: any ZoneRules, fix: Position?) throws(StoreError) -> DayPage {
+        let span = DayPage.span(of: date, in: zone)
+        let entries = try dayEntries(from: UTCTime(wholeSeconds: span.lowerBound), to: UTCTime(wholeSeconds: span.upperBound))
+        let home = try places().first { $0.kind == .home }.map { (name: $0.name, position: $0.center) }
+        return DayPage(date: date, zone: zone, entries: entries, sun: DaySun(entries: entries, fix: fix, home: home, span: span))
+    }
+
+    /// How many entries each day of a month has, by day of the month, in `zone`.
+    public func entryCounts(_ month: MonthGrid, zone: any ZoneRules) throws(StoreError) -> [Int: Int] {
+        let from = DayPage.start(of: month.first, in: zone), to = DayPage.start(of: month.first.adding(days: month.days), in: zone)
+        var counts: [Int: Int] = [:]
+        for e in try dayEntries(from: UTCTime(wholeSeconds: from), to: UTCTime(wholeSeconds: to)) {
+            counts[zone.local(at: e.time).0.date.day, default: 0] += 1
+        }
+        return counts
+    }
+
+    /// Adds a photo from its bytes: refused unless its first bytes say JPEG or PNG; kept once
+    /// in the media folder by its SHA-256 (the same image again is not added twice). Its time
+    /// is `given`, else its EXIF capture time (exact with the camera's offset, else read in
+    /// `zone`), else `now`. `name` says where it came from, for errors.
+    public func addPhoto(_ bytes: [UInt8], name: String, caption: String, given: UTCTime?, zone: any ZoneRules, now: UTCTime) throws -> PhotoAdded {
+        guard let info = ImageInfo(bytes) else {
+            throw InputError("\(name) is not a JPEG or PNG image (its first bytes say so, whatever its name): nothing added")
+        }
+        var time = given ?? now
+        if given == nil, let captured = info.captured {
+            let minute = try info.capturedOffset.map { captured.secondsAsUTC - Int64($0) } ?? zone.instant(of: captured).seconds
+            // A camera clock outside the store's years is ignored: the photo takes now.
+            time = (try? UTCTime(validWholeSeconds: minute + Int64(info.capturedSecond))) ?? time
+        }
+        let sha = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        let photo = StoredPhoto(sha256: sha, fileExtension: info.fileExtension, width: info.width, height: info.height)
+        try MediaFolder(mediaFolder).keep(Data(bytes), as: photo.fileName)
+        let (id, added) = try addPhoto(photo, caption: caption, at: time, now: now)
+        return PhotoAdded(id: id, added: added, info: info, time: time)
+    }
+
+    /// Deletes a photo's entry and its file.
+    public func removePhoto(_ id: Int64) throws(StoreError) {
+        if let photo = try removeJournal(kind: "photo", id: id) {
+            try? FileManager.default.removeItem(atPath: mediaFolder + "/" + photo.fileName)
+        }
+    }
+}
+
+/// The media folder: files written whole (temporary file, fsync, rename, fsync of
+/// the folder), so a power cut leaves either no file or the complete one.
+struct MediaFolder {
+    let path: String
+
+    init(_ path: String) { self.path = path }
+
+    func keep(_ data: Data, as name: String) throws {
+        let target = path + "/" + name
+        guard !FileManager.default.fileExists(atPath: target) else { return }
+        do {
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        } catch {
+            throw InputError("cannot make the media folder \(path): \(error.localizedDescription)")
+        }
+        let temporary = path + "/.incoming-\(getpid())-" + name
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw InputError("cannot write in \(path): \(String(cString: strerror(errno)))") }
+        let ok = data.withUnsafeBytes { raw -> Bool in
+            var done = 0
+            while done < raw.count {
+                let n = write(fd, raw.baseAddress! + done, raw.count - done)
+                if n <= 0 { return false }
+                done += n
+            }
+            return fsync(fd) == 0
+        }
+        close(fd)
+        guard ok, rename(temporary, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw InputError("cannot store the photo in \(path): \(reason)")
+        }
+        let dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if dir >= 0 { fsync(dir); close(dir) }
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Hummingbird
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimeJournal
+import MarkTimePeople
+import MarkTimeStore
+
+/// The Journal page: a month's calendar with its marked days, and a day's page gathering
+/// every module, where a moment, a check-in and a photo from the phone are added.
+struct JournalRoutes {
+    let site: Site
+    let tz = TZDatabase()
+
+    func add(to router: Router<WebContext>) {
+        router.get("/journal") { request, context in
+            try month(context: context, text: request.uri.queryParameters["month"].map(String.init))
+        }
+        router.get("/journal/:date") { _, context in try day(context: context, text: context.parameters.get("date") ?? "") }
+        router.post("/journal/:date/moment") { request, context in try await moment(request, context: context) }
+        router.post("/journal/:date/checkin") { request, context in try await checkIn(request, context: context) }
+        router.post("/journal/:date/photo") { request, context in try await photo(request, context: context) }
+        router.get("/media/:file") { _, context in try media(context.parameters.get("file") ?? "") }
+    }
+
+    func month(context: WebContext, text: String?) throws -> Response {
+        let zone = try tz.home(site.settings)
+        let today = zone.local(at: try site.now()).0.date
+        var values: [String: Any] = [:]
+        var grid = MonthGrid(year: today.year, month: today.month)
+        if let text, !text.isEmpty {
+            if let g = MonthGrid(text), (try? g.first.inRange(what: "the month")) != nil { grid = g } else {
+                values["error"] = "'\(text)' is not a month: use YYYY-MM, e.g. 2026-11"
+            }
+        }
+        let counts = try site.store.entryCounts(grid, zone: zone)
+        let previous = grid.month == 1 ? MonthGrid(year: grid.year - 1, month: 12) : MonthGrid(year: grid.year, month: grid.month - 1)
+        let next = grid.month == 12 ? MonthGrid(year: grid.year + 1, month: 1) : MonthGrid(year: grid.year, month: grid.month + 1)
+        func key(_ g: MonthGrid) -> String { String(g.first.description.prefix(7)) }
+        values["month"] = "\(MonthGrid.monthNames[grid.month - 1]) \(grid.year)"
+        values["previous"] = key(previous)
+        values["next"] = key(next)
+        values["today"] = today.description
+        values["weeks"] = grid.weeks.map { week in
+            ["days": week.map { d -> [String: Any] in
+                guard let d else { return ["blank": true] }
+                let date = CivilDate(year: grid.year, month: grid.month, day: d)
+                return ["day": d, "date": date.description, "count": counts[d] as Any, "today": date == today]
+            }]
+        }
+        return try site.pages.page("journal", title: "Journal", values, context: context, section: "/journal")
+    }
+
+    func day(context: WebContext, text: String, error: String? = nil, notice: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
+        let zone = try tz.home(site.settings)
+        let date: CivilDate
+        do { date = try CivilDate.read(text, what: "the day") } catch {
+            return try site.pages.problem(.notFound, "\(error) Open a day from the calendar.", context: context)
+        }
+        let page = try site.store.dayPage(date, zone: zone, fix: try fix())
+        let values: [String: Any] = [
+            "date": date.description, "sun": page.sunLine, "zone": zone.identifier, "error": error as Any, "notice": notice as Any,
+            "month": String(date.description.prefix(7)),
+            "entries": page.entries.map { e -> [String: Any] in
+                var v: [String: Any] = ["time": page.clock(e.time), "kind": e.kind.rawValue]
+                if e.kind == .photo, let file = e.file {
+                    v["photo"] = "/media/" + (file as NSString).lastPathComponent
+                    v["text"] = e.text.isEmpty ? "Photo" : e.text
+                    v["size"] = e.width.map { "\($0)×\(e.height ?? 0)" } as Any
+                } else {
+                    v["text"] = page.body(e)
+                }
+                return v
+            },
+        ]
+        return try site.pages.page("day", title: page.title, values, context: context, status: status, section: "/journal",
+                                   refresh: "/journal/\(date)")
+    }
+
+    /// The daemon's position while its fix is fresh enough for the Sun's events.
+    func fix() throws -> Position? {
+        try site.store.daemonStatus()?.recentPosition(now: try site.clock.read().instant, maxAge: PeopleBoard.shipFixAge)
+    }
+
+    /// The instant of the day's `time` (HH:MM), or now when no time is given.
+    func instant(_ date: String, time: String?) throws -> UTCTime {
+        let zone = try tz.home(site.settings)
+        let day = try CivilDate.read(date, what: "the day")
+        guard let time, !time.isEmpty else { return try site.now() }
+        return try zone.instant(date: day, time: time, now: try site.now()).time
+    }
+
+    func moment(_ request: Request, context: WebContext) async throws -> Response {
+        struct Form: Decodable { var text, time: String? }
+        let date = context.parameters.get("date") ?? ""
+        let f = try await request.decode(as: Form.self, context: context)
+        do {
+            let id = try site.store.addMoment(f.text ?? "", at: try instant(date, time: f.time), now: try site.now())
+            return try day(context: context, text: date, notice: "Moment \(id) added.")
+        } catch {
+            return try day(context: context, text: date, error: "\(error)", status: .badRequest)
+        }
+    }
+
+    func checkIn(_ request: Request, context: WebContext) async throws -> Response {
+        struct Form: Decodable { var name, position, here: String? }
+        let date = context.parameters.get("date") ?? ""
+        let f = try await request.decode(as: Form.self, context: context)
+        do {
+            let at = try PlaceRoutes(site: site).position(typed: f.position, here: f.here != nil)
+            let c = try site.store.checkIn(at: at, name: f.name.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }, time: try site.now(), now: try site.now())
+            let nearest = c.inside != nil ? "" : c.nearest.isEmpty ? " No known places yet."
+                : " Not within a known place; nearest: " + c.nearest.prefix(3).map { "\($0.place.name) \(Quantity.metres($0.metres))" }.joined(separator: ", ") + "."
+            return try day(context: context, text: date, notice: "Checked in at \(c.name), \(at.ddm).\(nearest)")
+        } catch {
+            return try day(context: context, text: date, error: "\(error)", status: .badRequest)
+        }
+    }
+
+    /// A photo sent by the page's script as the request's whole body, with its caption in the query.
+    func photo(_ request: Request, context: WebContext) async throws -> Response {
+        let date = context.parameters.get("date") ?? ""
+        let caption = request.uri.queryParameters["caption"].map(String.init) ?? ""
+        let name = request.uri.queryParameters["name"].map(String.init) ?? "the file"
+        do {
+            let body = try await request.body.collect(upTo: context.maxUploadSize)
+            let zone = try tz.home(site.settings)
+            let p = try site.store.addPhoto(Array(body.readableBytesView), name: name, caption: caption, given: nil, zone: zone, now: try site.now())
+            let text = p.added ? "Photo \(p.id) added: \(p.info.width)×\(p.info.height) \(p.info.format.rawValue), \(zone.localText(p.time))."
+                : "Photo \(p.id) already has this image: kept once."
+            return try day(context: context, text: date, notice: text)
+        } catch let error as HTTPError where error.status == .contentTooLarge {
+            return try day(context: context, text: date, error: "The photo is over \(context.maxUploadSize / 1_048_576) MB: send a smaller one.",
+                           status: .contentTooLarge)
+        } catch {
+            return try day(context: context, text: date, error: "\(error)", status: .badRequest)
+        }
+    }
+
+    /// A kept photo, by its file name (`<sha256>.jpg`); nothing else in the folder is served.
+    func media(_ file: String) throws -> Response {
+        let parts = file.split(separator: ".")
+        guard parts.count == 2, parts[0].count == 64, parts[0].allSatisfy(\.isHexDigit), ["jpg", "png"].contains(parts[1]),
+              let data = FileManager.default.contents(atPath: site.store.mediaFolder + "/" + file) else {
+            throw HTTPError(.notFound, message: "no such photo")
+        }
+        return Response(status: .ok, headers: [.contentType: parts[1] == "jpg" ? "image/jpeg" : "image/png", .cacheControl: "private, max-age=31536000, immutable"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import MarkTimeCore
+import MarkTimeStore
+import Testing
+@testable import MarkTimeWeb
+
+/// A minimal PNG: its signature and IHDR, `width` × `height`.
+private func png(width: Int, height: Int) -> [UInt8] {
+    func be32(_ v: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((v >> $0) & 0xFF) } }
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + Array("IHDR".utf8) + be32(width) + be32(height) + [8, 2, 0, 0, 0, 0, 0, 0, 0]
+}
+
+@Suite("The phone page: the journal")
+struct JournalPageTests {
+    static let brisbane = Settings(values: ["home.zone": .string("Australia/Brisbane")])
+
+    @Test func aMomentAtATimeLandsOnItsDayAndMarksTheCalendar() async throws {
+        let t = try TestSite(settings: Self.brisbane)
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, csrf in
+            let r = try await client.execute(uri: "/journal/2026-11-21/moment", method: .post, headers: headers,
+                                             body: ByteBuffer(string: "csrf=\(csrf)&text=Dolphins+off+the+bow&time=07%3A15"))
+            #expect(r.status == .ok)
+            #expect(r.text.contains("Moment 1 added."))
+            #expect(r.text.contains("<li class=\"entry-moment\"><span class=\"num\">07:15</span> <span class=\"muted\">moment</span> Dolphins off the bow"))
+            let cal = try await client.execute(uri: "/journal?month=2026-11", method: .get, headers: [.cookie: headers[.cookie]!])
+            #expect(cal.text.contains("<a href=\"/journal/2026-11-21\" data-date=\"2026-11-21\" class=\"marked\" title=\"1 entries\">21</a>"))
+            #expect(cal.text.contains("<h2>November 2026</h2>"))
+        }
+    }
+
+    @Test func aTimeTheDayDoesNotHaveIsRefused() async throws {
+        let t = try TestSite(settings: Self.brisbane)
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, csrf in
+            let r = try await client.execute(uri: "/journal/2026-11-21/moment", method: .post, headers: headers,
+                                             body: ByteBuffer(string: "csrf=\(csrf)&text=Squall&time=25%3A00"))
+            #expect(r.status == .badRequest)
+            #expect(r.text.contains("the time &#39;25:00&#39; is not a time of day: use HH:MM, 24-hour"))
+        }
+    }
+
+    @Test func aPhotoIsKeptOnceAndServedOnlyWithASession() async throws {
+        let t = try TestSite(settings: Self.brisbane)
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, csrf in
+            var upload: HTTPFields = [.origin: "http://localhost", .contentType: "image/png", .cookie: headers[.cookie]!]
+            upload[HTTPField.Name("X-CSRF-Token")!] = csrf
+            let first = try await client.execute(uri: "/journal/2026-11-21/photo?caption=Green+flash&name=sunset.png", method: .post,
+                                                 headers: upload, body: ByteBuffer(bytes: png(width: 640, height: 480)))
+            #expect(first.status == .ok)
+            #expect(first.text.contains("Photo 1 added: 640×480 png,"))
+            let again = try await client.execute(uri: "/journal/2026-11-21/photo?caption=Again&name=copy.png", method: .post,
+                                                 headers: upload, body: ByteBuffer(bytes: png(width: 640, height: 480)))
+            #expect(again.text.contains("Photo 1 already has this image: kept once."))
+            let files = try FileManager.default.contentsOfDirectory(atPath: t.store.mediaFolder).filter { !$0.hasPrefix(".") }
+            #expect(files.count == 1)
+            let served = try await client.execute(uri: "/media/\(files[0])", method: .get, headers: [.cookie: headers[.cookie]!])
+            #expect(served.status == .ok)
+            #expect(Array(served.body.readableBytesView) == png(width: 640, height: 480))
+            let anonymous = try await client.execute(uri: "/media/\(files[0])", method: .get)
+            #expect(anonymous.status != .ok)
+        }
+    }
+
+    @Test func aFileThatIsNotAnImageIsRefusedAndNothingKept() async throws {
+        let t = try TestSite(settings: Self.brisbane)
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, csrf in
+            var upload: HTTPFields = [.origin: "http://localhost", .contentType: "image/jpeg", .cookie: headers[.cookie]!]
+            upload[HTTPField.Name("X-CSRF-Token")!] = csrf
+            let r = try await client.execute(uri: "/journal/2026-11-21/photo?name=notes.jpg", method: .post, headers: upload,
+                                             body: ByteBuffer(string: "not a picture"))
+            #expect(r.status == .badRequest)
+            #expect(r.text.contains("notes.jpg is not a JPEG or PNG image (its first bytes say so, whatever its name): nothing added"))
+            #expect(!FileManager.default.fileExists(atPath: t.store.mediaFolder))
+        }
+    }
+
+    @Test func aPhotoWithoutTheTokenIsRefused() async throws {
+        let t = try TestSite(settings: Self.brisbane)
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, _ in
+            let upload: HTTPFields = [.origin: "http://localhost", .contentType: "image/png", .cookie: headers[.cookie]!]
+            let r = try await client.execute(uri: "/journal/2026-11-21/photo", method: .post, headers: upload,
+                                             body: ByteBuffer(bytes: png(width: 1, height: 1)))
+            #expect(r.status == .forbidden)
+        }
+    }
+}
