@@ -183,7 +183,7 @@ class PhonePage(unittest.TestCase):
         self.log_in()
         self.assertEqual(self.browser.current_url, self.pi.url + "/")
         self.live()
-        self.assertEqual([a.text for a in self.found("nav a")], ["Now", "Sights", "Places", "Settings"])
+        self.assertEqual([a.text for a in self.found("nav a")], ["Now", "Sights", "Places", "People", "Tasks", "Journal", "Settings"])
         self.screenshots("now", "/")
 
     def test_a_wrong_password_is_refused(self):
