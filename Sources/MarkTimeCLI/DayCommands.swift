@@ -17,8 +17,8 @@ struct WhenOptions: ParsableArguments {
 
     /// The instant in `zone`; refuses a date that does not exist, and a time the clocks skip.
     func instant(_ zone: SystemZoneRules) throws -> UTCTime {
-        if let time, LocalDateTime.minuteOfDay(time) == nil { throw InputError("--time '\(time)' is not a time of day: use HH:MM, 24-hour") }
-        let (at, note) = try zone.instant(date: try date.map { try CivilDate.read($0, what: "--date") }, time: time, now: try wallClock())
+        let (at, note) = try zone.instant(date: try date.map { try CivilDate.read($0, what: "--date") }, time: time, now: try wallClock(),
+                                          timeName: "--time")
         if let note { FileHandle.standardError.write(Data("note: \(note)\n".utf8)) }
         return at
     }

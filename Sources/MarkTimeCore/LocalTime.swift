@@ -87,13 +87,15 @@ extension ZoneRules {
     public func local(at t: UTCTime) -> (LocalDateTime, ZoneOffset) { local(atSecondsSinceEpoch: t.wholeSeconds) }
 
     /// The instant of `date` at `time` (HH:MM) here, each defaulting to now's; a time the
-    /// clocks skip is refused, and one they repeat is the earlier, with a note.
-    public func instant(date: CivilDate?, time: String?, now: UTCTime) throws(InputError) -> (time: UTCTime, note: String?) {
+    /// clocks skip is refused, and one they repeat is the earlier, with a note. `timeName`
+    /// names the time's field in errors (`--time`).
+    public func instant(date: CivilDate?, time: String?, now: UTCTime, timeName: String = "the time") throws(InputError)
+        -> (time: UTCTime, note: String?) {
         guard date != nil || time != nil else { return (now, nil) }
         var local = self.local(at: now).0
         if let date { local.date = date }
         if let time {
-            guard let m = LocalDateTime.minuteOfDay(time) else { throw InputError("the time '\(time)' is not a time of day: use HH:MM, 24-hour") }
+            guard let m = LocalDateTime.minuteOfDay(time) else { throw InputError("\(timeName) '\(time)' is not a time of day: use HH:MM, 24-hour") }
             local.minuteOfDay = m
         }
         let (seconds, note) = try instant(of: local)

@@ -15,10 +15,8 @@ private func png(width: Int, height: Int) -> [UInt8] {
 
 @Suite("The phone page: the journal")
 struct JournalPageTests {
-    static let brisbane = Settings(values: ["home.zone": .string("Australia/Brisbane")])
-
     @Test func aMomentAtATimeLandsOnItsDayAndMarksTheCalendar() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try await t.loggedIn { client, headers, csrf in
             let r = try await client.execute(uri: "/journal/2026-11-21/moment", method: .post, headers: headers,
@@ -33,7 +31,7 @@ struct JournalPageTests {
     }
 
     @Test func aTimeTheDayDoesNotHaveIsRefused() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try await t.loggedIn { client, headers, csrf in
             let r = try await client.execute(uri: "/journal/2026-11-21/moment", method: .post, headers: headers,
@@ -44,7 +42,7 @@ struct JournalPageTests {
     }
 
     @Test func aPhotoIsKeptOnceAndServedOnlyWithASession() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try await t.loggedIn { client, headers, csrf in
             var upload: HTTPFields = [.origin: "http://localhost", .contentType: "image/png", .cookie: headers[.cookie]!]
@@ -67,7 +65,7 @@ struct JournalPageTests {
     }
 
     @Test func aFileThatIsNotAnImageIsRefusedAndNothingKept() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try await t.loggedIn { client, headers, csrf in
             var upload: HTTPFields = [.origin: "http://localhost", .contentType: "image/jpeg", .cookie: headers[.cookie]!]
@@ -81,7 +79,7 @@ struct JournalPageTests {
     }
 
     @Test func aPhotoWithoutTheTokenIsRefused() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try await t.loggedIn { client, headers, _ in
             let upload: HTTPFields = [.origin: "http://localhost", .contentType: "image/png", .cookie: headers[.cookie]!]

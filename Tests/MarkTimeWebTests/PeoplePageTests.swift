@@ -8,10 +8,8 @@ import Testing
 
 @Suite("The phone page: people and the Align slider")
 struct PeoplePageTests {
-    static let brisbane = Settings(values: ["home.zone": .string("Australia/Brisbane")])
-
     @Test func addingSomeoneByCityStoresTheCanonicalZone() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try await t.loggedIn { client, headers, csrf in
             // Given an old name for a city's zone
@@ -26,7 +24,7 @@ struct PeoplePageTests {
     }
 
     @Test func anUnknownCityIsRefusedWithSuggestionsAndKeepsTheForm() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try await t.loggedIn { client, headers, csrf in
             let r = try await client.execute(uri: "/people", method: .post, headers: headers,
@@ -39,7 +37,7 @@ struct PeoplePageTests {
     }
 
     @Test func theChosenMinuteShowsEveryonesClockAtIt() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try t.store.addPerson(Person(name: "Ann", zone: "America/New_York"), now: UTCTime(nanosecondsSinceEpoch: 0))
         try await t.loggedIn { client, headers, _ in
@@ -54,7 +52,7 @@ struct PeoplePageTests {
     }
 
     @Test func aMinuteOutsideTheDayIsRefusedButTheListStays() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try t.store.addPerson(Person(name: "Ann", zone: "America/New_York"), now: UTCTime(nanosecondsSinceEpoch: 0))
         try await t.loggedIn { client, headers, _ in
@@ -65,7 +63,7 @@ struct PeoplePageTests {
     }
 
     @Test func deselectingHidesSomeoneFromTheBoardAndRemovingDeletesThem() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try t.store.addPerson(Person(name: "Ann", zone: "America/New_York"), now: UTCTime(nanosecondsSinceEpoch: 0))
         try await t.loggedIn { client, headers, csrf in
@@ -82,7 +80,7 @@ struct PeoplePageTests {
     }
 
     @Test func removingSomeoneUnknownNamesWhoIsKnown() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try t.store.addPerson(Person(name: "Ann", zone: "America/New_York"), now: UTCTime(nanosecondsSinceEpoch: 0))
         try await t.loggedIn { client, headers, csrf in

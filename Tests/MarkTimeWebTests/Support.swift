@@ -77,3 +77,8 @@ struct TestFailure: Error, CustomStringConvertible {
     var description: String
     init(_ d: String) { description = d }
 }
+
+extension Settings {
+    /// A Pi whose home zone is Australia/Brisbane (UTC+10, no DST): exact local times in tests.
+    static let brisbaneHome = Settings(values: ["home.zone": .string("Australia/Brisbane")])
+}

@@ -9,10 +9,8 @@ import Testing
 
 @Suite("The phone page: tasks and courses")
 struct TaskPageTests {
-    static let brisbane = Settings(values: ["home.zone": .string("Australia/Brisbane")])
-
     @Test func aTaskIsAddedInTheHomeZoneWithItsReminder() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try await t.loggedIn { client, headers, csrf in
             let form = "csrf=\(csrf)&title=Star+sights&due=2099-12-01+17%3A00&remind=30m-before&course="
@@ -27,7 +25,7 @@ struct TaskPageTests {
     }
 
     @Test func aReminderInThePastIsRefusedAndTheFormKept() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try await t.loggedIn { client, headers, csrf in
             let form = "csrf=\(csrf)&title=Log&due=2001-01-01+12%3A00&remind=2001-01-01+11%3A00&course="
@@ -40,7 +38,7 @@ struct TaskPageTests {
     }
 
     @Test func doneTakesATaskOffTheOpenList() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         let id = try t.store.addTask(title: "Wind the chronometer", due: UTCTime(wholeSeconds: 4_000_000_000), remind: nil, course: nil,
                                      now: UTCTime(nanosecondsSinceEpoch: 0))
@@ -56,7 +54,7 @@ struct TaskPageTests {
     }
 
     @Test func aCourseShowsItsGradeAndWhatAnANeeds() async throws {
-        let t = try TestSite(settings: Self.brisbane)
+        let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         // Given the worked example: Exams 60 (Midterm 80, Final pending), Homework 40 (HW1 95)
         try t.store.addCourse(Course(code: "NAV101", name: "Celestial Navigation"))
