@@ -160,6 +160,7 @@ let package = Package(
                 "MarkTimeRecorder",
                 "MarkTimeDaemon",
                 "MarkTimeWeb",
+                "MarkTimeSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Rainbow", package: "Rainbow"),
                 .product(name: "Crypto", package: "swift-crypto"),

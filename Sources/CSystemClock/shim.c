@@ -1,4 +1,6 @@
 #define _GNU_SOURCE
+#include <sys/prctl.h>
+#include <signal.h>
 #include "shim.h"
 #include <errno.h>
 #include <string.h>
@@ -53,4 +55,8 @@ int csystemclock_timer_arm(int fd, int64_t ns) {
 
 int csystemclock_eventfd(void) {
     return eventfd(0, EFD_CLOEXEC);
+}
+
+int csystemclock_term_with_parent(void) {
+    return prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
 }

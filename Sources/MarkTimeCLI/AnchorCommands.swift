@@ -34,7 +34,7 @@ extension MarkTime {
             func run() async throws {
                 let settings = try config.settings()
                 let db = try store.open()
-                let r = try AnchorWatch.radius(given: radius, rode: rode, depth: depth, bow: bow, margin: settings.anchorGPSMargin)
+                let r = try AnchorWatch.radius(given: radius, rode: rode, depth: depth, bow: bow, margin: settings.anchor.gpsMargin)
                 let position = try where_.resolve(db, settings)
                 try db.dropAnchor(at: position, radius: r, now: try wallClock())
                 print("anchor watch set at \(position.ddm), radius \(Quantity.metres(r))")

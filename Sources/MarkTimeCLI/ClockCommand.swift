@@ -37,16 +37,16 @@ extension MarkTime {
             for (m, line) in zip(members, legend) { print(Self.paint("●", m.color) + " " + line) }
         }
 
-        static func paint(_ text: String, _ color: String?) -> String {
+        static func paint(_ text: String, _ color: MemberColor?) -> String {
             switch color {
-            case "red": text.red
-            case "green": text.green
-            case "yellow": text.yellow
-            case "blue": text.blue
-            case "magenta": text.magenta
-            case "cyan": text.cyan
-            case "white": text.white
-            default: text
+            case .red: text.red
+            case .green: text.green
+            case .yellow: text.yellow
+            case .blue: text.blue
+            case .magenta: text.magenta
+            case .cyan: text.cyan
+            case .white: text.white
+            case nil: text
             }
         }
     }

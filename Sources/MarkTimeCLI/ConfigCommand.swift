@@ -27,7 +27,7 @@ extension MarkTime.ConfigCommand {
 
         func run() async throws {
             let file = config.file
-            let settings = try file.load()
+            let settings = try file.load(zoneExists: TZDatabase().knows)
             switch format {
             case .json:
                 print(JSON.object(Settings.keys.map { key in
@@ -92,8 +92,7 @@ extension MarkTime.ConfigCommand {
                 throw ValidationError("give one value, quoted if it has spaces, e.g. `marktime config set button.debounce_ms 40`")
             }
             let file = config.file
-            let tz = TZDatabase()
-            let parsed = try file.set(key, text: value, zoneExists: { name in (try? tz.catalogue().resolve(name)) != nil })
+            let parsed = try file.set(key, text: value, zoneExists: TZDatabase().knows)
             print("\(key) = \(Text.escaped(parsed.description))  (\(file.path))")
         }
     }

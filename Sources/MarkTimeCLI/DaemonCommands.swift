@@ -17,6 +17,10 @@ extension MarkTime {
                 The button is --button, else button.device, else /dev/input/marktime (the udev rule's symlink). With no
                 button present the daemon keeps running and picks it up when it appears. SIGTERM stops it gracefully.
                 Logs go to standard error, for journald.
+
+                With web.enabled (the default) it also runs the phone page, `marktime web` on web.listen, as its
+                child: started again when it exits (after 1 s, doubling to a minute), stopped with the daemon.
+                Under systemd the page is its own unit, marktime-web.service, and the daemon runs with --no-web.
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -28,14 +32,23 @@ extension MarkTime {
         @Option(help: ArgumentHelp("gpsd to use (default: gpsd.address, localhost:2947).", valueName: "host:port"))
         var gpsd: String?
 
+        @Flag(name: .customLong("web", withSingleDash: false), inversion: .prefixedNo,
+              help: "Run the phone page as a child (default: web.enabled, true).")
+        var web: Bool?
+
         func run() async throws {
             logToStandardError()
             let settings = try config.settings()
-            let options = MarkTimeDaemon.Options(
+            let db = try store.open()
+            var options = MarkTimeDaemon.Options(
                 settings: settings,
-                buttonPath: try button ?? settings.buttonDevice ?? "/dev/input/marktime",
+                buttonPath: try button ?? settings.button.device ?? "/dev/input/marktime",
                 gpsdAddress: try gpsd ?? settings.gpsdAddress)
-            try await MarkTimeDaemon(options: options, store: try store.open(), logger: Logger(label: "marktime")).run()
+            if try web ?? settings.web.enabled {
+                let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+                options.web = [me, "web", "--store", db.path, "--config", config.file.path]
+            }
+            try await MarkTimeDaemon(options: options, store: db, logger: Logger(label: "marktime")).run()
         }
     }
 
@@ -65,11 +78,11 @@ extension MarkTime {
         func run() async throws {
             let seconds = try Quantity.check(seconds, in: 0...600, what: "--seconds", unit: "s")
             let settings = try config.settings()
-            let device = try settings.soundDevice
+            let device = try settings.sound.device
             if let reason = ALSABeeper.probe(device: device) {
                 throw InputError("cannot open sound device '\(device)': \(reason); set sound.device to one that `aplay -L` lists")
             }
-            let beeper = try ALSABeeper(device: device, volume: try settings.soundVolume,
+            let beeper = try ALSABeeper(device: device, volume: try settings.sound.volume,
                                     logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }))
             beeper.play(tone.tone)
             if tone.tone.loops {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The `marktime` command: the root of every subcommand.
 public struct MarkTime: AsyncParsableCommand {
@@ -16,4 +17,33 @@ public struct MarkTime: AsyncParsableCommand {
                       Daemon.self, Beep.self, Buttons.self, PlaceCommand.self, Where.self, MemberCommand.self, Anchor.self, Clock.self, People.self, TaskCommand.self, CourseCommand.self, GradeCommand.self, Day.self, Cal.self, AlmanacCommand.self, SkyCommand.self, Reduce.self, FixCommand.self, UserCommand.self, Web.self])
 
     public init() {}
+
+    /// Runs the command. A parse error with a word such as `-1` in the arguments says
+    /// why: ArgumentParser reads it as an option, so `sight show -1` would otherwise only
+    /// say that the id is missing.
+    public static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        var command: any ParsableCommand
+        do {
+            command = try await asyncParseAsRoot(arguments)
+        } catch {
+            var lines = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard exitCode(for: error) == .validationFailure, let word = arguments.first(where: Self.looksNegative),
+                  let first = lines.first, first.contains("Missing expected argument") || first.contains("Unknown option")
+            else { exit(withError: error) }
+            lines[0] += ": '\(word)' was read as an option; an id or a count is a whole number from 1 up, and a negative value goes after its option (--ie -1.5)"
+            FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            Foundation.exit(exitCode(for: error).rawValue)
+        }
+        do {
+            if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// `-1`, `-0.5`: a word ArgumentParser takes for an option.
+    static func looksNegative(_ word: String) -> Bool {
+        word.count > 1 && word.hasPrefix("-") && Double(word) != nil
+    }
 }

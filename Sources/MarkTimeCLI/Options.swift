@@ -42,7 +42,8 @@ struct ConfigOptions: ParsableArguments {
                            exists: FileManager.default.fileExists(atPath:))
     }
 
-    func settings() throws -> Settings { try file.load() }
+    /// The settings, with zone names checked against the tz database.
+    func settings() throws -> Settings { try file.load(zoneExists: TZDatabase().knows) }
 }
 
 /// Output for one record or a summary.
@@ -84,7 +85,7 @@ func wallClock() throws -> UTCTime { try SystemClock().read().realtime }
 /// Now, on the clock the daemon publishes while it is fresh, else on the system clock:
 /// the one clock CLI marks and button marks share.
 func sharedClock(_ settings: Settings, _ published: DaemonStatus?) throws -> (SystemClockReading, UTCEstimate) {
-    try SystemClock(trustSynchronised: settings.trustSystemClock).estimateNow(published: published, maxSampleAge: try settings.maxSampleAge)
+    try SystemClock(trustSynchronised: settings.clock.trustSystem).estimateNow(published: published, maxSampleAge: try settings.clock.maxSampleAge)
 }
 
 /// Long-running commands log at `info` to standard error, for journald.

@@ -18,7 +18,7 @@ struct PositionOptions: ParsableArguments {
         switch (position, here) {
         case (let text?, false): return try Position.parse(text)
         case (nil, true):
-            return try DaemonStatus.freshPosition(try db.daemonStatus(), now: try SystemClock().read().instant, maxAge: try settings.placeMaxFixAge,
+            return try DaemonStatus.freshPosition(try db.daemonStatus(), now: try SystemClock().read().instant, maxAge: try settings.places.maxFixAge,
                                                   maxAgeKey: "places.max_fix_age_s", what: "--here", instead: "--position")
         case (nil, false): throw ValidationError("give --position POS or --here")
         case (_?, true): throw ValidationError("give either --position or --here, not both")
@@ -198,8 +198,8 @@ extension MarkTime {
             @Flag(help: "This is the device's own member, moved by the daemon's GPS.") var me = false
 
             func run() async throws {
-                let m = try store.open().addMember(name: name, color: color, isMe: me)
-                print("added \(Text.escaped(m.name)) (\(m.color)\(me ? ", me" : ""))")
+                let m = try store.open().addMember(name: name, color: try color.map(MemberColor.named), isMe: me)
+                print("added \(Text.escaped(m.name)) (\(m.color.rawValue)\(me ? ", me" : ""))")
             }
         }
 
@@ -213,7 +213,7 @@ extension MarkTime {
                 switch format {
                 case .json:
                     print(JSON.array(members.map { m in
-                        .object([("name", .string(m.name)), ("color", .string(m.color)), ("me", .bool(m.isMe)),
+                        .object([("name", .string(m.name)), ("color", .string(m.color.rawValue)), ("me", .bool(m.isMe)),
                                  ("place", .from(m.geofence.place)), ("since", .from(m.geofence.since?.iso8601)),
                                  ("lat", .from(m.position?.latitude)), ("lon", .from(m.position?.longitude)),
                                  ("reported_at", .from(m.reportedAt?.iso8601))])
@@ -222,7 +222,7 @@ extension MarkTime {
                     guard !members.isEmpty else { return print("no members yet: `marktime member add NAME`") }
                     var table = TextTable(header: ["NAME", "COLOUR", "PLACE", "SINCE", "LAST REPORT"])
                     for m in members {
-                        table.rows.append([m.name + (m.isMe ? " (me)" : ""), m.color, m.geofence.place ?? "unknown",
+                        table.rows.append([m.name + (m.isMe ? " (me)" : ""), m.color.rawValue, m.geofence.place ?? "unknown",
                                    m.geofence.since.map(hourMinute) ?? "", m.reportedAt?.iso8601 ?? "never"])
                     }
                     print(table.render())

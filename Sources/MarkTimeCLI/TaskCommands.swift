@@ -48,7 +48,6 @@ extension MarkTime {
                 let remindAt = try remind.map { try clock.reminder($0, what: "--remind", due: dueAt) }
                 let db = try store.open()
                 let id = try db.addTask(title: title, due: dueAt, remind: remindAt, course: course, now: try wallClock())
-                Doorbell.ring(store: db.path)
                 print("added task \(id): \(Text.escaped(title.trimmingWhitespace())), due \(clock.show(dueAt))"
                     + (remindAt.map { ", reminder \(clock.show($0))" } ?? ""))
             }
@@ -98,7 +97,6 @@ extension MarkTime {
             func run() async throws {
                 let db = try store.open()
                 try db.setTaskDone(id, at: try wallClock())
-                Doorbell.ring(store: db.path)
                 print("task \(id) done")
             }
         }
@@ -111,7 +109,6 @@ extension MarkTime {
             func run() async throws {
                 let db = try store.open()
                 try db.setTaskDone(id, at: nil)
-                Doorbell.ring(store: db.path)
                 print("task \(id) open again")
             }
         }
@@ -124,7 +121,6 @@ extension MarkTime {
             func run() async throws {
                 let db = try store.open()
                 try db.removeTask(id)
-                Doorbell.ring(store: db.path)
                 print("task \(id) removed")
             }
         }
@@ -155,7 +151,6 @@ extension MarkTime {
                 }
                 if let course { edit.course = .some(course.lowercased() == "none" ? nil : course) }
                 let t = try db.editTask(id, edit)
-                Doorbell.ring(store: db.path)
                 print("task \(t.id): \(Text.escaped(t.title)), due \(clock.show(t.due))" + (t.remind.map { ", reminder \(clock.show($0))" } ?? ""))
             }
         }

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MarkTimeCore
 import MarkTimeDevices
+import MarkTimeSystem
 import MarkTimeWeb
 
 extension MarkTime {
@@ -27,13 +28,16 @@ extension MarkTime {
 
         func run() async throws {
             logToStandardError()
+            // Run by `marktime daemon`: stop with it, even when it is killed.
+            if let parent = ProcessInfo.processInfo.environment["MARKTIME_SUPERVISOR"].flatMap(Int32.init),
+               try !Parent.terminateWith(expected: parent) { return }
             let settings = try config.settings()
-            let text = try listen ?? settings.webListen
+            let text = try listen ?? settings.web.listen
             guard let (host, port) = ConfigKey.address(text) else {
                 throw InputError("--listen '\(text)' is not HOST:PORT with a port from 1 to 65535, e.g. 0.0.0.0:8080")
             }
-            let tls = try settings.webTLS
-            let site = try Site(store: try store.open(), settings: settings, clock: try SystemClock(trustSynchronised: settings.trustSystemClock),
+            let tls = try settings.web.tls
+            let site = try Site(store: try store.open(), settings: settings, clock: try SystemClock(trustSynchronised: settings.clock.trustSystem),
                                 secure: tls != nil, logger: Logger(label: "marktime-web"))
             try await WebServer.run(site, configuration: .init(host: host, port: port, tls: tls))
         }

@@ -24,18 +24,19 @@ public struct ConfigFile: Sendable {
 
     /// The settings in the file; defaults when it does not exist. A key with a wrong value
     /// is kept as a problem that names the file and the key, so that only the commands
-    /// reading that key fail; an unknown key (a typo) fails every command.
-    public func load() throws(ConfigError) -> Settings {
+    /// reading that key fail; an unknown key (a typo) fails every command. `zoneExists`
+    /// says whether the tz database knows a zone name.
+    public func load(zoneExists: (String) -> Bool = { _ in true }) throws(ConfigError) -> Settings {
         guard FileManager.default.fileExists(atPath: path) else { return Settings() }
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw ConfigError("cannot read config file \(path): \(error.localizedDescription); check its permissions")
         }
-        return try Self.settings(toml: text, path: path)
+        return try Self.settings(toml: text, path: path, zoneExists: zoneExists)
     }
 
     /// The settings a config file's text holds; `path` names it in errors.
-    public static func settings(toml text: String, path: String) throws(ConfigError) -> Settings {
+    public static func settings(toml text: String, path: String, zoneExists: (String) -> Bool = { _ in true }) throws(ConfigError) -> Settings {
         try checkSubset(text, path: path)
         let table: TOMLTable
         do { table = try TOMLTable(string: text) } catch {
@@ -46,7 +47,7 @@ public struct ConfigFile: Sendable {
             let key: ConfigKey
             do { key = try Settings.key(named: name) } catch { throw ConfigError("config file \(path): \(error)") }
             do {
-                settings.set(name, try key.validate(value))
+                settings.set(name, try key.validate(value, zoneExists: zoneExists))
             } catch {
                 settings.setProblem(name, InputError("config file \(path): \(error); fix it with `marktime config set \(name) VALUE`, or `marktime config unset \(name)` for the default"))
             }

@@ -123,11 +123,11 @@ public struct DaemonCore: Sendable {
         public var buttonDevice: String
 
         public init(settings: Settings, pid: Int32 = 0, buttonDevice: String = "", trackSaveInterval: Double = 600) throws(InputError) {
-            debounceMilliseconds = try settings.debounceMilliseconds
-            latencyCompensationMilliseconds = try settings.latencyCompensationMilliseconds
-            maxSampleAge = try settings.maxSampleAge
-            recordPosition = try settings.recordPosition
-            maxFixAge = try settings.maxFixAge
+            debounceMilliseconds = try settings.button.debounceMilliseconds
+            latencyCompensationMilliseconds = try settings.button.latencyCompensationMilliseconds
+            maxSampleAge = try settings.clock.maxSampleAge
+            recordPosition = try settings.sight.recordPosition
+            maxFixAge = try settings.sight.maxFixAge
             self.trackSaveInterval = trackSaveInterval
             self.pid = pid
             self.buttonDevice = buttonDevice

@@ -79,9 +79,9 @@ public struct ConfigKey: Sendable {
     }
 
     /// Checks a value read from the file: the right type and range.
-    public func validate(_ value: ConfigValue) throws(InputError) -> ConfigValue {
+    public func validate(_ value: ConfigValue, zoneExists: (String) -> Bool = { _ in true }) throws(InputError) -> ConfigValue {
         switch (kind, value) {
-        case (.bool, .bool), (.string, .string), (.zone, .string), (.address, .string): return try parse(value.description)
+        case (.bool, .bool), (.string, .string), (.zone, .string), (.address, .string): return try parse(value.description, zoneExists: zoneExists)
         case (.int, .int): return try parse(value.description)
         case (.double, .double), (.double, .int): return try parse(value.description)
         default: throw InputError("\(name) has the wrong type in the config file: \(help)")
@@ -113,6 +113,7 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "anchor.stale_s", kind: .double(1...3600), defaultValue: .double(30), help: "seconds without a fix before the anchor watch warns that it is blind"),
         ConfigKey(name: "home.zone", kind: .zone, defaultValue: .string(""), help: "your home time zone, e.g. Australia/Brisbane; empty means the system's"),
         ConfigKey(name: "gpsd.address", kind: .address, defaultValue: .string("localhost:2947"), help: "gpsd HOST:PORT"),
+        ConfigKey(name: "web.enabled", kind: .bool, defaultValue: .bool(true), help: "`marktime daemon` starts and supervises the phone page, `marktime web` (true/false)"),
         ConfigKey(name: "web.listen", kind: .address, defaultValue: .string("0.0.0.0:8080"), help: "the phone page's HOST:PORT; 0.0.0.0 is every network"),
         ConfigKey(name: "web.tls_cert", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "PEM certificate file for HTTPS; empty serves plain HTTP"),
         ConfigKey(name: "web.tls_key", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "PEM private key file for HTTPS, beside web.tls_cert"),
@@ -168,39 +169,116 @@ public struct Settings: Hashable, Sendable {
     }
     func string(_ name: String) throws(InputError) -> String { try checked(name).description }
 
-    public var soundEnabled: Bool { get throws(InputError) { try bool("sound.enabled") } }
-    public var soundVolume: Int { get throws(InputError) { try int("sound.volume") } }
-    public var soundDevice: String { get throws(InputError) { try string("sound.device") } }
-    public var recordPosition: Bool { get throws(InputError) { try bool("sight.record_position") } }
-    public var maxFixAge: Double { get throws(InputError) { try double("sight.max_fix_age_s") } }
-    public var nmeaUncertainty: Double { get throws(InputError) { try double("clock.nmea_uncertainty_s") } }
-    public var maxSampleAge: Double { get throws(InputError) { try double("clock.max_sample_age_s") } }
-    public var trustSystemClock: Bool { get throws(InputError) { try bool("clock.trust_system") } }
-    /// `nil` when the file leaves it empty.
-    public var buttonDevice: String? { get throws(InputError) { try string("button.device").isEmpty ? nil : try string("button.device") } }
-    public var debounceMilliseconds: Int { get throws(InputError) { try int("button.debounce_ms") } }
-    public var latencyCompensationMilliseconds: Int { get throws(InputError) { try int("button.latency_compensation_ms") } }
-    public var buttonGrab: Bool { get throws(InputError) { try bool("button.grab") } }
-    public var gpsdAddress: String { get throws(InputError) { try string("gpsd.address") } }
-    public var placeConfirmations: Int { get throws(InputError) { try int("places.confirm_fixes") } }
-    public var placeMarginPercent: Double { get throws(InputError) { try double("places.margin_percent") } }
-    public var placeMarginMinimum: Double { get throws(InputError) { try double("places.margin_min_m") } }
-    public var placeMaxFixAge: Double { get throws(InputError) { try double("places.max_fix_age_s") } }
-    public var anchorConfirmations: Int { get throws(InputError) { try int("anchor.confirm_fixes") } }
-    public var anchorGPSMargin: Double { get throws(InputError) { try double("anchor.gps_margin_m") } }
-    public var anchorStaleAfter: Double { get throws(InputError) { try double("anchor.stale_s") } }
-    public var webListen: String { get throws(InputError) { try string("web.listen") } }
-    /// The certificate and key for HTTPS, or `nil` for plain HTTP; one without the other is refused.
-    public var webTLS: (certificate: String, key: String)? {
+    public var sound: SoundSettings {
+        get throws(InputError) { SoundSettings(enabled: try bool("sound.enabled"), volume: try int("sound.volume"), device: try string("sound.device")) }
+    }
+    public var sight: SightSettings {
+        get throws(InputError) { SightSettings(recordPosition: try bool("sight.record_position"), maxFixAge: try double("sight.max_fix_age_s")) }
+    }
+    public var clock: ClockSettings {
         get throws(InputError) {
-            let (cert, key) = (try string("web.tls_cert"), try string("web.tls_key"))
-            if cert.isEmpty, key.isEmpty { return nil }
-            guard !cert.isEmpty, !key.isEmpty else {
-                throw InputError("HTTPS needs both web.tls_cert and web.tls_key: set the other one, or unset both for plain HTTP")
-            }
-            return (cert, key)
+            ClockSettings(nmeaUncertainty: try double("clock.nmea_uncertainty_s"), trustSystem: try bool("clock.trust_system"),
+                          maxSampleAge: try double("clock.max_sample_age_s"))
         }
     }
+    public var button: ButtonSettings {
+        get throws(InputError) {
+            let device = try string("button.device")
+            return ButtonSettings(device: device.isEmpty ? nil : device, debounceMilliseconds: try int("button.debounce_ms"),
+                                  latencyCompensationMilliseconds: try int("button.latency_compensation_ms"), grab: try bool("button.grab"))
+        }
+    }
+    public var places: PlaceSettings {
+        get throws(InputError) {
+            PlaceSettings(confirmations: try int("places.confirm_fixes"), marginPercent: try double("places.margin_percent"),
+                          marginMinimum: try double("places.margin_min_m"), maxFixAge: try double("places.max_fix_age_s"))
+        }
+    }
+    public var anchor: AnchorSettings {
+        get throws(InputError) {
+            AnchorSettings(confirmations: try int("anchor.confirm_fixes"), gpsMargin: try double("anchor.gps_margin_m"), staleAfter: try double("anchor.stale_s"))
+        }
+    }
+    /// `web.*`; a certificate without its key (or the other way round) is refused.
+    public var web: WebSettings {
+        get throws(InputError) {
+            let (cert, key) = (try string("web.tls_cert"), try string("web.tls_key"))
+            guard cert.isEmpty == key.isEmpty else {
+                throw InputError("HTTPS needs both web.tls_cert and web.tls_key: set the other one, or unset both for plain HTTP")
+            }
+            return WebSettings(enabled: try bool("web.enabled"), listen: try string("web.listen"), tls: cert.isEmpty ? nil : WebSettings.TLSFiles(certificate: cert, key: key))
+        }
+    }
+    public var gpsdAddress: String { get throws(InputError) { try string("gpsd.address") } }
     /// `nil` when the file leaves it empty: the system zone.
     public var homeZone: String? { get throws(InputError) { try string("home.zone").isEmpty ? nil : try string("home.zone") } }
+}
+
+/// `sound.*`: the confirmation beep.
+public struct SoundSettings: Hashable, Sendable {
+    public var enabled: Bool
+    /// Percent, 0–100.
+    public var volume: Int
+    /// The ALSA PCM name.
+    public var device: String
+}
+
+/// `sight.*`: what a sight keeps with it.
+public struct SightSettings: Hashable, Sendable {
+    public var recordPosition: Bool
+    /// The oldest GPS fix stored with a sight, in seconds.
+    public var maxFixAge: Double
+}
+
+/// `clock.*`: which clock samples count, and for how long.
+public struct ClockSettings: Hashable, Sendable {
+    /// The uncertainty bound of gpsd's NMEA time, in seconds.
+    public var nmeaUncertainty: Double
+    /// Counts the system clock when chrony or ntpd has synchronised it.
+    public var trustSystem: Bool
+    /// Seconds after which a sample stops counting.
+    public var maxSampleAge: Double
+}
+
+/// `button.*`: the evdev button.
+public struct ButtonSettings: Hashable, Sendable {
+    /// `nil`: `/dev/input/marktime`.
+    public var device: String?
+    public var debounceMilliseconds: Int
+    public var latencyCompensationMilliseconds: Int
+    public var grab: Bool
+}
+
+/// `places.*`: the geofence, and how old a fix `--here` takes.
+public struct PlaceSettings: Hashable, Sendable {
+    public var confirmations: Int
+    public var marginPercent: Double
+    /// Metres.
+    public var marginMinimum: Double
+    /// Seconds.
+    public var maxFixAge: Double
+}
+
+/// `anchor.*`: the anchor watch.
+public struct AnchorSettings: Hashable, Sendable {
+    public var confirmations: Int
+    /// Metres added to a swing radius computed from rode and depth.
+    public var gpsMargin: Double
+    /// Seconds without a fix before the watch warns that it is blind.
+    public var staleAfter: Double
+}
+
+/// `web.*`: the phone page's address, and its certificate for HTTPS.
+public struct WebSettings: Hashable, Sendable {
+    /// The PEM files of HTTPS.
+    public struct TLSFiles: Hashable, Sendable {
+        public var certificate: String
+        public var key: String
+    }
+
+    /// `marktime daemon` runs `marktime web` as its child.
+    public var enabled: Bool
+    public var listen: String
+    /// `nil`: plain HTTP.
+    public var tls: TLSFiles?
 }

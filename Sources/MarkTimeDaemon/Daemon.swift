@@ -21,6 +21,8 @@ public final class MarkTimeDaemon: Sendable {
         public var heartbeat: Duration = .seconds(1)
         /// Where the live status goes; nil: `StatusFile.choose`.
         public var statusFile: String?
+        /// The phone page's command line (`marktime web …`), run as a supervised child; nil: none.
+        public var web: [String]?
 
         public init(settings: Settings, buttonPath: String, gpsdAddress: String) {
             self.settings = settings
@@ -46,11 +48,11 @@ public final class MarkTimeDaemon: Sendable {
         /// The real ones: the system clock, the evdev button, gpsd and ALSA.
         public static func real(_ options: Options, logger: Logger) throws -> Adapters {
             let s = options.settings
-            let clock = try SystemClock(trustSynchronised: try s.trustSystemClock)
+            let clock = try SystemClock(trustSynchronised: try s.clock.trustSystem)
             return Adapters(clock: clock,
-                            button: try EvdevButton(path: options.buttonPath, grab: try s.buttonGrab, logger: logger),
-                            gps: try GPSDClient(address: options.gpsdAddress, nmeaUncertainty: try s.nmeaUncertainty, clock: clock, logger: logger),
-                            beeper: try s.soundEnabled ? try ALSABeeper(device: try s.soundDevice, volume: try s.soundVolume, logger: logger) : nil)
+                            button: try EvdevButton(path: options.buttonPath, grab: try s.button.grab, logger: logger),
+                            gps: try GPSDClient(address: options.gpsdAddress, nmeaUncertainty: try s.clock.nmeaUncertainty, clock: clock, logger: logger),
+                            beeper: try s.sound.enabled ? try ALSABeeper(device: try s.sound.device, volume: try s.sound.volume, logger: logger) : nil)
         }
     }
 
@@ -87,7 +89,7 @@ public final class MarkTimeDaemon: Sendable {
         journal = PendingJournal(storePath: store.path)
         statusFile = options.statusFile.map(StatusFile.init) ?? StatusFile.choose(storePath: store.path,
                                                                                     environment: ProcessInfo.processInfo.environment)
-        reminders = try ReminderLoop(store: store, clock: SystemClock(trustSynchronised: s.trustSystemClock), beeper: beeper, logger: logger)
+        reminders = try ReminderLoop(store: store, clock: SystemClock(trustSynchronised: s.clock.trustSystem), beeper: beeper, logger: logger)
         reminders.alarmSounding = { [unowned self] in core.withLock { $0.alarmSounding } }
     }
 
@@ -113,7 +115,7 @@ public final class MarkTimeDaemon: Sendable {
             }, stop: { [self] in button.stop() }),
             HeartbeatService(daemon: self),
             ThreadService(start: { [self] in reminders.start() }, stop: { [self] in reminders.stop() }),
-        ]
+        ] + (options.web.map { [ChildSupervisor(name: "phone page", command: $0, logger: logger)] } ?? [])
         let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         self.group.withLock { $0 = group }
@@ -285,7 +287,7 @@ public final class MarkTimeDaemon: Sendable {
                     ])
                 }
                 if actions.contains(.warnStale) {
-                    logger.warning("anchor watch has no GPS fix", metadata: ["stale_after_s": "\((try? options.settings.anchorStaleAfter) ?? 0)"])
+                    logger.warning("anchor watch has no GPS fix", metadata: ["stale_after_s": "\((try? options.settings.anchor.staleAfter) ?? 0)"])
                     feed(.anchor(.stale))
                 }
                 feed(.anchor(.alarm(w.state == .alarm)))

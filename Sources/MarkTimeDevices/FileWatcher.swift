@@ -25,7 +25,7 @@ public final class FileWatcher: @unchecked Sendable {
         do { wd = try systemCall("inotify_add_watch \(folder)") { inotify_add_watch(fd, folder.isEmpty ? "." : folder, mask) } } catch {
             throw DeviceError(error)
         }
-        lock.withLock { names[wd, default: []].insert(name) }
+        lock.withLock { _ = names[wd, default: []].insert(name) }
     }
 
     /// Calls `changed` on the watcher's thread after each batch of changes.

@@ -26,6 +26,9 @@ public struct TZDatabase: Sendable {
         return catalogue
     }
 
+    /// Whether `name` is a zone (or a city) of the database: what a config key of a zone accepts.
+    public func knows(_ name: String) -> Bool { (try? catalogue().resolve(name)) != nil }
+
     /// A zone's rules; `identifier` must be a file of the database.
     public func rules(_ identifier: String) throws(InputError) -> SystemZoneRules {
         var isDirectory: ObjCBool = false

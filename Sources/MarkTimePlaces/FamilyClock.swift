@@ -1,11 +1,25 @@
 import Foundation
+import MarkTimeCore
+
+/// The colour of a member's hand on the family clock, in the order new members get them.
+public enum MemberColor: String, CaseIterable, Hashable, Sendable {
+    case red, green, yellow, blue, magenta, cyan, white
+
+    /// `red`, `Blue`, …; anything else is refused with the list.
+    public static func named(_ text: String) throws(InputError) -> MemberColor {
+        guard let color = MemberColor(rawValue: text.trimmingWhitespace().lowercased()) else {
+            throw InputError("unknown colour '\(Text.escaped(text))': use \(allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return color
+    }
+}
 
 /// The "where is everyone" clock: a dial of sectors (the place kinds, then Unknown)
 /// and one hand per member pointing into the sector of where they are.
 public struct FamilyClock: Hashable, Sendable {
     public struct Hand: Hashable, Sendable {
         public var name: String
-        public var color: String
+        public var color: MemberColor
         /// The sector it points into: a place kind's raw value, or "unknown".
         public var sector: String
         /// Clockwise from 12 o'clock, degrees.
@@ -19,7 +33,7 @@ public struct FamilyClock: Hashable, Sendable {
 
     /// `members`: name, colour and the kind of the place they are at (nil: unknown).
     /// Hands sharing a sector fan out inside it, so none hides another.
-    public init(members: [(name: String, color: String, kind: PlaceKind?)]) {
+    public init(members: [(name: String, color: MemberColor, kind: PlaceKind?)]) {
         let width = 360.0 / Double(Self.sectors.count)
         let shown = members.prefix(Self.maximumHands)
         var hands: [Hand] = []
@@ -57,12 +71,12 @@ public struct FamilyClock: Hashable, Sendable {
         }
         for hand in hands {
             let tip = point(hand.angle, r * 0.62)
-            out.append("<line x1=\"\(f(c))\" y1=\"\(f(c))\" x2=\"\(f(tip.0))\" y2=\"\(f(tip.1))\" stroke=\"\(hand.color)\" stroke-width=\"5\" stroke-linecap=\"round\"/>")
-            out.append("<circle cx=\"\(f(tip.0))\" cy=\"\(f(tip.1))\" r=\"7\" fill=\"\(hand.color)\"/>")
+            out.append("<line x1=\"\(f(c))\" y1=\"\(f(c))\" x2=\"\(f(tip.0))\" y2=\"\(f(tip.1))\" stroke=\"\(hand.color.rawValue)\" stroke-width=\"5\" stroke-linecap=\"round\"/>")
+            out.append("<circle cx=\"\(f(tip.0))\" cy=\"\(f(tip.1))\" r=\"7\" fill=\"\(hand.color.rawValue)\"/>")
         }
         out.append("<circle cx=\"\(f(c))\" cy=\"\(f(c))\" r=\"6\" fill=\"#333\"/>")
         for (i, line) in legend.enumerated() {
-            let color = i < hands.count ? hands[i].color : "#333"
+            let color = i < hands.count ? hands[i].color.rawValue : "#333"
             let y = size + Double(i) * 22 + 8
             out.append("<circle cx=\"20\" cy=\"\(f(y))\" r=\"6\" fill=\"\(color)\"/>")
             out.append("<text x=\"34\" y=\"\(f(y))\" font-size=\"14\" dominant-baseline=\"middle\">\(Self.escape(line))</text>")
@@ -77,10 +91,10 @@ public struct FamilyClock: Hashable, Sendable {
 
     /// The dial as text, `radius` rows high (characters are about twice as tall as wide).
     /// Each cell is a character and the hand's colour (nil for the dial itself).
-    public func text(radius: Int = 9) -> [[(Character, String?)]] {
+    public func text(radius: Int = 9) -> [[(Character, MemberColor?)]] {
         let rows = 2 * radius + 1, cols = 4 * radius + 1
-        var grid = Array(repeating: Array(repeating: (Character(" "), String?.none), count: cols), count: rows)
-        func put(_ x: Double, _ y: Double, _ ch: Character, _ color: String?) {
+        var grid = Array(repeating: Array(repeating: (Character(" "), MemberColor?.none), count: cols), count: rows)
+        func put(_ x: Double, _ y: Double, _ ch: Character, _ color: MemberColor?) {
             let col = Int((Double(cols / 2) + 2 * x).rounded()), row = Int((Double(rows / 2) - y).rounded())
             guard row >= 0, row < rows, col >= 0, col < cols else { return }
             grid[row][col] = (ch, color)

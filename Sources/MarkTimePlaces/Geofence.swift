@@ -100,7 +100,8 @@ extension Settings {
     /// `places.confirm_fixes`, `places.margin_percent` and `places.margin_min_m`.
     public var geofenceRules: GeofenceRules {
         get throws(InputError) {
-            GeofenceRules(confirmations: try placeConfirmations, marginFraction: try placeMarginPercent / 100, marginMinimum: try placeMarginMinimum)
+            let p = try places
+            return GeofenceRules(confirmations: p.confirmations, marginFraction: p.marginPercent / 100, marginMinimum: p.marginMinimum)
         }
     }
 }

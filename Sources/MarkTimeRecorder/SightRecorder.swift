@@ -34,7 +34,7 @@ public struct SightRecorder: Sendable {
     public func record(instant: MonotonicInstant, estimate: UTCEstimate, fix: Fix?, settings: Settings,
                        note: String? = nil, trigger: SightTrigger, createdAt: UTCTime) throws(StoreError) -> Sight {
         let recordPosition: Bool, maxFixAge: Double
-        do { (recordPosition, maxFixAge) = (try settings.recordPosition, try settings.maxFixAge) } catch { throw .refused(error.description) }
+        do { (recordPosition, maxFixAge) = (try settings.sight.recordPosition, try settings.sight.maxFixAge) } catch { throw .refused(error.description) }
         let sight = Sight.mark(instant: instant, estimate: estimate, fix: recordPosition ? fix : nil,
                                maxFixAge: maxFixAge, note: note, trigger: trigger, createdAt: createdAt)
         var attempt = 1
@@ -70,7 +70,7 @@ extension SightRecorder {
                                 published: DaemonStatus?, settings: Settings) throws -> Sight {
         let (nanoseconds, added) = try sync.instant(ofPhoneMillis: phoneMillis, receivedAt: receivedAt.nanoseconds)
         let instant = MonotonicInstant(bootID: receivedAt.bootID, nanoseconds: nanoseconds)
-        var estimate = NowEstimate.estimate(system: system, at: instant, published: published, maxSampleAge: try settings.maxSampleAge)
+        var estimate = NowEstimate.estimate(system: system, at: instant, published: published, maxSampleAge: try settings.clock.maxSampleAge)
         estimate.uncertainty = estimate.uncertainty.map { $0 + added }
         return try record(instant: instant, estimate: estimate, fix: published?.fix, settings: settings, trigger: .phone,
                           createdAt: system.utc)

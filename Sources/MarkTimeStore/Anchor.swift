@@ -36,8 +36,8 @@ extension AppDatabase {
     static func anchorWatch(_ db: Database, _ settings: Settings) throws -> StoredAnchorWatch? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM anchor_watch WHERE id = 1"),
               let anchor = try? Position(latitude: row["lat"], longitude: row["lon"]) else { return nil }
-        let watch = AnchorWatch(anchor: anchor, radius: row["radius_m"], confirmations: try settings.anchorConfirmations,
-                                staleAfter: try settings.anchorStaleAfter, droppedAt: row["last_fix_mono_ns"] ?? 0,
+        let watch = AnchorWatch(anchor: anchor, radius: row["radius_m"], confirmations: try settings.anchor.confirmations,
+                                staleAfter: try settings.anchor.staleAfter, droppedAt: row["last_fix_mono_ns"] ?? 0,
                                 state: AnchorWatch.State(rawValue: row["state"]) ?? .watching, outside: row["outside"],
                                 lastFix: row["last_fix_mono_ns"],
                                 lastFixTime: (row["last_fix_utc_ns"] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:)),

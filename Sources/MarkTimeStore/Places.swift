@@ -6,14 +6,14 @@ import MarkTimePlaces
 public struct Member: Hashable, Sendable {
     public var id: Int64?
     public var name: String
-    public var color: String
+    public var color: MemberColor
     public var isMe: Bool
     public var geofence: Geofence
     /// The last reported position, and when (UTC).
     public var position: Position?
     public var reportedAt: UTCTime?
 
-    public init(name: String, color: String, isMe: Bool = false) {
+    public init(name: String, color: MemberColor, isMe: Bool = false) {
         self.name = name
         self.color = color
         self.isMe = isMe
@@ -104,26 +104,20 @@ extension AppDatabase {
 
     // MARK: Members
 
-    /// The colours a member's hand can take, in the order new members get them.
-    public static let memberColors = ["red", "green", "yellow", "blue", "magenta", "cyan", "white"]
-
     /// Adds a member with `color`, or else the first colour no member has. Returns the member.
     @discardableResult
-    public func addMember(name: String, color: String?, isMe: Bool) throws(StoreError) -> Member {
+    public func addMember(name: String, color: MemberColor?, isMe: Bool) throws(StoreError) -> Member {
         let name = try StoreError.name(name, what: "a member", example: "Skipper")
-        if let color, !Self.memberColors.contains(color.lowercased()) {
-            throw .refused("unknown colour '\(Text.escaped(color))': use \(Self.memberColors.joined(separator: ", "))")
-        }
         return try write { db in
             let taken = Set(try String.fetchAll(db, sql: "SELECT color FROM member"))
-            let member = Member(name: name, color: color?.lowercased() ?? Self.memberColors.first { !taken.contains($0) } ?? "white", isMe: isMe)
+            let member = Member(name: name, color: color ?? MemberColor.allCases.first { !taken.contains($0.rawValue) } ?? .white, isMe: isMe)
             if let other = try String.fetchOne(db, sql: "SELECT name FROM member WHERE name = ? COLLATE NOCASE", arguments: [member.name]) {
                 throw StoreError.refused("a member named '\(other)' already exists")
             }
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM member") ?? 0
             guard count < 6 else { throw StoreError.refused("the clock has six hands: remove a member before adding another") }
             if member.isMe { try db.execute(sql: "UPDATE member SET is_me = 0") }
-            try db.execute(sql: "INSERT INTO member (name, color, is_me) VALUES (?, ?, ?)", arguments: [member.name, member.color, member.isMe])
+            try db.execute(sql: "INSERT INTO member (name, color, is_me) VALUES (?, ?, ?)", arguments: [member.name, member.color.rawValue, member.isMe])
             return member
         }
     }
@@ -133,7 +127,8 @@ extension AppDatabase {
     }
 
     static func member(_ row: Row) -> Member {
-        var m = Member(name: row["name"], color: row["color"], isMe: row["is_me"])
+        // A colour the store should not hold draws the hand white, never a crash.
+        var m = Member(name: row["name"], color: MemberColor(rawValue: row["color"]) ?? .white, isMe: row["is_me"])
         m.id = row["id"]
         m.geofence = Geofence(place: row["place"], since: (row["since_ns"] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:)),
                               candidate: row["candidate"], streak: row["streak"])

@@ -1,5 +1,6 @@
 import GRDB
 import MarkTimeCore
+import MarkTimeSystem
 import MarkTimeTasks
 
 /// A task with a deadline, and perhaps a reminder.
@@ -36,12 +37,22 @@ extension AppDatabase {
     public func addTask(title: String, due: UTCTime, remind: UTCTime?, course: String?, now: UTCTime) throws(StoreError) -> Int64 {
         let title = try StoreError.name(title, what: "a task", example: "\"Sun sights\"")
         try Self.checkReminder(remind, due: due)
-        return try write { db in
-            let course = try course.map { try Self.courseCode($0, db) }
-            try db.execute(sql: "INSERT INTO task (title, due_ns, remind_ns, course, created_at_ns) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [title, due.nanosecondsSinceEpoch, remind?.nanosecondsSinceEpoch, course, now.nanosecondsSinceEpoch])
-            return db.lastInsertedRowID
+        return try changingTasks { () throws(StoreError) in
+            try write { db in
+                let course = try course.map { try Self.courseCode($0, db) }
+                try db.execute(sql: "INSERT INTO task (title, due_ns, remind_ns, course, created_at_ns) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [title, due.nanosecondsSinceEpoch, remind?.nanosecondsSinceEpoch, course, now.nanosecondsSinceEpoch])
+                return db.lastInsertedRowID
+            }
         }
+    }
+
+    /// Runs a change to tasks, then rings the daemon's doorbell so that its reminder
+    /// thread reads them again: every front end's change reaches the daemon this way.
+    func changingTasks<T>(_ change: () throws(StoreError) -> T) throws(StoreError) -> T {
+        let result = try change()
+        Doorbell.ring(store: path)
+        return result
     }
 
     static func checkReminder(_ remind: UTCTime?, due: UTCTime) throws(StoreError) {
@@ -75,22 +86,26 @@ extension AppDatabase {
 
     /// Marks a task done at `at`, or open again when `at` is nil.
     public func setTaskDone(_ id: Int64, at: UTCTime?) throws(StoreError) {
-        try write { db in
-            _ = try Self.task(id, db)
-            try db.execute(sql: "UPDATE task SET done_at_ns = ? WHERE id = ?", arguments: [at?.nanosecondsSinceEpoch, id])
+        try changingTasks { () throws(StoreError) in
+            try write { db in
+                _ = try Self.task(id, db)
+                try db.execute(sql: "UPDATE task SET done_at_ns = ? WHERE id = ?", arguments: [at?.nanosecondsSinceEpoch, id])
+            }
         }
     }
 
     public func removeTask(_ id: Int64) throws(StoreError) {
-        try write { db in
-            _ = try Self.task(id, db)
-            try db.execute(sql: "DELETE FROM task WHERE id = ?", arguments: [id])
+        try changingTasks { () throws(StoreError) in
+            try write { db in
+                _ = try Self.task(id, db)
+                try db.execute(sql: "DELETE FROM task WHERE id = ?", arguments: [id])
+            }
         }
     }
 
     /// Applies an edit, all or nothing. A new reminder time arms the reminder again.
     public func editTask(_ id: Int64, _ edit: TaskEdit) throws(StoreError) -> TaskItem {
-        try write { db in
+        try changingTasks { () throws(StoreError) in try write { db in
             var t = try Self.task(id, db)
             if let title = edit.title {
                 t.title = try StoreError.name(title, what: "a task", example: "\"Sun sights\"")
@@ -110,7 +125,7 @@ extension AppDatabase {
                 WHERE id = ?
                 """, arguments: [t.title, t.due.nanosecondsSinceEpoch, t.remind?.nanosecondsSinceEpoch, t.course, rearm, rearm, id])
             return try Self.task(id, db)
-        }
+        } }
     }
 
     /// Reminders that may still fire: set, not fired, task not done.

@@ -46,7 +46,7 @@ struct PlaceRoutes {
         case (let text?, false): return try Position.parse(text)
         case (nil, true):
             return try DaemonStatus.freshPosition(try site.store.daemonStatus(), now: try site.clock.read().instant,
-                                                  maxAge: try site.settings.placeMaxFixAge, maxAgeKey: "places.max_fix_age_s",
+                                                  maxAge: try site.settings.places.maxFixAge, maxAgeKey: "places.max_fix_age_s",
                                                   what: "“At the current fix”", instead: "a position")
         case (nil, false): throw InputError("give a position, or tick “At the current fix”")
         case (_?, true): throw InputError("give a position or tick “At the current fix”, not both")
@@ -90,7 +90,7 @@ struct PlaceRoutes {
         do {
             let radius = try AnchorWatch.radius(given: try number(f.radius, "radius (metres)"), rode: try number(f.rode, "rode (metres)"),
                                                 depth: try number(f.depth, "depth (metres)"), bow: try number(f.bow, "bow height (metres)") ?? 0,
-                                                margin: try site.settings.anchorGPSMargin)
+                                                margin: try site.settings.anchor.gpsMargin)
             let at = try position(typed: f.position, here: f.here != nil)
             try site.store.dropAnchor(at: at, radius: radius, now: try site.now())
             return try page(context: context, notice: "Anchor watch set at \(at.ddm), radius \(Quantity.metres(radius)).")

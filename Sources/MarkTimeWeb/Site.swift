@@ -31,7 +31,7 @@ public struct Site: Sendable {
 
     /// The best UTC now, from the daemon's clock while it is fresh, else the system's.
     func clockNow() throws -> (reading: SystemClockReading, estimate: UTCEstimate) {
-        try clock.estimateNow(published: try store.daemonStatus(), maxSampleAge: try settings.maxSampleAge)
+        try clock.estimateNow(published: try store.daemonStatus(), maxSampleAge: try settings.clock.maxSampleAge)
     }
 
     /// Changes whenever anything writes the store: the size and modification time of

@@ -80,7 +80,6 @@ struct TaskRoutes {
             let remind = try f.remind.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }.map { try clock.reminder($0, what: "Reminder", due: due) }
             let course = f.course.flatMap { $0.isEmpty ? nil : $0 }
             let id = try site.store.addTask(title: f.title ?? "", due: due, remind: remind, course: course, now: try site.now())
-            Doorbell.ring(store: site.store.path)
             return try page(context: context, notice: "Added task \(id): \((f.title ?? "").trimmingWhitespace()), due \(clock.show(due))"
                 + (remind.map { ", reminder \(clock.show($0))" } ?? "") + ".")
         } catch {
@@ -89,14 +88,13 @@ struct TaskRoutes {
         }
     }
 
-    /// A change to one task by its id; the daemon is rung to read its reminders again.
+    /// A change to one task by its id (the store rings the daemon to read its reminders again).
     func change(_ request: Request, context: WebContext, _ apply: (Int64) throws -> String) async throws -> Response {
         struct Form: Decodable { var id: String? }
         let text = try await request.decode(as: Form.self, context: context).id ?? ""
         do {
             guard let id = Int64(text) else { throw InputError("no task '\(text)': a task's id is a whole number") }
             let done = try apply(id)
-            Doorbell.ring(store: site.store.path)
             return try page(context: context, notice: done)
         } catch {
             return try page(context: context, error: "\(error)", status: .badRequest)

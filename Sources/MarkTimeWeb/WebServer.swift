@@ -16,9 +16,9 @@ public enum WebServer {
     public struct Configuration: Sendable {
         public var host: String
         public var port: Int
-        public var tls: (certificate: String, key: String)?
+        public var tls: WebSettings.TLSFiles?
 
-        public init(host: String, port: Int, tls: (certificate: String, key: String)? = nil) {
+        public init(host: String, port: Int, tls: WebSettings.TLSFiles? = nil) {
             self.host = host
             self.port = port
             self.tls = tls

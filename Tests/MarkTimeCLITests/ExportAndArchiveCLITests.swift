@@ -91,6 +91,21 @@ struct ExportAndArchiveCLITests {
         #expect(try cli.run(["config", "get", "sound.volume"]).stdout == "100\n")
     }
 
+    @Test func aHandEditedZoneThatDoesNotExistFailsOnlyTheCommandsThatNeedItNamingTheFile() throws {
+        // Given a config file edited by hand with a zone the tz database does not know
+        let cli = CLI()
+        try "[home]\nzone = \"Mars/Olympus\"\n".write(toFile: cli.config, atomically: true, encoding: .utf8)
+        // When a command that needs the home zone runs, and one that does not
+        let day = try cli.run(["task", "add", "Sights", "--due", "tomorrow 09:00"])
+        let sights = try cli.run(["sights"])
+        // Then the first fails with one sentence naming the key, the file and the fix, and the second works
+        #expect(day.status == 1)
+        #expect(day.stderr == "Error: config file \(cli.config): home.zone 'Mars/Olympus' is not a zone of the tz database: give one such as "
+            + "Australia/Brisbane or Europe/London (`marktime people zones` lists them), or leave it empty for the system's; "
+            + "fix it with `marktime config set home.zone VALUE`, or `marktime config unset home.zone` for the default\n")
+        #expect(sights.status == 0)
+    }
+
     @Test func theCLIEditsWhileAnotherConnectionInserts() async throws {
         // Given a store with one sight
         let cli = CLI()

@@ -6,7 +6,7 @@ final class DaemonProcess {
     let child: Child
 
     init(cli: CLI, arguments: [String], environment: [String: String] = [:]) throws {
-        child = try Child(CLI.binary, ["daemon", "--store", cli.store] + arguments,
+        child = try Child(CLI.binary, ["daemon", "--no-web", "--store", cli.store] + arguments,
                           log: cli.folder + "/daemon.log", environment: cli.environment.merging(environment) { $1 })
     }
 

@@ -23,8 +23,8 @@ struct ConfigFileTests {
         let s = try file.load()
         // Then exactly those are set and the rest are defaults
         #expect(s.values == ["sound.volume": .int(80), "button.grab": .bool(false), "clock.nmea_uncertainty_s": .double(0.25)])
-        #expect(try s.soundVolume == 80)
-        #expect(try !s.buttonGrab)
+        #expect(try s.sound.volume == 80)
+        #expect(try !s.button.grab)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         #expect(text.contains("[sound]\nvolume = 80"))
     }
@@ -34,7 +34,7 @@ struct ConfigFileTests {
         let file = ConfigFile(path: path)
         try file.set("sound.volume", to: .int(80))
         try file.set("sound.volume", to: nil)
-        #expect(try file.load().soundVolume == 100)
+        #expect(try file.load().sound.volume == 100)
     }
 
     @Test func invalidTOMLNamesTheFile() throws {
@@ -55,9 +55,9 @@ struct ConfigFileTests {
         // When it is loaded
         let settings = try ConfigFile(path: path).load()
         // Then the good key reads, and the wrong one throws a sentence naming the file and the key
-        #expect(try settings.soundVolume == 40)
+        #expect(try settings.sound.volume == 40)
         #expect(throws: InputError("config file \(path): button.debounce_ms has the wrong type in the config file: key-downs this close to the last accepted one are bounces, in ms; fix it with `marktime config set button.debounce_ms VALUE`, or `marktime config unset button.debounce_ms` for the default")) {
-            try settings.debounceMilliseconds
+            try settings.button.debounceMilliseconds
         }
     }
 
@@ -71,7 +71,7 @@ struct ConfigFileTests {
         // Then the wrong volume is still in the file for its owner to fix, and the new key is set
         let settings = try ConfigFile(path: path).load()
         #expect(settings.problems.keys.sorted() == ["sound.volume"])
-        #expect(try settings.buttonGrab == false)
+        #expect(try settings.button.grab == false)
     }
 
     @Test func aZoneTheDatabaseDoesNotKnowIsRefusedWhenSet() throws {
@@ -136,11 +136,11 @@ struct ConfigFuzzRegressionTests {
             + "[home]\nzone = \"Europe/London\"\n[clock]\nnmea_uncertainty_s = 0.5\n"
         // When it is read, then every value arrives
         let settings = try ConfigFile.settings(toml: text, path: "c.toml")
-        #expect(try settings.soundVolume == 40)
-        #expect(try settings.soundDevice == "plughw:1,0")
-        #expect(try settings.buttonGrab == false)
+        #expect(try settings.sound.volume == 40)
+        #expect(try settings.sound.device == "plughw:1,0")
+        #expect(try settings.button.grab == false)
         #expect(try settings.homeZone == "Europe/London")
-        #expect(try settings.nmeaUncertainty == 0.5)
+        #expect(try settings.clock.nmeaUncertainty == 0.5)
     }
 
     @Test func whatConfigSetWritesReadsBack() throws {
@@ -154,7 +154,7 @@ struct ConfigFuzzRegressionTests {
         // When it is loaded, then it passes the subset check and holds the values
         let settings = try file.load()
         #expect(settings.problems.isEmpty)
-        #expect(try settings.soundDevice == "plughw:1,0")
-        #expect(try settings.nmeaUncertainty == 0.25)
+        #expect(try settings.sound.device == "plughw:1,0")
+        #expect(try settings.clock.nmeaUncertainty == 0.25)
     }
 }

@@ -102,12 +102,12 @@ struct SightTests {
 struct SettingsTests {
     @Test func defaults() throws {
         let s = Settings()
-        #expect(try s.debounceMilliseconds == 30)
-        #expect(try s.latencyCompensationMilliseconds == 0)
-        #expect(try s.nmeaUncertainty == 0.5)
-        #expect(try s.soundDevice == "default")
-        #expect(try s.buttonDevice == nil)
-        #expect(try s.recordPosition)
+        #expect(try s.button.debounceMilliseconds == 30)
+        #expect(try s.button.latencyCompensationMilliseconds == 0)
+        #expect(try s.clock.nmeaUncertainty == 0.5)
+        #expect(try s.sound.device == "default")
+        #expect(try s.button.device == nil)
+        #expect(try s.sight.recordPosition)
     }
 
     @Test func anUnknownKeyListsTheValidOnes() {

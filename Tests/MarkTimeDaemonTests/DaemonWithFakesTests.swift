@@ -4,6 +4,7 @@ import MarkTimeCore
 import MarkTimeDaemon
 import MarkTimeDevices
 import MarkTimeStore
+import MarkTimeSystem
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import MarkTimeCore
 import MarkTimeStore
+import MarkTimeSystem
 import Testing
 
 @Suite("Tasks in the store")
@@ -38,6 +39,21 @@ struct TaskStoreTests {
         let edited = try db().editTask(id, TaskEdit(remind: .some(later)))
         #expect(edited.remindedAt == nil)
         #expect(try db().armedReminders().map(\.remindAt) == [later.nanosecondsSinceEpoch])
+    }
+
+    @Test func everyChangeToTasksRingsTheDaemonsDoorbell() throws {
+        // Given a daemon's doorbell beside the store
+        let store = try db()
+        let bell = try Doorbell(path: Doorbell.path(forStore: store.path))
+        // When a task is added, edited, done, opened again and removed, and one refused
+        let id = try store.addTask(title: "Sights", due: t0, remind: nil, course: nil, now: t0)
+        _ = try store.editTask(id, TaskEdit(title: "Noon sight"))
+        try store.setTaskDone(id, at: t0)
+        try store.setTaskDone(id, at: nil)
+        try store.removeTask(id)
+        _ = try? store.removeTask(id)
+        // Then each change rang once, and the refusal did not
+        #expect(bell.drain() == ["tasks", "tasks", "tasks", "tasks", "tasks"])
     }
 
     @Test func aTaskForAnUnknownCourseIsRefused() throws {

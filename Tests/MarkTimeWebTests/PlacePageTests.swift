@@ -54,7 +54,7 @@ struct PlacePageTests {
         defer { t.remove() }
         let home = try Position.parse("-27.3807 153.3807")
         try t.store.addPlace(try Place(name: "Home", kind: .home, center: home, radius: 150), now: UTCTime(nanosecondsSinceEpoch: 0))
-        _ = try t.store.addMember(name: "Anna", color: "blue", isMe: false)
+        _ = try t.store.addMember(name: "Anna", color: .blue, isMe: false)
         for i in 1...3 {
             let fix = try GeoFix.reported(position: home, error: 5, time: UTCTime(nanosecondsSinceEpoch: Int64(i) * 60_000_000_000))
             try t.store.report(fix, member: "Anna", rules: try Settings().geofenceRules)

@@ -32,4 +32,8 @@ int csystemclock_timer_arm(int fd, int64_t ns);
 /// An eventfd, close-on-exec; -1 with errno on failure.
 int csystemclock_eventfd(void);
 
+/// Asks the kernel to send SIGTERM to this process when its parent dies
+/// (PR_SET_PDEATHSIG); 0, or -1 with errno.
+int csystemclock_term_with_parent(void);
+
 #endif

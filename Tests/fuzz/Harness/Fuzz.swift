@@ -32,8 +32,8 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
     "config": { bytes in
         guard let settings = try? ConfigFile.settings(toml: String(decoding: bytes, as: UTF8.self), path: "fuzz.toml") else { return }
         for key in Settings.keys { _ = settings.value(key.name)?.description }
-        _ = (try? settings.soundVolume, try? settings.homeZone, try? settings.gpsdAddress, try? settings.maxFixAge,
-             try? settings.debounceMilliseconds, try? settings.anchorStaleAfter, try? settings.buttonDevice)
+        _ = (try? settings.sound.volume, try? settings.homeZone, try? settings.gpsdAddress, try? settings.sight.maxFixAge,
+             try? settings.button.debounceMilliseconds, try? settings.anchor.staleAfter, try? settings.button.device)
     },
     "image": { bytes in
         guard let info = ImageInfo(bytes) else { return }

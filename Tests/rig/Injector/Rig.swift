@@ -41,7 +41,7 @@ final class Rig {
 
     /// Starts the daemon and waits for a GPS fix and the button.
     func startDaemon() throws {
-        daemon = try Child(marktime, ["daemon", "--store", store, "--config", config, "--gpsd", gps.address],
+        daemon = try Child(marktime, ["daemon", "--no-web", "--store", store, "--config", config, "--gpsd", gps.address],
                            log: folder + "/daemon.log", environment: environment)
         let ready = try eventually(within: 120) {
             let s = try status()

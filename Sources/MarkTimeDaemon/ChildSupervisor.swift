@@ -1,0 +1,67 @@
+import Foundation
+import Logging
+import MarkTimeCore
+import ServiceLifecycle
+
+/// A child process the daemon keeps running (`marktime web`): started with the daemon,
+/// started again after a `Backoff` wait whenever it exits, and stopped with SIGTERM
+/// (SIGKILL after `stopTimeout`) when the daemon stops. The child gets
+/// `MARKTIME_SUPERVISOR` (the daemon's pid) so that it can ask to die with its parent.
+struct ChildSupervisor: Service {
+    let name: String
+    let command: [String]
+    let logger: Logger
+    var backoff = Backoff()
+    var stopTimeout: Duration = .seconds(5)
+
+    func run() async throws {
+        var backoff = backoff
+        while !Task.isShuttingDownGracefully {
+            let started = ContinuousClock.now
+            let status = await runOnce()
+            if Task.isShuttingDownGracefully { break }
+            let wait = backoff.next(after: ContinuousClock.now - started)
+            logger.warning("\(name) exited; starting it again", metadata: [
+                "status": "\(status.map(String.init) ?? "not started")", "wait_s": "\(wait.components.seconds)",
+            ])
+            do { try await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) } } catch { break }
+        }
+    }
+
+    /// Runs the child until it exits (its status) or the daemon stops; `nil` when it could not start.
+    func runOnce() async -> Int32? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
+        var environment = ProcessInfo.processInfo.environment
+        environment["MARKTIME_SUPERVISOR"] = "\(getpid())"
+        process.environment = environment
+        let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
+        process.terminationHandler = { p in
+            exited.yield(p.terminationStatus)
+            exited.finish()
+        }
+        do {
+            try process.run()
+        } catch {
+            logger.error("cannot start \(name)", metadata: ["command": "\(command.joined(separator: " "))", "error": "\(error)"])
+            return nil
+        }
+        let pid = process.processIdentifier
+        logger.info("\(name) started", metadata: ["pid": "\(pid)"])
+        return await withGracefulShutdownHandler {
+            var status: Int32 = -1
+            for await s in exits { status = s }
+            return status
+        } onGracefulShutdown: { [stopTimeout, logger, name] in
+            kill(pid, SIGTERM)
+            Task {
+                try? await Task.sleep(for: stopTimeout)
+                if process.isRunning {
+                    logger.warning("\(name) did not stop after SIGTERM; killing it", metadata: ["pid": "\(pid)"])
+                    kill(pid, SIGKILL)
+                }
+            }
+        }
+    }
+}

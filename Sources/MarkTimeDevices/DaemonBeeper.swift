@@ -1,0 +1,14 @@
+import MarkTimeCore
+import MarkTimeSystem
+
+/// The beeper of a process without the sound card (`marktime mark`, the phone page): it
+/// asks the store's daemon to play the tone, through its doorbell. Silent without a daemon.
+public struct DaemonBeeper: Beeper {
+    public let store: String
+
+    public init(store: String) { self.store = store }
+
+    public func play(_ tone: Tone) { Doorbell.ring(store: store, message: "beep \(tone.rawValue)") }
+    public func stop() {}
+    public var state: String { "through the daemon" }
+}
