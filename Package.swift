@@ -32,6 +32,7 @@ let package = Package(
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
 
         // One home for system calls: EINTR retried, typed errors naming the call (swift-system),
         // eventfds, the poll-based thread every adapter runs on, and side files beside the store.
@@ -50,6 +51,8 @@ let package = Package(
         .target(name: "MarkTimePeople", dependencies: ["MarkTimeCore", "MarkTimeSky"]),
         // Tasks, reminders and grades: time expressions, the grade maths, the reminder schedule (pure).
         .target(name: "MarkTimeTasks", dependencies: ["MarkTimeCore"]),
+        // Sharing over MQTT as OwnTracks does: its JSON, checked on the way in, and when the boat's position goes out (pure).
+        .target(name: "MarkTimeShare", dependencies: ["MarkTimeCore", "MarkTimePlaces"]),
         // The day journal: image headers, the calendar grid, the day's page with its Sun (pure).
         .target(name: "MarkTimeJournal", dependencies: ["MarkTimeCore", "MarkTimeSky"]),
 
@@ -68,6 +71,7 @@ let package = Package(
                 "MarkTimeJournal",
                 "MarkTimeSky",
                 "MarkTimeAccounts",
+                "MarkTimeShare",
                 "MarkTimeSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -91,6 +95,7 @@ let package = Package(
                 "CEvdev",
                 "CGPS",
                 "CALSA",
+                "CMosquitto",
                 "MarkTimeSystem",
                 .product(name: "Logging", package: "swift-log"),
             ]),
@@ -114,6 +119,7 @@ let package = Package(
                 "MarkTimeStore",
                 "MarkTimeDevices",
                 "MarkTimeRecorder",
+                "MarkTimeShare",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),

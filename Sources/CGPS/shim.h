@@ -22,6 +22,9 @@ typedef struct {
     double longitude;
     double eph;
     double epx;
+    /// Speed over ground (m/s) and course over ground (degrees true).
+    double speed;
+    double track;
     int has_time;
     int64_t time_ns;
     int has_pps;
@@ -70,6 +73,8 @@ static inline void cgps_read(struct gps_data_t *gd, cgps_report *out) {
     out->longitude = gd->fix.longitude;
     out->eph = gd->fix.eph;
     out->epx = gd->fix.epx;
+    out->speed = gd->fix.speed;
+    out->track = gd->fix.track;
     out->has_fix = (gd->set & (MODE_SET | LATLON_SET)) != 0 && gd->fix.mode >= MODE_2D &&
                    isfinite(gd->fix.latitude) && isfinite(gd->fix.longitude);
     out->has_time = (gd->set & TIME_SET) != 0 && gd->fix.mode >= MODE_2D && gd->fix.time.tv_sec > 0;

@@ -14,7 +14,7 @@ public struct MarkTime: AsyncParsableCommand {
             Start with `marktime mark` to record a sight now and `marktime sights` to list the last five.
             """,
         subcommands: [Mark.self, Now.self, Sights.self, SightCommand.self, Export.self, Status.self, ConfigCommand.self,
-                      Daemon.self, Beep.self, Buttons.self, PlaceCommand.self, Where.self, MemberCommand.self, Anchor.self, Clock.self, People.self, TaskCommand.self, CourseCommand.self, GradeCommand.self, Day.self, Cal.self, AlmanacCommand.self, SkyCommand.self, Reduce.self, FixCommand.self, UserCommand.self, Web.self])
+                      Daemon.self, Beep.self, Buttons.self, PlaceCommand.self, Where.self, MemberCommand.self, Anchor.self, Clock.self, People.self, TaskCommand.self, CourseCommand.self, GradeCommand.self, Day.self, Cal.self, AlmanacCommand.self, SkyCommand.self, Reduce.self, FixCommand.self, UserCommand.self, Web.self, ShareCommand.self])
 
     public init() {}
 

@@ -187,8 +187,31 @@ extension MarkTime {
                   marktime member add Anna --color blue --me     # the daemon moves Anna with the GPS
                   marktime member add Ben --color green
                   marktime member report Ben --position "27 28.1 S 153 01.9 E" --time 2026-11-21T09:30Z
+                  marktime member link Ben owntracks/ben/phone        # Ben's OwnTracks app moves Ben
                 """,
-            subcommands: [Add.self, List.self, Remove.self, Report.self])
+            subcommands: [Add.self, List.self, Remove.self, Report.self, Link.self, Unlink.self])
+
+        struct Link: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "Tie a member to an OwnTracks device topic; its locations then move the member (share.enabled).")
+            @OptionGroup var store: StoreOptions
+            @Argument var name: String
+            @Argument(help: ArgumentHelp("owntracks/USER/DEVICE, as `marktime share status` lists them.", valueName: "topic")) var topic: String
+            func run() async throws {
+                try store.open().linkMember(name, topic: topic)
+                print("linked \(Text.escaped(name)) to \(Text.escaped(topic))")
+            }
+        }
+
+        struct Unlink: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(abstract: "Untie a member from its OwnTracks topic.")
+            @OptionGroup var store: StoreOptions
+            @Argument var name: String
+            func run() async throws {
+                try store.open().unlinkMember(name)
+                print("unlinked \(Text.escaped(name))")
+            }
+        }
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Add a member.")
@@ -216,7 +239,7 @@ extension MarkTime {
                         .object([("name", .string(m.name)), ("color", .string(m.color.rawValue)), ("me", .bool(m.isMe)),
                                  ("place", .from(m.geofence.place)), ("since", .from(m.geofence.since?.iso8601)),
                                  ("lat", .from(m.position?.latitude)), ("lon", .from(m.position?.longitude)),
-                                 ("reported_at", .from(m.reportedAt?.iso8601))])
+                                 ("reported_at", .from(m.reportedAt?.iso8601)), ("owntracks", .from(m.shareTopic))])
                     }).render())
                 case .table:
                     guard !members.isEmpty else { return print("no members yet: `marktime member add NAME`") }

@@ -117,6 +117,16 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "web.listen", kind: .address, defaultValue: .string("0.0.0.0:8080"), help: "the phone page's HOST:PORT; 0.0.0.0 is every network"),
         ConfigKey(name: "web.tls_cert", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "PEM certificate file for HTTPS; empty serves plain HTTP"),
         ConfigKey(name: "web.tls_key", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "PEM private key file for HTTPS, beside web.tls_cert"),
+        ConfigKey(name: "share.enabled", kind: .bool, defaultValue: .bool(false), help: "share the boat and see the family over MQTT, as OwnTracks does (true/false)"),
+        ConfigKey(name: "share.broker", kind: .address, defaultValue: .string("localhost:1883"), help: "the MQTT broker's HOST:PORT"),
+        ConfigKey(name: "share.tls_ca", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "PEM CA file: TLS with certificate and host checks; empty: plain MQTT"),
+        ConfigKey(name: "share.username", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "the broker account; empty: none"),
+        ConfigKey(name: "share.password_file", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "file holding the broker password, readable only by its owner (and group)"),
+        ConfigKey(name: "share.user", kind: .string(allowEmpty: false), defaultValue: .string("marktime"), help: "OwnTracks user: the boat publishes on owntracks/USER/DEVICE"),
+        ConfigKey(name: "share.device", kind: .string(allowEmpty: false), defaultValue: .string("boat"), help: "OwnTracks device, the last part of the topic"),
+        ConfigKey(name: "share.tid", kind: .string(allowEmpty: false), defaultValue: .string("MT"), help: "OwnTracks tracker id: two characters shown on friends' maps"),
+        ConfigKey(name: "share.interval_s", kind: .double(10...86400), defaultValue: .double(300), help: "publish the boat's position at least this often, in seconds"),
+        ConfigKey(name: "share.min_move_m", kind: .double(1...100000), defaultValue: .double(100), help: "publish sooner when the boat has moved this far, in metres"),
     ]
 
     /// `sound.enabled`, `sound.volume`, … in a sentence for error messages.
@@ -210,6 +220,24 @@ public struct Settings: Hashable, Sendable {
         }
     }
     public var gpsdAddress: String { get throws(InputError) { try string("gpsd.address") } }
+    /// `share.*`; a topic part with `/`, `+` or `#`, or a tid that is not two characters, is refused.
+    public var share: ShareSettings {
+        get throws(InputError) {
+            for key in ["share.user", "share.device"] {
+                let part = try string(key)
+                guard !part.contains(where: { "/+#".contains($0) }) else {
+                    throw InputError("\(key) '\(part)' cannot hold /, + or #: it is one level of the topic owntracks/USER/DEVICE")
+                }
+            }
+            let tid = try string("share.tid")
+            guard tid.count == 2 else { throw InputError("share.tid '\(tid)' must be two characters, e.g. MT") }
+            func optional(_ key: String) throws(InputError) -> String? { let v = try string(key); return v.isEmpty ? nil : v }
+            return ShareSettings(enabled: try bool("share.enabled"), broker: try string("share.broker"), tlsCA: try optional("share.tls_ca"),
+                                 username: try optional("share.username"), passwordFile: try optional("share.password_file"),
+                                 user: try string("share.user"), device: try string("share.device"), tid: tid,
+                                 interval: try double("share.interval_s"), minMove: try double("share.min_move_m"))
+        }
+    }
     /// `nil` when the file leaves it empty: the system zone.
     public var homeZone: String? { get throws(InputError) { try string("home.zone").isEmpty ? nil : try string("home.zone") } }
 }
@@ -281,4 +309,24 @@ public struct WebSettings: Hashable, Sendable {
     public var listen: String
     /// `nil`: plain HTTP.
     public var tls: TLSFiles?
+}
+
+/// `share.*`: the boat on an MQTT broker, as an OwnTracks friend.
+public struct ShareSettings: Hashable, Sendable {
+    public var enabled: Bool
+    /// `HOST:PORT`.
+    public var broker: String
+    public var tlsCA: String?
+    public var username: String?
+    public var passwordFile: String?
+    public var user: String
+    public var device: String
+    public var tid: String
+    /// Seconds.
+    public var interval: Double
+    /// Metres.
+    public var minMove: Double
+
+    /// `owntracks/USER/DEVICE`.
+    public var topic: String { "owntracks/\(user)/\(device)" }
 }

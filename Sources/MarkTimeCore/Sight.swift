@@ -28,13 +28,19 @@ public struct Fix: Hashable, Sendable {
     /// The receiver's UTC for this fix (TPV `time`), when known.
     public var time: UTCTime?
     public var receivedAt: MonotonicInstant
+    /// Speed over ground in m/s, and course over ground in degrees true, when known.
+    public var speed: Double?
+    public var course: Double?
 
-    public init(position: Position, mode: Int, horizontalError: Double?, time: UTCTime?, receivedAt: MonotonicInstant) {
+    public init(position: Position, mode: Int, horizontalError: Double?, time: UTCTime?, receivedAt: MonotonicInstant,
+                speed: Double? = nil, course: Double? = nil) {
         self.position = position
         self.mode = mode
         self.horizontalError = horizontalError
         self.time = time
         self.receivedAt = receivedAt
+        self.speed = speed
+        self.course = course
     }
 
     /// Seconds from this fix's arrival to `instant`; `nil` across boots.

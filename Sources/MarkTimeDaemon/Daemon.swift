@@ -3,6 +3,7 @@ import Logging
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimePlaces
+import MarkTimeShare
 import MarkTimeStore
 import ServiceLifecycle
 import Synchronization
@@ -37,12 +38,16 @@ public final class MarkTimeDaemon: Sendable {
         public var button: any ButtonSource
         public var gps: any GPSSource
         public var beeper: (any Beeper)?
+        /// The MQTT connection when share.enabled.
+        public var share: (any ShareTransport)?
 
-        public init(clock: any SystemClockSource, button: any ButtonSource, gps: any GPSSource, beeper: (any Beeper)?) {
+        public init(clock: any SystemClockSource, button: any ButtonSource, gps: any GPSSource, beeper: (any Beeper)?,
+                    share: (any ShareTransport)? = nil) {
             self.clock = clock
             self.button = button
             self.gps = gps
             self.beeper = beeper
+            self.share = share
         }
 
         /// The real ones: the system clock, the evdev button, gpsd and ALSA.
@@ -52,7 +57,8 @@ public final class MarkTimeDaemon: Sendable {
             return Adapters(clock: clock,
                             button: try EvdevButton(path: options.buttonPath, grab: try s.button.grab, logger: logger),
                             gps: try GPSDClient(address: options.gpsdAddress, nmeaUncertainty: try s.clock.nmeaUncertainty, clock: clock, logger: logger),
-                            beeper: try s.sound.enabled ? try ALSABeeper(device: try s.sound.device, volume: try s.sound.volume, logger: logger) : nil)
+                            beeper: try s.sound.enabled ? try ALSABeeper(device: try s.sound.device, volume: try s.sound.volume, logger: logger) : nil,
+                            share: try s.share.enabled ? try ShareService.transport(try s.share, will: OwnTracks.lastWill(time: clock.read().realtime)) : nil)
         }
     }
 
@@ -64,12 +70,13 @@ public final class MarkTimeDaemon: Sendable {
     let gps: any GPSSource
     let beeper: (any Beeper)?
     let reminders: ReminderLoop
+    let share: ShareService?
     let core: Mutex<DaemonCore>
     let journal: PendingJournal
     let statusFile: StatusFile
     /// The writer thread's own state: the anchor watch it keeps, and its live figures.
     let anchor = Mutex<(keeper: AnchorKeeper, live: AnchorLive?)>((AnchorKeeper(), nil))
-    private let writerBox = Mutex<StoreWriter?>(nil)
+    private let writerBox = WriterBox()
     private let group = Mutex<ServiceGroup?>(nil)
 
     public convenience init(options: Options, store: AppDatabase, logger: Logger) throws {
@@ -90,6 +97,15 @@ public final class MarkTimeDaemon: Sendable {
         statusFile = options.statusFile.map(StatusFile.init) ?? StatusFile.choose(storePath: store.path,
                                                                                     environment: ProcessInfo.processInfo.environment)
         reminders = try ReminderLoop(store: store, clock: SystemClock(trustSynchronised: s.clock.trustSystem), beeper: beeper, logger: logger)
+        if let transport = adapters.share {
+            let clock = adapters.clock
+            share = ShareService(settings: try s.share, rules: try s.geofenceRules, store: store, transport: transport, logger: logger,
+                                 statePath: statusFile.sharePath,
+                                 now: { (try? clock.read().realtime) ?? UTCTime(nanosecondsSinceEpoch: 0) },
+                                 submit: { [writerBox] job in writerBox.writer.withLock { $0 }?.submit(.share(job)) })
+        } else {
+            share = nil
+        }
         reminders.alarmSounding = { [unowned self] in core.withLock { $0.alarmSounding } }
     }
 
@@ -98,12 +114,12 @@ public final class MarkTimeDaemon: Sendable {
         await group.withLock { $0 }?.triggerGracefulShutdown()
     }
 
-    var writer: StoreWriter { writerBox.withLock { $0! } }
+    var writer: StoreWriter { writerBox.writer.withLock { $0! } }
 
     /// Runs until SIGTERM or SIGINT.
     public func run() async throws {
         let now = try clock.read()
-        writerBox.withLock { $0 = StoreWriter(perform: { [unowned self] in self.perform($0) }) }
+        writerBox.writer.withLock { $0 = StoreWriter(perform: { [unowned self] in self.perform($0) }) }
         let saved = (try? store.track(bootID: clock.bootID)) ?? []
         feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: journal.load()))
         feed(.clock(now.sample))
@@ -115,7 +131,14 @@ public final class MarkTimeDaemon: Sendable {
             }, stop: { [self] in button.stop() }),
             HeartbeatService(daemon: self),
             ThreadService(start: { [self] in reminders.start() }, stop: { [self] in reminders.stop() }),
-        ] + (options.web.map { [ChildSupervisor(name: "phone page", command: $0, logger: logger)] } ?? [])
+        ] + (share.map { share in [ThreadService(start: { [self] in
+            do {
+                let me = try? store.members().first(where: \.isMe)?.name
+                try share.start(boatName: me ?? share.settings.user)
+            } catch {
+                logger.error("sharing is off: \(error)")
+            }
+        }, stop: { share.stop() })] } ?? []) + (options.web.map { [ChildSupervisor(name: "phone page", command: $0, logger: logger)] } ?? [])
         let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         self.group.withLock { $0 = group }
@@ -147,7 +170,9 @@ public final class MarkTimeDaemon: Sendable {
     func handle(_ report: GPSReport) {
         switch report {
         case .state(let text): feed(.gpsd(text))
-        case .fix(let fix): feed(.fix(fix))
+        case .fix(let fix):
+            feed(.fix(fix))
+            share?.fix(fix)
         case .clock(let sample): feed(.clock(sample))
         }
     }
@@ -239,6 +264,8 @@ public final class MarkTimeDaemon: Sendable {
             backfill(track)
         case .watch(let fixes, let now):
             watch(fixes, now: now)
+        case .share(let write):
+            write()
         }
     }
 
@@ -263,9 +290,11 @@ public final class MarkTimeDaemon: Sendable {
     func watch(_ fixes: [GeoFix], now: Int64) {
         for fix in fixes {
             do {
-                for e in try store.report(fix, member: nil, rules: options.settings.geofenceRules, quiet: true) {
+                let events = try store.report(fix, member: nil, rules: options.settings.geofenceRules, quiet: true)
+                for e in events {
                     logger.info("\(e.kind == .enter ? "entered" : "left") \(e.place)", metadata: ["utc": "\(e.time.iso8601)", "position": "\(e.position.ddm)"])
                 }
+                share?.transitions(events, error: fix.error)
             } catch {
                 logger.error("cannot record the fix for places", metadata: ["error": "\(error)"])
             }
@@ -314,6 +343,11 @@ extension LogLine.Level {
 }
 
 /// Runs a thread-based adapter for the life of the group.
+/// The writer, once `run` has started it; shared with the services that submit to it.
+final class WriterBox: Sendable {
+    let writer = Mutex<StoreWriter?>(nil)
+}
+
 struct ThreadService: Service {
     let start: @Sendable () -> Void
     let stop: @Sendable () -> Void

@@ -16,6 +16,8 @@ final class StoreWriter: Sendable {
         case track([ClockTrack.Entry])
         case backfill(ClockTrack)
         case watch([GeoFix], now: Int64)
+        /// A write of the share service (its outbox, a phone's report), after any sight.
+        case share(@Sendable () -> Void)
 
         var isUrgent: Bool {
             switch self {

@@ -124,7 +124,8 @@ public final class GPSDClient: GPSSource, Sendable {
             let eph = r.eph.isFinite ? r.eph : (r.epx.isFinite ? r.epx : nil)
             out.append(.fix(Fix(position: position, mode: Int(r.mode), horizontalError: eph,
                                 time: r.has_time != 0 ? UTCTime(nanosecondsSinceEpoch: r.time_ns) : nil,
-                                receivedAt: reading.instant)))
+                                receivedAt: reading.instant, speed: r.speed.isFinite && r.speed >= 0 ? r.speed : nil,
+                                course: r.track.isFinite && (0..<360).contains(r.track) ? r.track : nil)))
         }
         if r.has_time != 0 {
             out.append(.clock(ClockSample(source: .gps, monotonicNanoseconds: reading.instant.nanoseconds,

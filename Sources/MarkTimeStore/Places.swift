@@ -12,6 +12,8 @@ public struct Member: Hashable, Sendable {
     /// The last reported position, and when (UTC).
     public var position: Position?
     public var reportedAt: UTCTime?
+    /// The OwnTracks device whose locations move this member (`member link`).
+    public var shareTopic: String?
 
     public init(name: String, color: MemberColor, isMe: Bool = false) {
         self.name = name
@@ -54,19 +56,17 @@ extension AppDatabase {
             if let other = try String.fetchOne(db, sql: "SELECT name FROM place WHERE name = ? COLLATE NOCASE", arguments: [place.name]) {
                 throw StoreError.refused("a place named '\(other)' already exists; choose another name, or `marktime place remove \(other)` first")
             }
-            try db.execute(sql: "INSERT INTO place (name, kind, lat, lon, radius_m, created_at_ns) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [place.name, place.kind.rawValue, place.center.latitude, place.center.longitude, place.radius,
-                                       now.nanosecondsSinceEpoch])
+            try PlaceRecord(place, createdAt: now).insert(db)
         }
     }
 
     public func places() throws(StoreError) -> [Place] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM place ORDER BY name COLLATE NOCASE").compactMap(Self.place) }
+        try read { db in try Self.places(db) }
     }
 
-    static func place(_ row: Row) -> Place? {
-        guard let center = try? Position(latitude: row["lat"], longitude: row["lon"]) else { return nil }
-        return try? Place(name: row["name"], kind: PlaceKind(rawValue: row["kind"]) ?? .other, center: center, radius: row["radius_m"])
+    /// The places by name; a row that does not make a valid place (edited by hand) is left out.
+    static func places(_ db: Database) throws -> [Place] {
+        try PlaceRecord.order(Column("name").collating(.nocase)).fetchAll(db).compactMap(\.place)
     }
 
     /// Removes a place; members at it become "unknown" (their history stays).
@@ -134,6 +134,7 @@ extension AppDatabase {
                               candidate: row["candidate"], streak: row["streak"])
         if let lat: Double = row["lat"], let lon: Double = row["lon"] { m.position = try? Position(latitude: lat, longitude: lon) }
         m.reportedAt = (row["reported_at_ns"] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:))
+        m.shareTopic = row["share_topic"]
         return m
     }
 
@@ -170,7 +171,7 @@ extension AppDatabase {
                 guard let row else { return false }
                 let member = Self.member(row)
                 var geofence = member.geofence
-                let places = try Row.fetchAll(db, sql: "SELECT * FROM place").compactMap(Self.place)
+                let places = try Self.places(db)
                 let events = geofence.handle(fix, places: places, rules: rules)
                 guard events.isEmpty, geofence == member.geofence, let stored = member.position else { return false }
                 return GreatCircle.distance(stored, fix.position) < quietDistance
@@ -189,19 +190,23 @@ extension AppDatabase {
                 row = try Row.fetchOne(db, sql: "SELECT * FROM member WHERE is_me = 1")!
             }
             var member = Self.member(row)
-            let places = try Row.fetchAll(db, sql: "SELECT * FROM place").compactMap(Self.place)
-            let events = member.geofence.handle(fix, places: places, rules: rules)
-            let g = member.geofence
-            try db.execute(sql: """
-                UPDATE member SET place = ?, since_ns = ?, candidate = ?, streak = ?, lat = ?, lon = ?, reported_at_ns = ? WHERE id = ?
-                """, arguments: [g.place, g.since?.nanosecondsSinceEpoch, g.candidate, g.streak,
-                                 fix.position.latitude, fix.position.longitude, fix.time.nanosecondsSinceEpoch, member.id])
-            for e in events {
-                try db.execute(sql: "INSERT INTO place_event (member, place, event, time_ns, lat, lon) VALUES (?, ?, ?, ?, ?, ?)",
-                               arguments: [member.name, e.place, e.kind.rawValue, e.time.nanosecondsSinceEpoch,
-                                           e.position.latitude, e.position.longitude])
-            }
+            let events = member.geofence.handle(fix, places: try Self.places(db), rules: rules)
+            try Self.save(member, at: fix, events: events, db)
             return events
+        }
+    }
+
+    /// Stores a member's geofence state and position after `fix`, and the events it caused.
+    static func save(_ member: Member, at fix: GeoFix, events: [PlaceEvent], _ db: Database) throws {
+        let g = member.geofence
+        try db.execute(sql: """
+            UPDATE member SET place = ?, since_ns = ?, candidate = ?, streak = ?, lat = ?, lon = ?, reported_at_ns = ? WHERE id = ?
+            """, arguments: [g.place, g.since?.nanosecondsSinceEpoch, g.candidate, g.streak,
+                             fix.position.latitude, fix.position.longitude, fix.time.nanosecondsSinceEpoch, member.id])
+        for e in events {
+            try db.execute(sql: "INSERT INTO place_event (member, place, event, time_ns, lat, lon) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: [member.name, e.place, e.kind.rawValue, e.time.nanosecondsSinceEpoch,
+                                       e.position.latitude, e.position.longitude])
         }
     }
 
@@ -218,5 +223,32 @@ extension AppDatabase {
                     place: row["place"], kind: kind, time: UTCTime(nanosecondsSinceEpoch: row["time_ns"]), position: p))
             }
         }
+    }
+}
+
+/// A row of the `place` table, read and written by its coding keys.
+struct PlaceRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "place"
+
+    var name: String
+    var kind: String
+    var lat: Double
+    var lon: Double
+    var radiusM: Double
+    var createdAtNs: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case name, kind, lat, lon
+        case radiusM = "radius_m", createdAtNs = "created_at_ns"
+    }
+
+    init(_ place: Place, createdAt: UTCTime) {
+        (name, kind, lat, lon) = (place.name, place.kind.rawValue, place.center.latitude, place.center.longitude)
+        (radiusM, createdAtNs) = (place.radius, createdAt.nanosecondsSinceEpoch)
+    }
+
+    var place: Place? {
+        guard let center = try? Position(latitude: lat, longitude: lon) else { return nil }
+        return try? Place(name: name, kind: PlaceKind(rawValue: kind) ?? .other, center: center, radius: radiusM)
     }
 }

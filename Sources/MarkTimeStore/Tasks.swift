@@ -32,6 +32,35 @@ public struct TaskEdit: Sendable {
     }
 }
 
+/// A row of the `task` table: GRDB reads and writes it by its coding keys, the column names.
+struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "task"
+
+    var id: Int64?
+    var title: String
+    var dueNs: Int64
+    var remindNs: Int64?
+    var remindedAtNs: Int64?
+    var remindedLate: Bool
+    var doneAtNs: Int64?
+    var course: String?
+    var createdAtNs: Int64
+
+    enum CodingKeys: String, CodingKey {
+        case id, title, course
+        case dueNs = "due_ns", remindNs = "remind_ns", remindedAtNs = "reminded_at_ns", remindedLate = "reminded_late"
+        case doneAtNs = "done_at_ns", createdAtNs = "created_at_ns"
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    var item: TaskItem {
+        TaskItem(id: id ?? 0, title: title, due: UTCTime(nanosecondsSinceEpoch: dueNs), remind: remindNs.map(UTCTime.init(nanosecondsSinceEpoch:)),
+                 remindedAt: remindedAtNs.map(UTCTime.init(nanosecondsSinceEpoch:)), remindedLate: remindedLate,
+                 doneAt: doneAtNs.map(UTCTime.init(nanosecondsSinceEpoch:)), course: course)
+    }
+}
+
 extension AppDatabase {
     /// Adds a task; its id.
     public func addTask(title: String, due: UTCTime, remind: UTCTime?, course: String?, now: UTCTime) throws(StoreError) -> Int64 {
@@ -39,10 +68,10 @@ extension AppDatabase {
         try Self.checkReminder(remind, due: due)
         return try changingTasks { () throws(StoreError) in
             try write { db in
-                let course = try course.map { try Self.courseCode($0, db) }
-                try db.execute(sql: "INSERT INTO task (title, due_ns, remind_ns, course, created_at_ns) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [title, due.nanosecondsSinceEpoch, remind?.nanosecondsSinceEpoch, course, now.nanosecondsSinceEpoch])
-                return db.lastInsertedRowID
+                var record = TaskRecord(title: title, dueNs: due.nanosecondsSinceEpoch, remindNs: remind?.nanosecondsSinceEpoch, remindedLate: false,
+                                        course: try course.map { try Self.courseCode($0, db) }, createdAtNs: now.nanosecondsSinceEpoch)
+                try record.insert(db)
+                return record.id ?? db.lastInsertedRowID
             }
         }
     }
@@ -63,43 +92,34 @@ extension AppDatabase {
 
     /// Every task, soonest due first.
     public func tasks() throws(StoreError) -> [TaskItem] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM task ORDER BY due_ns, id").map(Self.task) }
+        try read { db in try TaskRecord.order(Column("due_ns"), Column("id")).fetchAll(db).map(\.item) }
     }
 
     public func task(_ id: Int64) throws(StoreError) -> TaskItem {
-        try read { db in try Self.task(id, db) }
+        try read { db in try Self.task(id, db).item }
     }
 
-    static func task(_ id: Int64, _ db: Database) throws -> TaskItem {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM task WHERE id = ?", arguments: [id]) else {
+    static func task(_ id: Int64, _ db: Database) throws -> TaskRecord {
+        guard let record = try TaskRecord.fetchOne(db, key: id) else {
             throw StoreError.refused("no task with id \(id): `marktime task list --all` lists them")
         }
-        return task(row)
-    }
-
-    static func task(_ row: Row) -> TaskItem {
-        func time(_ column: String) -> UTCTime? { (row[column] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:)) }
-        return TaskItem(id: row["id"], title: row["title"], due: time("due_ns")!, remind: time("remind_ns"),
-                        remindedAt: time("reminded_at_ns"), remindedLate: row["reminded_late"], doneAt: time("done_at_ns"),
-                        course: row["course"])
+        return record
     }
 
     /// Marks a task done at `at`, or open again when `at` is nil.
     public func setTaskDone(_ id: Int64, at: UTCTime?) throws(StoreError) {
         try changingTasks { () throws(StoreError) in
             try write { db in
-                _ = try Self.task(id, db)
-                try db.execute(sql: "UPDATE task SET done_at_ns = ? WHERE id = ?", arguments: [at?.nanosecondsSinceEpoch, id])
+                var t = try Self.task(id, db)
+                t.doneAtNs = at?.nanosecondsSinceEpoch
+                try t.update(db)
             }
         }
     }
 
     public func removeTask(_ id: Int64) throws(StoreError) {
         try changingTasks { () throws(StoreError) in
-            try write { db in
-                _ = try Self.task(id, db)
-                try db.execute(sql: "DELETE FROM task WHERE id = ?", arguments: [id])
-            }
+            try write { db in try Self.task(id, db).delete(db) }
         }
     }
 
@@ -110,21 +130,16 @@ extension AppDatabase {
             if let title = edit.title {
                 t.title = try StoreError.name(title, what: "a task", example: "\"Sun sights\"")
             }
-            if let due = edit.due { t.due = due }
-            var rearm = false
-            if let remind = edit.remind {
-                rearm = remind != t.remind
-                t.remind = remind
+            if let due = edit.due { t.dueNs = due.nanosecondsSinceEpoch }
+            if let remind = edit.remind, remind?.nanosecondsSinceEpoch != t.remindNs {
+                t.remindNs = remind?.nanosecondsSinceEpoch
+                t.remindedAtNs = nil
+                t.remindedLate = false
             }
             if let course = edit.course { t.course = try course.map { try Self.courseCode($0, db) } }
-            try Self.checkReminder(t.remind, due: t.due)
-            try db.execute(sql: """
-                UPDATE task SET title = ?, due_ns = ?, remind_ns = ?, course = ?,
-                    reminded_at_ns = CASE WHEN ? THEN NULL ELSE reminded_at_ns END,
-                    reminded_late = CASE WHEN ? THEN 0 ELSE reminded_late END
-                WHERE id = ?
-                """, arguments: [t.title, t.due.nanosecondsSinceEpoch, t.remind?.nanosecondsSinceEpoch, t.course, rearm, rearm, id])
-            return try Self.task(id, db)
+            try Self.checkReminder(t.remindNs.map(UTCTime.init(nanosecondsSinceEpoch:)), due: UTCTime(nanosecondsSinceEpoch: t.dueNs))
+            try t.update(db)
+            return t.item
         } }
     }
 
@@ -144,7 +159,7 @@ extension AppDatabase {
                 UPDATE task SET reminded_at_ns = ?, reminded_late = ?
                 WHERE id = ? AND remind_ns IS NOT NULL AND reminded_at_ns IS NULL AND done_at_ns IS NULL
                 """, arguments: [at.nanosecondsSinceEpoch, late, id])
-            return db.changesCount == 1 ? try Self.task(id, db) : nil
+            return db.changesCount == 1 ? try Self.task(id, db).item : nil
         }
     }
 }

@@ -49,18 +49,7 @@ public final class FakeGPS {
     }
 
     /// Whether gpsd accepts a connection (closed at once, without a command).
-    func isListening() -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var addr = sockaddr_in()
-        addr.sin_family = sa_family_t(AF_INET)
-        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-        addr.sin_port = port.bigEndian
-        return withUnsafePointer(to: &addr) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-        }
-    }
+    func isListening() -> Bool { tcpAccepts(port: port) }
 
     public var address: String { "127.0.0.1:\(port)" }
 

@@ -1,0 +1,223 @@
+import Foundation
+import Logging
+import MarkTimeCore
+import MarkTimeDevices
+import MarkTimePlaces
+import MarkTimeShare
+import MarkTimeStore
+import MarkTimeSystem
+import Synchronization
+
+/// The boat as an OwnTracks friend on an MQTT broker, and the family's phones on its clock.
+///
+/// Outgoing messages go into the store's outbox first (through the daemon's one writer),
+/// and leave it only when the broker acknowledges them, so they wait out a broker that is
+/// away, a daemon restart or a power cut, and go out in order. Incoming messages are
+/// checked (`OwnTracks.read`) before the store applies them; a bad one is logged once per
+/// topic and dropped. Nothing here is on the sight's path.
+final class ShareService: Sendable {
+    /// What `marktime share status` shows; kept in a file beside the daemon's status.
+    struct State: Sendable {
+        var connection = "connecting"
+        var connected = false
+        var inFlight: [Int32: Int64] = [:]
+        var lastQueued: Int64 = 0
+        var policy: LocationPolicy
+        var lastSent: UTCTime?
+        var lastReceived: UTCTime?
+        var refusedTopics: Set<String> = []
+        var regions: [String] = []
+    }
+
+    static let window = 20
+
+    let settings: ShareSettings
+    let rules: GeofenceRules
+    let store: AppDatabase
+    let transport: any ShareTransport
+    let logger: Logger
+    let submit: @Sendable (@escaping @Sendable () -> Void) -> Void
+    let now: @Sendable () -> UTCTime
+    let statePath: String
+    let state: Mutex<State>
+
+    init(settings: ShareSettings, rules: GeofenceRules, store: AppDatabase, transport: any ShareTransport, logger: Logger,
+         statePath: String, now: @escaping @Sendable () -> UTCTime, submit: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+        self.settings = settings
+        self.rules = rules
+        self.store = store
+        self.transport = transport
+        self.logger = logger
+        self.statePath = statePath
+        self.now = now
+        self.submit = submit
+        state = Mutex(State(policy: LocationPolicy(interval: settings.interval, minMove: settings.minMove)))
+    }
+
+    /// The MQTT client for `settings`: the password read from its file, which others may not read.
+    static func transport(_ settings: ShareSettings, will: [UInt8]) throws(InputError) -> MosquittoClient {
+        guard let (host, port) = ConfigKey.address(settings.broker) else { throw InputError("share.broker '\(settings.broker)' is not HOST:PORT") }
+        var password: String?
+        if let file = settings.passwordFile {
+            var info = stat()
+            guard stat(file, &info) == 0 else { throw InputError("cannot read share.password_file \(file): \(String(cString: strerror(errno)))") }
+            guard info.st_mode & 0o004 == 0 else {
+                throw InputError("share.password_file \(file) is readable by every user: `chmod o-r \(file)`, then start the daemon again")
+            }
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw InputError("cannot read share.password_file \(file)") }
+            password = text.trimmingCharacters(in: .newlines)
+        }
+        return MosquittoClient(.init(host: host, port: port, clientID: "marktime-\(settings.user)-\(settings.device)",
+                                     username: settings.username, password: password, caFile: settings.tlsCA,
+                                     subscriptions: ["owntracks/+/+", "owntracks/+/+/event", "owntracks/+/+/info"],
+                                     will: (settings.topic, will)))
+    }
+
+    func start(boatName: String) throws(InputError) {
+        let time = now()
+        let places = (try? store.places()) ?? []
+        enqueue([ShareMessage(topic: settings.topic + "/info", payload: OwnTracks.card(name: boatName, tid: settings.tid), retain: true, kind: .card),
+                 ShareMessage(topic: settings.topic + "/waypoints", payload: OwnTracks.waypoints(places, created: time), retain: true, kind: .waypoints)])
+        writeState()
+        try transport.start { [weak self] event in self?.handle(event) }
+    }
+
+    func stop() {
+        transport.stop()
+        unlink(statePath)
+    }
+
+    // MARK: Out
+
+    /// A fix from gpsd: the boat's location when the policy says so.
+    func fix(_ fix: Fix) {
+        guard let time = fix.time else { return }
+        let geo = GeoFix(position: fix.position, error: fix.horizontalError, time: time)
+        let (trigger, regions) = state.withLock { s in (s.policy.consider(geo), s.regions) }
+        guard let trigger else { return }
+        enqueue([location(fix, time: time, trigger: trigger, regions: regions)])
+    }
+
+    func location(_ fix: Fix, time: UTCTime, trigger: String, regions: [String]) -> ShareMessage {
+        ShareMessage(topic: settings.topic, payload: OwnTracks.location(fix, time: time, tid: settings.tid, trigger: trigger, inRegions: regions),
+                     retain: true, kind: .location)
+    }
+
+    /// The boat entered or left its places: a transition each.
+    func transitions(_ events: [PlaceEvent], error: Double?) {
+        guard !events.isEmpty else { return }
+        state.withLock { s in
+            for e in events {
+                if e.kind == .enter { s.regions.append(e.place) } else { s.regions.removeAll { $0 == e.place } }
+            }
+        }
+        enqueue(events.map { e in
+            ShareMessage(topic: settings.topic + "/event", payload: OwnTracks.transition(e, tid: settings.tid, error: error), retain: false, kind: .transition)
+        })
+    }
+
+    /// Into the outbox (on the writer's thread), then out as the window allows.
+    func enqueue(_ messages: [ShareMessage]) {
+        submit { [self] in
+            do { try store.enqueue(messages, now: now()) } catch {
+                logger.error("cannot queue messages for the broker", metadata: ["error": "\(error)"])
+            }
+            pump()
+        }
+    }
+
+    /// Publishes waiting messages in order, keeping at most `window` unacknowledged.
+    func pump() {
+        state.withLock { s in
+            guard s.connected, s.inFlight.count < Self.window,
+                  let waiting = try? store.outbox(after: s.lastQueued, limit: Self.window - s.inFlight.count) else { return }
+            for m in waiting {
+                guard let id = m.id else { continue }
+                do {
+                    let mid = try transport.publish(topic: m.topic, payload: m.payload, retain: m.retain)
+                    s.inFlight[mid] = id
+                    s.lastQueued = id
+                } catch {
+                    logger.warning("cannot publish; it waits in the outbox", metadata: ["topic": "\(m.topic)", "error": "\(error)"])
+                    return
+                }
+            }
+        }
+    }
+
+    // MARK: Events
+
+    func handle(_ event: TransportEvent) {
+        switch event {
+        case .connected:
+            state.withLock { s in
+                s.connected = true
+                s.connection = "connected"
+            }
+            logger.info("sharing: connected to the broker", metadata: ["broker": "\(settings.broker)", "topic": "\(settings.topic)"])
+            writeState()
+            pump()
+        case .refused(let reason), .disconnected(let reason):
+            let changed = state.withLock { s in
+                let text = event == .refused(reason) ? "refused: \(reason)" : "disconnected: \(reason)"
+                defer { (s.connected, s.connection) = (false, text) }
+                return s.connection != text
+            }
+            if changed {
+                logger.warning("sharing: broker unavailable; messages wait in the outbox", metadata: ["broker": "\(settings.broker)", "reason": "\(reason)"])
+                writeState()
+            }
+        case .acknowledged(let mid):
+            guard let id = state.withLock({ s in
+                let id = s.inFlight.removeValue(forKey: mid)
+                if id != nil { s.lastSent = now() }
+                return id
+            }) else { return }
+            submit { [self] in
+                try? store.acknowledged(id)
+                writeState()
+                pump()
+            }
+        case .message(let topic, let payload):
+            receive(topic: topic, payload: payload)
+        }
+    }
+
+    func receive(topic text: String, payload: [UInt8]) {
+        guard let topic = OwnTracks.Topic(text), topic.base != settings.topic else { return }
+        // An empty retained message clears a topic: nothing to apply.
+        guard !payload.isEmpty else { return }
+        let incoming: OwnTracks.Incoming
+        do {
+            incoming = try OwnTracks.read(topic: topic, payload: payload, now: now())
+        } catch {
+            let first = state.withLock { $0.refusedTopics.insert(text).inserted }
+            if first {
+                logger.warning("sharing: message dropped", metadata: ["topic": "\(Text.escaped(text))", "reason": "\(error)"])
+            }
+            return
+        }
+        submit { [self] in
+            do {
+                let outcome = try store.applyShared(incoming, topic: topic, rules: rules, now: now())
+                state.withLock { $0.lastReceived = now() }
+                if case .moved(let member, let events) = outcome {
+                    for e in events {
+                        logger.info("\(member) \(e.kind == .enter ? "entered" : "left") \(e.place)", metadata: ["topic": "\(topic.base)"])
+                    }
+                }
+                writeState()
+            } catch {
+                logger.error("sharing: cannot apply a message", metadata: ["topic": "\(topic.base)", "error": "\(error)"])
+            }
+        }
+    }
+
+    /// The connection, last sent and received, for `marktime share status` (on tmpfs; no sync).
+    func writeState() {
+        let s = state.withLock { $0 }
+        let state = ShareState(connection: s.connection, connected: s.connected, broker: settings.broker, topic: settings.topic,
+                               lastSent: s.lastSent, lastReceived: s.lastReceived)
+        try? SideFile.replace(statePath, with: state.json)
+    }
+}

@@ -1,0 +1,234 @@
+import Foundation
+import GRDB
+import MarkTimeCore
+import MarkTimePlaces
+import MarkTimeShare
+
+/// A message for the broker, waiting in the outbox until the broker acknowledges it.
+public struct ShareMessage: Hashable, Sendable {
+    public enum Kind: String, Sendable { case location, transition, card, waypoints }
+    public var id: Int64?
+    public var topic: String
+    public var payload: [UInt8]
+    public var retain: Bool
+    public var kind: Kind
+
+    public init(topic: String, payload: [UInt8], retain: Bool, kind: Kind) {
+        self.topic = topic
+        self.payload = payload
+        self.retain = retain
+        self.kind = kind
+    }
+}
+
+/// An OwnTracks device seen on the broker: its topic, its card's name, and the member linked to it.
+public struct SeenDevice: Hashable, Sendable {
+    public var topic: String
+    public var name: String?
+    public var lastSeen: UTCTime
+    public var messages: Int
+    public var member: String?
+}
+
+/// What a phone's message did.
+public enum SharedOutcome: Hashable, Sendable {
+    /// A linked member moved: the geofence's events, if any.
+    case moved(member: String, events: [PlaceEvent])
+    /// Older than the member's last report: ignored.
+    case stale(member: String)
+    /// From a topic no member is linked to: recorded as seen.
+    case unlinked
+    /// A card, or a message kind marktime does not apply.
+    case noted
+}
+
+extension AppDatabase {
+    /// The most messages the outbox keeps: about a week of positions at one every five
+    /// minutes, and a few thousand more. Beyond it the oldest positions go first (a newer
+    /// one supersedes them), then the oldest messages of any kind.
+    public static let outboxLimit = 5_000
+
+    /// Queues messages for the broker, in order, within `outboxLimit`.
+    public func enqueue(_ messages: [ShareMessage], now: UTCTime) throws(StoreError) {
+        guard !messages.isEmpty else { return }
+        try write { db in
+            for m in messages {
+                try db.execute(sql: "INSERT INTO share_outbox (topic, payload, retain, kind, created_at_ns) VALUES (?, ?, ?, ?, ?)",
+                               arguments: [m.topic, Data(m.payload), m.retain, m.kind.rawValue, now.nanosecondsSinceEpoch])
+            }
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM share_outbox") ?? 0
+            guard count > Self.outboxLimit else { return }
+            let excess = count - Self.outboxLimit
+            try db.execute(sql: """
+                DELETE FROM share_outbox WHERE id IN (SELECT id FROM share_outbox WHERE kind = 'location' ORDER BY id LIMIT ?)
+                """, arguments: [excess])
+            let left = (try Int.fetchOne(db, sql: "SELECT count(*) FROM share_outbox") ?? 0) - Self.outboxLimit
+            if left > 0 {
+                try db.execute(sql: "DELETE FROM share_outbox WHERE id IN (SELECT id FROM share_outbox ORDER BY id LIMIT ?)", arguments: [left])
+            }
+        }
+    }
+
+    /// Waiting messages after `id`, oldest first.
+    public func outbox(after id: Int64 = 0, limit: Int = 100) throws(StoreError) -> [ShareMessage] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM share_outbox WHERE id > ? ORDER BY id LIMIT ?", arguments: [id, limit]).map { row in
+                var m = ShareMessage(topic: row["topic"], payload: [UInt8](row["payload"] as Data), retain: row["retain"],
+                                     kind: ShareMessage.Kind(rawValue: row["kind"]) ?? .location)
+                m.id = row["id"]
+                return m
+            }
+        }
+    }
+
+    public func outboxCount() throws(StoreError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM share_outbox") ?? 0 }
+    }
+
+    /// Removes a message the broker acknowledged.
+    public func acknowledged(_ id: Int64) throws(StoreError) {
+        try writeWithoutTransaction { db in try db.execute(sql: "DELETE FROM share_outbox WHERE id = ?", arguments: [id]) }
+    }
+
+    // MARK: Links
+
+    /// Ties a member to an OwnTracks device topic, `owntracks/USER/DEVICE`.
+    public func linkMember(_ name: String, topic: String) throws(StoreError) {
+        guard OwnTracks.Topic.isDevice(topic) else {
+            throw .refused("'\(Text.escaped(topic))' is not an OwnTracks device topic: give owntracks/USER/DEVICE, as `marktime share status` lists them")
+        }
+        try write { db in
+            let canonical = try Self.memberName(name, db)
+            if let other = try String.fetchOne(db, sql: "SELECT name FROM member WHERE share_topic = ? AND name != ?", arguments: [topic, canonical]) {
+                throw StoreError.refused("\(topic) is already linked to \(other): `marktime member unlink \(other)` first")
+            }
+            try db.execute(sql: "UPDATE member SET share_topic = ? WHERE name = ?", arguments: [topic, canonical])
+        }
+    }
+
+    public func unlinkMember(_ name: String) throws(StoreError) {
+        try write { db in
+            let canonical = try Self.memberName(name, db)
+            try db.execute(sql: "UPDATE member SET share_topic = NULL WHERE name = ?", arguments: [canonical])
+        }
+    }
+
+    /// Every device seen, most recent first, with the member linked to it.
+    public func seenDevices() throws(StoreError) -> [SeenDevice] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT s.*, m.name AS member FROM share_seen s LEFT JOIN member m ON m.share_topic = s.topic ORDER BY s.last_seen_ns DESC, s.topic
+                """).map { row in
+                SeenDevice(topic: row["topic"], name: row["name"], lastSeen: UTCTime(nanosecondsSinceEpoch: row["last_seen_ns"]),
+                           messages: row["messages"], member: row["member"])
+            }
+        }
+    }
+
+    // MARK: Incoming
+
+    /// Applies a checked message from a phone, all in one transaction: the topic is
+    /// recorded as seen; a linked member's location goes through the geofence as
+    /// `member report` does; a transition naming a known place moves the member at once.
+    /// A location or transition older than the member's last report changes nothing.
+    public func applyShared(_ incoming: OwnTracks.Incoming, topic: OwnTracks.Topic, rules: GeofenceRules,
+                            now: UTCTime) throws(StoreError) -> SharedOutcome {
+        try write { db in
+            try db.execute(sql: """
+                INSERT INTO share_seen (topic, last_seen_ns, messages) VALUES (?, ?, 1)
+                ON CONFLICT (topic) DO UPDATE SET last_seen_ns = excluded.last_seen_ns, messages = messages + 1
+                """, arguments: [topic.base, now.nanosecondsSinceEpoch])
+            let fix: GeoFix
+            var transition: (place: String, kind: PlaceEvent.Kind)?
+            switch incoming {
+            case .card(let name):
+                try db.execute(sql: "UPDATE share_seen SET name = ? WHERE topic = ?", arguments: [name, topic.base])
+                return .noted
+            case .ignored:
+                return .noted
+            case .location(let f):
+                fix = f
+            case .transition(let place, let kind, let f):
+                fix = f
+                transition = (place, kind)
+            }
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM member WHERE share_topic = ?", arguments: [topic.base]) else {
+                return .unlinked
+            }
+            var member = Self.member(row)
+            if let last = member.reportedAt, fix.time < last { return .stale(member: member.name) }
+            var events: [PlaceEvent] = []
+            let places = try Self.places(db)
+            if let transition, let place = places.first(where: { $0.name.lowercased() == transition.place.lowercased() }) {
+                let event = PlaceEvent(place: place.name, kind: transition.kind, time: fix.time, position: fix.position)
+                switch transition.kind {
+                case .enter where member.geofence.place != place.name:
+                    member.geofence = Geofence(place: place.name, since: fix.time)
+                    events.append(event)
+                case .leave where member.geofence.place == place.name:
+                    member.geofence = Geofence()
+                    events.append(event)
+                default:
+                    break
+                }
+            } else {
+                events = member.geofence.handle(fix, places: places, rules: rules)
+            }
+            try Self.save(member, at: fix, events: events, db)
+            return .moved(member: member.name, events: events)
+        }
+    }
+}
+
+/// The share service's connection, as the daemon last wrote it beside its status.
+public struct ShareState: Hashable, Sendable {
+    public var connection: String
+    public var connected: Bool
+    public var broker: String
+    public var topic: String
+    public var lastSent: UTCTime?
+    public var lastReceived: UTCTime?
+
+    public init(connection: String, connected: Bool, broker: String, topic: String, lastSent: UTCTime?, lastReceived: UTCTime?) {
+        (self.connection, self.connected, self.broker, self.topic, self.lastSent, self.lastReceived) = (connection, connected, broker, topic, lastSent, lastReceived)
+    }
+
+    struct Coded: Codable {
+        var connection: String, connected: Bool, broker: String, topic: String
+        var last_sent_ns: Int64?, last_received_ns: Int64?
+    }
+
+    public var json: [UInt8] {
+        let coded = Coded(connection: connection, connected: connected, broker: broker, topic: topic,
+                          last_sent_ns: lastSent?.nanosecondsSinceEpoch, last_received_ns: lastReceived?.nanosecondsSinceEpoch)
+        return Array((try? JSONEncoder().encode(coded)) ?? Data())
+    }
+
+    /// The state in the file at `path`, or nil when there is none (no daemon sharing).
+    public static func read(_ path: String) -> ShareState? {
+        guard let data = FileManager.default.contents(atPath: path), let c = try? JSONDecoder().decode(Coded.self, from: data) else { return nil }
+        return ShareState(connection: c.connection, connected: c.connected, broker: c.broker, topic: c.topic,
+                          lastSent: c.last_sent_ns.map(UTCTime.init(nanosecondsSinceEpoch:)),
+                          lastReceived: c.last_received_ns.map(UTCTime.init(nanosecondsSinceEpoch:)))
+    }
+}
+
+extension StatusFile {
+    /// The share service's state, beside the daemon's status.
+    public var sharePath: String { (path.hasSuffix(".json") ? String(path.dropLast(5)) : path) + "-share.json" }
+}
+
+/// What `marktime share status` shows: the daemon's connection, the outbox, the devices seen.
+public struct ShareStatus: Hashable, Sendable {
+    /// Nil when no daemon is sharing.
+    public var state: ShareState?
+    public var outbox: Int
+    public var seen: [SeenDevice]
+}
+
+extension AppDatabase {
+    public func shareStatus() throws(StoreError) -> ShareStatus {
+        let state = try daemonStatusFile().flatMap { ShareState.read(StatusFile(path: $0).sharePath) }
+        return ShareStatus(state: state, outbox: try outboxCount(), seen: try seenDevices())
+    }
+}

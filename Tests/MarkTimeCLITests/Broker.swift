@@ -1,0 +1,67 @@
+import Foundation
+import RigSupport
+
+/// Debian's Mosquitto on a private port, anonymous, with its persistence file in the
+/// test's folder; stopped on deinit.
+final class Broker {
+    let port: UInt16
+    let folder: String
+    private(set) var child: Child?
+
+    init(folder: String, port: UInt16? = nil) throws {
+        self.folder = folder
+        self.port = try port ?? FakeGPS.freePort()
+        // Persistence keeps a friend's session (its subscription and its queued QoS 1
+        // messages) across a broker restart, as a real broker's does.
+        // As root, Mosquitto would drop to its own user, who cannot write the test's folder.
+        let me = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "mosquitto"
+        try "listener \(self.port) 127.0.0.1\nallow_anonymous true\nuser \(me)\npersistence true\npersistence_location \(folder)/\n"
+            .write(toFile: folder + "/mosquitto-\(self.port).conf", atomically: true, encoding: .utf8)
+    }
+
+    var address: String { "127.0.0.1:\(port)" }
+
+    /// Starts the broker and waits until it accepts connections.
+    func start() throws {
+        child = try Child("/usr/sbin/mosquitto", ["-c", folder + "/mosquitto-\(port).conf"], log: folder + "/mosquitto-\(port).log",
+                          environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        guard eventually(within: 10, { tcpAccepts(port: port) }) else { throw POSIXError(.ECONNREFUSED) }
+    }
+
+    func stop() {
+        child?.stop(SIGTERM)
+        child = nil
+    }
+
+    /// `mosquitto_pub` of one QoS 1 message, as a phone's OwnTracks app sends it.
+    func publish(_ topic: String, _ payload: String, retain: Bool = false) throws {
+        let r = try runCommand("/usr/bin/mosquitto_pub", ["-p", "\(port)", "-q", "1", "-t", topic, "-m", payload] + (retain ? ["-r"] : []),
+                               environment: ["PATH": "/usr/bin:/bin"])
+        precondition(r.status == 0, r.stderr)
+    }
+
+    /// A `mosquitto_sub -v` on `topic` writing to a file, started and subscribed before this
+    /// returns. With `session`, a persistent session under that client id: the broker keeps
+    /// its subscription and queues its QoS 1 messages while it is away; the retained copies
+    /// it sends again at each subscription are left out (`-R`), so only deliveries show.
+    func subscribe(_ topic: String, session: String? = nil) throws -> Child {
+        let log = folder + "/sub-\(UUID().uuidString).log"
+        let persistent = session.map { ["-c", "-R", "-i", $0] } ?? []
+        let sub = try Child("/usr/bin/mosquitto_sub", ["-d", "-v", "-q", "1", "-p", "\(port)", "-t", topic] + persistent, log: log,
+                            environment: ["PATH": "/usr/bin:/bin"])
+        _ = eventually(within: 10) { sub.output.contains("Client") && sub.output.contains("received SUBACK") }
+        return sub
+    }
+
+    deinit { stop() }
+}
+
+extension Child {
+    /// The `topic payload` lines a `mosquitto_sub -v -d` printed, without its debug lines.
+    var messages: [(topic: String, payload: String)] {
+        output.split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("owntracks/"), let space = line.firstIndex(of: " ") else { return nil }
+            return (String(line[..<space]), String(line[line.index(after: space)...]))
+        }
+    }
+}

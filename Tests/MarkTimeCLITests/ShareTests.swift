@@ -1,0 +1,168 @@
+import Foundation
+import RigSupport
+import Testing
+
+/// Sharing over a real Mosquitto broker, with `mosquitto_pub` and `mosquitto_sub` standing
+/// in for the family's OwnTracks phones.
+@Suite("Sharing over MQTT, as OwnTracks", .serialized)
+struct ShareTests {
+    let cli = CLI()
+    let now = Int64(Date().timeIntervalSince1970)
+
+    init() throws {
+        for (key, value) in [("sound.enabled", "false"), ("clock.trust_system", "false"), ("share.enabled", "true"),
+                             ("share.user", "boat"), ("share.device", "pi"), ("share.tid", "BT")] {
+            let r = try cli.run(["config", "set", key, value], storeFlag: false)
+            precondition(r.status == 0, r.stderr)
+        }
+        for args in [["place", "add", "Home", "--position", "-27.3807 153.3807", "--radius", "150", "--kind", "home"],
+                     ["member", "add", "Anna"], ["member", "link", "Anna", "owntracks/anna/phone"]] {
+            let r = try cli.run(args)
+            precondition(r.status == 0, r.stderr)
+        }
+    }
+
+    func daemon(broker: Broker, gpsd: String = "127.0.0.1:1") throws -> DaemonProcess {
+        _ = try cli.run(["config", "set", "share.broker", broker.address], storeFlag: false)
+        return try DaemonProcess(cli: cli, arguments: ["--gpsd", gpsd, "--button", cli.folder + "/no-button"])
+    }
+
+    func anna() throws -> [String: Any] {
+        let members = try cli.json(["member", "list"]) as? [[String: Any]] ?? []
+        return members.first { $0["name"] as? String == "Anna" } ?? [:]
+    }
+
+    func share() throws -> [String: Any] { try cli.json(["share", "status"]) as? [String: Any] ?? [:] }
+
+    func location(lat: Double, lon: Double, tst: Int64) -> String {
+        "{\"_type\":\"location\",\"lat\":\(lat),\"lon\":\(lon),\"tst\":\(tst),\"acc\":12,\"tid\":\"AN\"}"
+    }
+
+    @Test func aPhoneAtHomeMovesItsMemberATransitionDoesAtOnceAndAStaleMessageDoesNot() throws {
+        // Given the daemon connected to the broker
+        let broker = try Broker(folder: cli.folder)
+        try broker.start()
+        let daemon = try daemon(broker: broker)
+        defer { daemon.stop() }
+        #expect(try eventually(within: 20) { try share()["connected"] as? Bool == true }, "\(daemon.log)")
+
+        // When Anna's phone sends three locations at Home (places.confirm_fixes is 3)
+        for i in 0..<3 { try broker.publish("owntracks/anna/phone", location(lat: -27.3807, lon: 153.3807, tst: now - 60 + Int64(i))) }
+        // Then Anna is at Home, and the log says so
+        #expect(try eventually(within: 10) { try anna()["place"] as? String == "Home" }, "\(daemon.log)")
+        #expect(daemon.log.contains("Anna entered Home"))
+
+        // When her phone says she left Home
+        try broker.publish("owntracks/anna/phone/event",
+                           "{\"_type\":\"transition\",\"event\":\"leave\",\"desc\":\"Home\",\"lat\":-27.39,\"lon\":153.39,\"tst\":\(now - 30),\"acc\":20}")
+        // Then she is nowhere at once, without three fixes
+        #expect(try eventually(within: 10) { try anna()["place"] is NSNull })
+        let left = ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: Double(now - 30))).dropLast()
+        let reported = try anna()["reported_at"] as? String
+        #expect(reported?.hasPrefix(left) == true, "\(reported ?? "none")")
+
+        // When a message older than that arrives, three times, from Home
+        for i in 0..<3 { try broker.publish("owntracks/anna/phone", location(lat: -27.3807, lon: 153.3807, tst: now - 50 + Int64(i))) }
+        // And then a card for her phone, which shows the last three were handled too
+        try broker.publish("owntracks/anna/phone/info", "{\"_type\":\"card\",\"name\":\"Anna's phone\"}")
+        #expect(try eventually(within: 10) { (try share()["seen"] as? [[String: Any]])?.first?["name"] as? String == "Anna's phone" })
+        // Then she is still nowhere
+        #expect(try anna()["place"] is NSNull)
+        #expect(try (share()["seen"] as? [[String: Any]])?.first?["messages"] as? Int == 8)
+    }
+
+    @Test func theBoatAppearsToFriendsWithItsLocationCardAndWaypoints() throws {
+        // Given a subscriber standing in for a friend's phone, gpsd playing a log at Home, and the daemon
+        let broker = try Broker(folder: cli.folder)
+        try broker.start()
+        let friend = try broker.subscribe("owntracks/boat/pi/#")
+        defer { _ = friend.stop(SIGTERM) }
+        let gps = try FakeGPS(folder: cli.folder)
+        let daemon = try daemon(broker: broker, gpsd: gps.address)
+        defer { daemon.stop() }
+
+        // When the boat has had its fixes
+        #expect(eventually(within: 30) { friend.messages.contains { $0.topic == "owntracks/boat/pi" } }, "\(daemon.log)\n\(friend.output)")
+
+        // Then the friend has the card, the waypoints and the location, with OwnTracks' fields
+        let byTopic = Dictionary(friend.messages.map { ($0.topic, $0.payload) }) { first, _ in first }
+        #expect(byTopic["owntracks/boat/pi/info"] == "{\"_type\":\"card\",\"name\":\"boat\",\"tid\":\"BT\"}")
+        let waypoints = try #require(byTopic["owntracks/boat/pi/waypoints"])
+        #expect(waypoints.hasPrefix("{\"_type\":\"waypoints\",\"waypoints\":[{\"_type\":\"waypoint\",\"desc\":\"Home\",\"lat\":-27.3807,\"lon\":153.3807,\"rad\":150,\"tst\":"))
+        let text = try #require(byTopic["owntracks/boat/pi"])
+        let location = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(location["_type"] as? String == "location")
+        #expect(location["tid"] as? String == "BT")
+        #expect(location["t"] as? String == "p")
+        #expect(abs((location["lat"] as? Double ?? 0) - -27.3807) < 0.001, "\(location)")
+        #expect(abs((location["lon"] as? Double ?? 0) - 153.3807) < 0.001, "\(location)")
+        #expect(String(describing: location["tst"] ?? "").hasPrefix("17419"), "the log is dated 2025-03-14: \(location)")
+        #expect(Set(location.keys).isSuperset(of: ["_type", "lat", "lon", "tst", "tid", "t", "inregions"]), "\(location)")
+    }
+
+    @Test func messagesWaitForTheBrokerAcrossAKilledDaemonAndArriveInOrder() throws {
+        // Given a friend's phone with a persistent session on the broker, then the broker gone
+        let broker = try Broker(folder: cli.folder)
+        try broker.start()
+        _ = try broker.subscribe("owntracks/boat/pi/#", session: "friend").stop(SIGTERM)
+        broker.stop()
+        // And a daemon that queued its card and waypoints meanwhile
+        var first: DaemonProcess? = try daemon(broker: broker)
+        #expect(try eventually(within: 20) { try share()["outbox"] as? Int == 2 }, "\(first!.log)")
+        #expect(try share()["connected"] as? Bool == false)
+
+        // When the daemon is killed while they wait, a place is added, and the daemon starts again (queuing two more)
+        _ = first?.child.stop(SIGKILL)
+        first = nil
+        #expect(try cli.run(["place", "add", "Marina", "--position", "-27.45 153.2", "--radius", "300", "--kind", "harbour"]).status == 0)
+        let second = try daemon(broker: broker)
+        defer { second.stop() }
+        #expect(try eventually(within: 20) { try share()["outbox"] as? Int == 4 }, "\(second.log)")
+        // And the broker comes back, and the friend's phone with it
+        try broker.start()
+        #expect(try eventually(within: 30) { try share()["outbox"] as? Int == 0 }, "\(second.log)")
+        let friend = try broker.subscribe("owntracks/boat/pi/#", session: "friend")
+        defer { _ = friend.stop(SIGTERM) }
+
+        // Then all four reach the friend, in the order they were queued
+        #expect(eventually(within: 10) { friend.messages.count >= 4 }, "\(friend.output)")
+        let got = friend.messages.map { m in m.topic.split(separator: "/").last.map(String.init) ?? "" }
+        #expect(got == ["info", "waypoints", "info", "waypoints"], "\(friend.output)")
+        let waypoints = friend.messages.filter { $0.topic.hasSuffix("/waypoints") }.map(\.payload)
+        #expect(waypoints.count == 2 && !waypoints[0].contains("Marina") && waypoints[1].contains("Marina"), "\(waypoints)")
+    }
+
+    @Test func malformedPayloadsAreDroppedWithALogLineAndChangeNothing() throws {
+        // Given the daemon connected
+        let broker = try Broker(folder: cli.folder)
+        try broker.start()
+        let daemon = try daemon(broker: broker)
+        defer { daemon.stop() }
+        #expect(try eventually(within: 20) { try share()["connected"] as? Bool == true }, "\(daemon.log)")
+        let before = try anna()
+
+        // When 26 kinds of bad payload arrive, each on its own linked or unlinked topic
+        let bad = [
+            "not json", "[]", "42", "\"text\"", "{}", "{\"lat\":1}", "{\"_type\":7}", "{\"_type\":\"teleport\"}",
+            "{\"_type\":\"location\"}", "{\"_type\":\"location\",\"lat\":\"x\",\"lon\":1,\"tst\":\(now)}",
+            "{\"_type\":\"location\",\"lat\":91,\"lon\":1,\"tst\":\(now)}", "{\"_type\":\"location\",\"lat\":1,\"lon\":181,\"tst\":\(now)}",
+            "{\"_type\":\"location\",\"lat\":1e999,\"lon\":1,\"tst\":\(now)}", "{\"_type\":\"location\",\"lat\":true,\"lon\":1,\"tst\":\(now)}",
+            "{\"_type\":\"location\",\"lat\":1,\"lon\":1}", "{\"_type\":\"location\",\"lat\":1,\"lon\":1,\"tst\":-5}",
+            "{\"_type\":\"location\",\"lat\":1,\"lon\":1,\"tst\":99999999999}", "{\"_type\":\"location\",\"lat\":1,\"lon\":1,\"tst\":\(now),\"acc\":-3}",
+            "{\"_type\":\"location\",\"lat\":1,\"lon\":1,\"tst\":\(now),\"acc\":\"far\"}", "{\"_type\":\"location\",\"lat\":null,\"lon\":1,\"tst\":\(now)}",
+            "{\"_type\":\"location\",\"lat\":1,\"lon\":1,\"tst\":\(now + 3 * 86400)}", "{\"_type\":\"card\",\"name\":\"Ben\"}",
+            "{\"_type\":\"location\",\"lat\":1,\"lon\":1,\"tst\":\(now)", String(repeating: "x", count: 70_000),
+            "{\"_type\":\"location\",\"lat\":[1],\"lon\":1,\"tst\":\(now)}", "{\"_type\":\"location\",\"lat\":1,\"lon\":{},\"tst\":\(now)}",
+        ]
+        #expect(bad.count == 26)
+        for (i, payload) in bad.enumerated() { try broker.publish(i == 0 ? "owntracks/anna/phone" : "owntracks/bad\(i)/phone", payload) }
+        // And one good card after them, to know they were all read
+        try broker.publish("owntracks/ben/phone/info", "{\"_type\":\"card\",\"name\":\"Ben\"}")
+        #expect(try eventually(within: 10) { (try share()["seen"] as? [[String: Any]])?.contains { $0["name"] as? String == "Ben" } == true })
+
+        // Then each was logged once, nothing was seen from them, and Anna did not move
+        #expect(daemon.log.components(separatedBy: "sharing: message dropped").count - 1 == 26, "\(daemon.log)")
+        #expect(try (share()["seen"] as? [[String: Any]])?.map { $0["topic"] as? String } == ["owntracks/ben/phone"])
+        #expect(try anna()["place"] is NSNull && anna()["reported_at"] is NSNull && before["reported_at"] is NSNull)
+    }
+}
