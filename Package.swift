@@ -196,12 +196,13 @@ let package = Package(
         .testTarget(name: "MarkTimeCoreTests", dependencies: ["MarkTimeCore"]),
         .testTarget(name: "MarkTimeSkyTests", dependencies: ["MarkTimeSky", "MarkTimeCore"]),
         .testTarget(name: "MarkTimePlacesTests", dependencies: ["MarkTimePlaces", "MarkTimeCore"]),
+        .testTarget(name: "MarkTimeShareTests", dependencies: ["MarkTimeShare", "MarkTimePlaces", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeJournalTests", dependencies: ["MarkTimeJournal", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeTasksTests", dependencies: ["MarkTimeTasks", "MarkTimeCore", "MarkTimeDevices"]),
         .testTarget(name: "MarkTimePeopleTests", dependencies: ["MarkTimePeople", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices"]),
         .testTarget(
             name: "MarkTimeStoreTests",
-            dependencies: ["MarkTimeStore", "MarkTimeAccounts", "MarkTimeRecorder", "MarkTimePlaces", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["MarkTimeStore", "MarkTimeAccounts", "MarkTimeRecorder", "MarkTimePlaces", "MarkTimeShare", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "MarkTimeWebTests",
             dependencies: ["MarkTimeWeb", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices",

@@ -58,7 +58,20 @@ public final class MarkTimeDaemon: Sendable {
                             button: try EvdevButton(path: options.buttonPath, grab: try s.button.grab, logger: logger),
                             gps: try GPSDClient(address: options.gpsdAddress, nmeaUncertainty: try s.clock.nmeaUncertainty, clock: clock, logger: logger),
                             beeper: try s.sound.enabled ? try ALSABeeper(device: try s.sound.device, volume: try s.sound.volume, logger: logger) : nil,
-                            share: try s.share.enabled ? try ShareService.transport(try s.share, will: OwnTracks.lastWill(time: clock.read().realtime)) : nil)
+                            share: try sharing(s, clock: clock, logger: logger))
+        }
+
+        /// The MQTT connection when share.enabled; a problem with sharing's settings turns
+        /// sharing off with an error in the log, and never stops the daemon.
+        static func sharing(_ s: Settings, clock: SystemClock, logger: Logger) throws -> (any ShareTransport)? {
+            do {
+                let share = try s.share
+                guard share.enabled else { return nil }
+                return try ShareService.transport(share, will: OwnTracks.lastWill(time: try clock.read().realtime))
+            } catch {
+                logger.error("sharing is off: \(error)")
+                return nil
+            }
         }
     }
 
@@ -107,6 +120,7 @@ public final class MarkTimeDaemon: Sendable {
             share = nil
         }
         reminders.alarmSounding = { [unowned self] in core.withLock { $0.alarmSounding } }
+        reminders.placesChanged = { [share] in share?.placesChanged() }
     }
 
     /// Stops the daemon as SIGTERM does.

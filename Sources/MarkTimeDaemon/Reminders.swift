@@ -22,6 +22,8 @@ final class ReminderLoop: @unchecked Sendable {
     let thread: PollThread
     /// Whether the anchor alarm is sounding (then a chime would cut it short); set before `start`.
     var alarmSounding: @Sendable () -> Bool = { false }
+    /// Called when the doorbell says the places changed (`places`).
+    var placesChanged: @Sendable () -> Void = {}
 
     init(store: AppDatabase, clock: SystemClock, beeper: (any Beeper)?, logger: Logger) throws {
         self.store = store
@@ -66,6 +68,7 @@ final class ReminderLoop: @unchecked Sendable {
 
     /// `beep TONE` from the phone page, which stored a sight but has no sound card.
     private func beep(asked message: String) {
+        if message == "places" { return placesChanged() }
         guard message.hasPrefix("beep "), let tone = Tone(rawValue: String(message.dropFirst(5))), tone != .alarm, tone != .chime else { return }
         if !alarmSounding() { beeper?.play(tone) }
         logger.info("beep for the phone page", metadata: ["tone": "\(tone.rawValue)"])

@@ -74,12 +74,21 @@ final class ShareService: Sendable {
     }
 
     func start(boatName: String) throws(InputError) {
-        let time = now()
-        let places = (try? store.places()) ?? []
         enqueue([ShareMessage(topic: settings.topic + "/info", payload: OwnTracks.card(name: boatName, tid: settings.tid), retain: true, kind: .card),
-                 ShareMessage(topic: settings.topic + "/waypoints", payload: OwnTracks.waypoints(places, created: time), retain: true, kind: .waypoints)])
+                 waypoints()])
         writeState()
         try transport.start { [weak self] event in self?.handle(event) }
+    }
+
+    /// The places as waypoints, retained.
+    func waypoints() -> ShareMessage {
+        ShareMessage(topic: settings.topic + "/waypoints", payload: OwnTracks.waypoints((try? store.places()) ?? [], created: now()),
+                     retain: true, kind: .waypoints)
+    }
+
+    /// A place was added, removed or renamed (the store rang): the waypoints again.
+    func placesChanged() {
+        enqueue([waypoints()])
     }
 
     func stop() {

@@ -56,6 +56,8 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
     private var handle: OpaquePointer?
     private var connector: PollThread?
     private let sink = Mutex<(@Sendable (TransportEvent) -> Void)?>(nil)
+    /// The broker refused the last connection: the disconnection that follows says nothing new.
+    private let refused = Atomic<Bool>(false)
 
     public init(_ configuration: Configuration) {
         Self.library
@@ -93,8 +95,9 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
         }
         mosquitto_disconnect_callback_set(m) { _, me, rc in
             guard let me else { return }
-            Unmanaged<MosquittoClient>.fromOpaque(me).takeUnretainedValue()
-                .emit(.disconnected(rc == 0 ? "disconnected" : String(cString: mosquitto_strerror(rc))))
+            let client = Unmanaged<MosquittoClient>.fromOpaque(me).takeUnretainedValue()
+            guard !client.refused.load(ordering: .relaxed) else { return }
+            client.emit(.disconnected(rc == 0 ? "disconnected" : String(cString: mosquitto_strerror(rc))))
         }
         mosquitto_publish_callback_set(m) { _, me, mid in
             guard let me else { return }
@@ -128,6 +131,7 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
     func emit(_ event: TransportEvent) { sink.withLock { $0 }?(event) }
 
     func connected(_ rc: Int32) {
+        refused.store(rc != 0, ordering: .relaxed)
         guard rc == 0 else {
             emit(.refused(String(cString: mosquitto_connack_string(rc))))
             return

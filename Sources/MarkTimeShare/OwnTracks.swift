@@ -88,6 +88,8 @@ public enum OwnTracks {
     /// A decoding error in a few words: which field, or that the JSON is broken.
     static func reason(_ error: any Error) -> String {
         switch error as? DecodingError {
+        case .typeMismatch(_, let c) where c.codingPath.isEmpty:
+            return "the JSON is not an object"
         case .typeMismatch(_, let c), .valueNotFound(_, let c):
             return "\(c.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type"
         case .dataCorrupted(let c) where !c.codingPath.isEmpty:

@@ -1,6 +1,7 @@
 import GRDB
 import MarkTimeCore
 import MarkTimePlaces
+import MarkTimeSystem
 
 /// A member of the crew or family, and where the geofence has them.
 public struct Member: Hashable, Sendable {
@@ -52,12 +53,12 @@ extension AppDatabase {
     // MARK: Places
 
     public func addPlace(_ place: Place, now: UTCTime) throws(StoreError) {
-        try write { db in
+        try changing("places") { () throws(StoreError) in try write { db in
             if let other = try String.fetchOne(db, sql: "SELECT name FROM place WHERE name = ? COLLATE NOCASE", arguments: [place.name]) {
                 throw StoreError.refused("a place named '\(other)' already exists; choose another name, or `marktime place remove \(other)` first")
             }
             try PlaceRecord(place, createdAt: now).insert(db)
-        }
+        } }
     }
 
     public func places() throws(StoreError) -> [Place] {
@@ -71,18 +72,18 @@ extension AppDatabase {
 
     /// Removes a place; members at it become "unknown" (their history stays).
     public func removePlace(named name: String) throws(StoreError) {
-        try write { db in
+        try changing("places") { () throws(StoreError) in try write { db in
             let canonical = try Self.placeName(name, db)
             try db.execute(sql: "DELETE FROM place WHERE name = ?", arguments: [canonical])
             try db.execute(sql: "UPDATE member SET place = NULL, since_ns = NULL WHERE place = ?", arguments: [canonical])
             try db.execute(sql: "UPDATE member SET candidate = NULL, streak = 0 WHERE candidate = ?", arguments: [canonical])
-        }
+        } }
     }
 
     /// Renames a place everywhere: the place, members at it, and its history.
     public func renamePlace(_ old: String, to new: String) throws(StoreError) {
         let trimmed = try StoreError.name(new, what: "a place", example: "Home")
-        try write { db in
+        try changing("places") { () throws(StoreError) in try write { db in
             let canonical = try Self.placeName(old, db)
             if let other = try String.fetchOne(db, sql: "SELECT name FROM place WHERE name = ? COLLATE NOCASE AND name != ?",
                                                arguments: [trimmed, canonical]) {
@@ -91,7 +92,7 @@ extension AppDatabase {
             for (table, column) in [("place", "name"), ("member", "place"), ("member", "candidate"), ("place_event", "place")] {
                 try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE \(column) = ?", arguments: [trimmed, canonical])
             }
-        }
+        } }
     }
 
     static func placeName(_ name: String, _ db: Database) throws -> String {

@@ -66,7 +66,7 @@ extension AppDatabase {
     public func addTask(title: String, due: UTCTime, remind: UTCTime?, course: String?, now: UTCTime) throws(StoreError) -> Int64 {
         let title = try StoreError.name(title, what: "a task", example: "\"Sun sights\"")
         try Self.checkReminder(remind, due: due)
-        return try changingTasks { () throws(StoreError) in
+        return try changing("tasks") { () throws(StoreError) in
             try write { db in
                 var record = TaskRecord(title: title, dueNs: due.nanosecondsSinceEpoch, remindNs: remind?.nanosecondsSinceEpoch, remindedLate: false,
                                         course: try course.map { try Self.courseCode($0, db) }, createdAtNs: now.nanosecondsSinceEpoch)
@@ -76,11 +76,12 @@ extension AppDatabase {
         }
     }
 
-    /// Runs a change to tasks, then rings the daemon's doorbell so that its reminder
-    /// thread reads them again: every front end's change reaches the daemon this way.
-    func changingTasks<T>(_ change: () throws(StoreError) -> T) throws(StoreError) -> T {
+    /// Runs a change, then rings the daemon's doorbell with `message` (`tasks`: its reminder
+    /// thread reads them again; `places`: the share service sends the waypoints again).
+    /// Every front end's change reaches the daemon this way; a refused one does not ring.
+    func changing<T>(_ message: String, _ change: () throws(StoreError) -> T) throws(StoreError) -> T {
         let result = try change()
-        Doorbell.ring(store: path)
+        Doorbell.ring(store: path, message: message)
         return result
     }
 
@@ -108,7 +109,7 @@ extension AppDatabase {
 
     /// Marks a task done at `at`, or open again when `at` is nil.
     public func setTaskDone(_ id: Int64, at: UTCTime?) throws(StoreError) {
-        try changingTasks { () throws(StoreError) in
+        try changing("tasks") { () throws(StoreError) in
             try write { db in
                 var t = try Self.task(id, db)
                 t.doneAtNs = at?.nanosecondsSinceEpoch
@@ -118,14 +119,14 @@ extension AppDatabase {
     }
 
     public func removeTask(_ id: Int64) throws(StoreError) {
-        try changingTasks { () throws(StoreError) in
+        try changing("tasks") { () throws(StoreError) in
             try write { db in try Self.task(id, db).delete(db) }
         }
     }
 
     /// Applies an edit, all or nothing. A new reminder time arms the reminder again.
     public func editTask(_ id: Int64, _ edit: TaskEdit) throws(StoreError) -> TaskItem {
-        try changingTasks { () throws(StoreError) in try write { db in
+        try changing("tasks") { () throws(StoreError) in try write { db in
             var t = try Self.task(id, db)
             if let title = edit.title {
                 t.title = try StoreError.name(title, what: "a task", example: "\"Sun sights\"")

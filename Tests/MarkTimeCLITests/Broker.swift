@@ -65,3 +65,44 @@ extension Child {
         }
     }
 }
+
+/// A Mosquitto with TLS (a CA and a server certificate for localhost made with openssl),
+/// password accounts, and the ACL OwnTracks documents.
+final class TLSBroker {
+    let broker: Broker
+    let ca: String
+
+    init(folder: String, user: String, password: String) throws {
+        broker = try Broker(folder: folder)
+        let dir = folder + "/tls"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        ca = dir + "/ca.pem"
+        let env = ["PATH": "/usr/bin:/bin:/usr/sbin"]
+        func run(_ tool: String, _ args: [String]) throws {
+            let r = try runCommand(tool, args, environment: env)
+            guard r.status == 0 else { throw POSIXError(.EINVAL) }
+        }
+        try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=marktime test CA",
+                                     "-keyout", dir + "/ca.key", "-out", ca])
+        try run("/usr/bin/openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", dir + "/server.key",
+                                     "-out", dir + "/server.csr"])
+        try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: dir + "/san.ext", atomically: true, encoding: .utf8)
+        try run("/usr/bin/openssl", ["x509", "-req", "-in", dir + "/server.csr", "-CA", ca, "-CAkey", dir + "/ca.key", "-CAcreateserial",
+                                     "-days", "2", "-extfile", dir + "/san.ext", "-out", dir + "/server.pem"])
+        try run("/usr/bin/mosquitto_passwd", ["-b", "-c", dir + "/passwd", user, password])
+        try "pattern readwrite owntracks/%u/#\npattern read owntracks/#\n".write(toFile: dir + "/acl", atomically: true, encoding: .utf8)
+        let me = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "mosquitto"
+        // Every local address: the client reaches it as localhost, ::1 or 127.0.0.1.
+        try """
+            listener \(broker.port)
+            user \(me)
+            cafile \(ca)
+            certfile \(dir)/server.pem
+            keyfile \(dir)/server.key
+            allow_anonymous false
+            password_file \(dir)/passwd
+            acl_file \(dir)/acl
+
+            """.write(toFile: folder + "/mosquitto-\(broker.port).conf", atomically: true, encoding: .utf8)
+    }
+}

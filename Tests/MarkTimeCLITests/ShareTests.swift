@@ -132,6 +132,116 @@ struct ShareTests {
         #expect(waypoints.count == 2 && !waypoints[0].contains("Marina") && waypoints[1].contains("Marina"), "\(waypoints)")
     }
 
+    @Test func theBrokerGoesAwayForAWhileAndWhatWasQueuedMeanwhileArrivesInOrder() throws {
+        // Given a friend's persistent session, and the daemon connected and caught up
+        let broker = try Broker(folder: cli.folder)
+        try broker.start()
+        _ = try broker.subscribe("owntracks/boat/pi/#", session: "friend").stop(SIGTERM)
+        let daemon = try daemon(broker: broker)
+        defer { daemon.stop() }
+        #expect(try eventually(within: 20) { try share()["connected"] as? Bool == true && share()["outbox"] as? Int == 0 }, "\(daemon.log)")
+
+        // When the broker stops, and two places are added meanwhile (each sends the waypoints again)
+        broker.stop()
+        #expect(try eventually(within: 20) { try share()["connected"] as? Bool == false }, "\(daemon.log)")
+        for (name, position) in [("Marina", "-27.45 153.2"), ("Reef", "-27.1 153.5")] {
+            #expect(try cli.run(["place", "add", name, "--position", position, "--radius", "300"]).status == 0)
+        }
+        #expect(try eventually(within: 10) { try share()["outbox"] as? Int == 2 }, "\(daemon.log)")
+        // And the broker comes back, then the friend
+        try broker.start()
+        #expect(try eventually(within: 90) { try share()["outbox"] as? Int == 0 }, "\(daemon.log)")
+        let friend = try broker.subscribe("owntracks/boat/pi/#", session: "friend")
+        defer { _ = friend.stop(SIGTERM) }
+
+        // Then the friend has everything, the waypoints last and in the order the places came
+        #expect(eventually(within: 10) { friend.messages.count >= 4 }, "\(friend.output)")
+        let waypoints = friend.messages.filter { $0.topic.hasSuffix("/waypoints") }.map(\.payload)
+        #expect(waypoints.count == 3, "\(friend.output)")
+        #expect(waypoints.map { ($0.contains("Marina"), $0.contains("Reef")) }.map { [$0.0, $0.1] } == [[false, false], [true, false], [true, true]])
+    }
+
+    @Test func aWrongPasswordOverTLSIsRefusedAndShownTheRightOneConnects() throws {
+        // Given a broker with TLS from a CA made here, accounts, and OwnTracks' ACL pattern
+        let tls = try TLSBroker(folder: cli.folder, user: "boat", password: "right horse")
+        try tls.broker.start()
+        let secret = cli.folder + "/mqtt-password"
+        try "wrong horse\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        chmod(secret, 0o640)
+        for (key, value) in [("share.tls_ca", tls.ca), ("share.username", "boat"), ("share.password_file", secret)] {
+            #expect(try cli.run(["config", "set", key, value], storeFlag: false).status == 0)
+        }
+        _ = try cli.run(["config", "set", "share.broker", "localhost:\(tls.broker.port)"], storeFlag: false)
+        var daemon: DaemonProcess? = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        // When it connects with the wrong password
+        // Then share status says the broker refused it, and nothing left the outbox
+        #expect(try eventually(within: 20) { (try share()["connection"] as? String)?.hasPrefix("refused: ") == true }, "\(daemon!.log)")
+        #expect(try share()["connection"] as? String == "refused: Connection Refused: not authorised.", "\(daemon!.log)\n\(tls.broker.child?.output ?? "")")
+        #expect(try share()["outbox"] as? Int == 2)
+        daemon?.stop()
+        daemon = nil
+
+        // When the password file is right
+        try "right horse\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        chmod(secret, 0o640)
+        let again = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        defer { again.stop() }
+        // Then it connects over TLS and its messages go out
+        #expect(try eventually(within: 20) { try share()["connected"] as? Bool == true && share()["outbox"] as? Int == 0 }, "\(again.log)")
+    }
+
+    @Test func aPasswordFileOthersCanReadStopsSharingWithTheFix() throws {
+        // Given a password file every user may read
+        let secret = cli.folder + "/mqtt-password"
+        try "horse\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        chmod(secret, 0o644)
+        _ = try cli.run(["config", "set", "share.password_file", secret], storeFlag: false)
+        // When the daemon starts
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        // Then it records sights as ever, but does not share, saying why and what to do
+        #expect(eventually(within: 20) { daemon.log.contains("marktime daemon started") }, "\(daemon.log)")
+        #expect(daemon.log.contains("sharing is off: share.password_file \(secret) is readable by every user: `chmod o-r \(secret)`, then start the daemon again"), "\(daemon.log)")
+        #expect(daemon.child.isRunning)
+        #expect(try cli.run(["mark"]).status == 0)
+        #expect(try share()["connection"] as? String == "no daemon is sharing")
+    }
+
+    @Test func aBurstOfAThousandMessagesFromSixPhonesLeavesEachMemberAtItsPlace() throws {
+        // Given six members linked to six phones, and a place for each
+        let names = ["Anna", "Ben", "Cleo", "Dev", "Eli", "Fay"]
+        for (i, name) in names.enumerated() where i > 0 {
+            #expect(try cli.run(["member", "add", name]).status == 0)
+            #expect(try cli.run(["member", "link", name, "owntracks/\(name.lowercased())/phone"]).status == 0)
+            #expect(try cli.run(["place", "add", "P\(i)", "--position", "\(-27.0 - Double(i) / 10) 153", "--radius", "200"]).status == 0)
+        }
+        let broker = try Broker(folder: cli.folder)
+        try broker.start()
+        let daemon = try daemon(broker: broker)
+        defer { daemon.stop() }
+        #expect(try eventually(within: 20) { try share()["connected"] as? Bool == true }, "\(daemon.log)")
+
+        // When each phone sends its share of 1,000 locations, wandering, then ending at its place
+        var sent = 0
+        for (i, name) in names.enumerated() {
+            let count = i < 4 ? 167 : 166
+            let (lat, lon) = i == 0 ? (-27.3807, 153.3807) : (-27.0 - Double(i) / 10, 153.0)
+            let lines = (0..<count).map { k in
+                let away = k < count - 5 ? Double(k % 7) * 0.01 + 0.05 : 0
+                return location(lat: lat + away, lon: lon, tst: now - 2000 + Int64(k))
+            }
+            sent += lines.count
+            let r = try runCommand("/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-l", "-t", "owntracks/\(name.lowercased())/phone"],
+                                   environment: ["PATH": "/usr/bin:/bin"], input: lines.joined(separator: "\n") + "\n")
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        #expect(sent == 1000)
+        // Then all are applied, and every member is at its own place
+        #expect(try eventually(within: 60) { (try share()["seen"] as? [[String: Any]])?.compactMap { $0["messages"] as? Int }.reduce(0, +) == 1000 })
+        let members = try cli.json(["member", "list"]) as? [[String: Any]] ?? []
+        #expect(members.map { $0["place"] as? String } == ["Home", "P1", "P2", "P3", "P4", "P5"], "\(members)")
+    }
+
     @Test func malformedPayloadsAreDroppedWithALogLineAndChangeNothing() throws {
         // Given the daemon connected
         let broker = try Broker(folder: cli.folder)

@@ -1,0 +1,110 @@
+import MarkTimeCore
+import MarkTimePlaces
+import MarkTimeShare
+import Testing
+
+@Suite("OwnTracks messages")
+struct OwnTracksTests {
+    let now = UTCTime(year: 2026, month: 11, day: 23, hour: 12)!
+    let location = OwnTracks.Topic("owntracks/anna/phone")!
+
+    func read(_ text: String, on topic: OwnTracks.Topic? = nil) throws(InputError) -> OwnTracks.Incoming {
+        try OwnTracks.read(topic: topic ?? location, payload: Array(text.utf8), now: now)
+    }
+
+    func refusal(_ text: String, on topic: OwnTracks.Topic? = nil) -> String? {
+        do { _ = try read(text, on: topic); return nil } catch { return error.description }
+    }
+
+    @Test func topicsNameTheDeviceAndTheirKind() {
+        #expect(OwnTracks.Topic("owntracks/anna/phone")?.kind == .location)
+        #expect(OwnTracks.Topic("owntracks/anna/phone/event") == OwnTracks.Topic("owntracks/anna/phone/event"))
+        #expect(OwnTracks.Topic("owntracks/anna/phone/event")?.base == "owntracks/anna/phone")
+        #expect(OwnTracks.Topic("owntracks/anna/phone/info")?.kind == .info)
+        #expect(OwnTracks.Topic("owntracks/anna/phone/cmd") == nil)
+        #expect(OwnTracks.Topic("owntracks/anna") == nil)
+        #expect(OwnTracks.Topic("owntracks//phone") == nil)
+        #expect(OwnTracks.Topic("other/anna/phone") == nil)
+        #expect(OwnTracks.Topic.isDevice("owntracks/anna/phone/event") == false)
+    }
+
+    @Test func aLocationBecomesAFixWithItsTimeAndAccuracy() throws {
+        // Given a phone's location with OwnTracks' usual fields
+        let text = #"{"_type":"location","lat":-27.3807,"lon":153.3807,"tst":1795435200,"acc":12,"batt":80,"tid":"AN","t":"u","vel":0}"#
+        // When it is read
+        let incoming = try read(text)
+        // Then it is a fix at that position and second, with its accuracy
+        #expect(incoming == .location(GeoFix(position: try Position(latitude: -27.3807, longitude: 153.3807), error: 12,
+                                              time: UTCTime(wholeSeconds: 1_795_435_200))))
+    }
+
+    @Test func aTransitionNamesItsPlaceAndEvent() throws {
+        let topic = OwnTracks.Topic("owntracks/anna/phone/event")!
+        let text = #"{"_type":"transition","event":"enter","desc":" Home ","lat":-27.38,"lon":153.38,"tst":1795435200,"wtst":1,"t":"c"}"#
+        #expect(try read(text, on: topic) == .transition(place: "Home", kind: .enter, fix: GeoFix(
+            position: try Position(latitude: -27.38, longitude: 153.38), error: nil, time: UTCTime(wholeSeconds: 1_795_435_200))))
+    }
+
+    @Test func aCardGivesTheDevicesNameAndOtherTypesAreIgnored() throws {
+        #expect(try read(#"{"_type":"card","name":"Anna","face":"iVBOR"}"#, on: OwnTracks.Topic("owntracks/anna/phone/info")) == .card(name: "Anna"))
+        #expect(try read(#"{"_type":"lwt","tst":1795435200}"#) == .ignored(type: "lwt"))
+    }
+
+    @Test func badPayloadsAreRefusedWithTheirReason() {
+        let t = "1795435200"
+        let rows: [(String, String)] = [
+            ("not json", "payload is not an OwnTracks JSON object: not valid JSON"),
+            ("[1]", "payload is not an OwnTracks JSON object: the JSON is not an object"),
+            ("{}", "payload has no _type"),
+            (#"{"_type":7}"#, "payload is not an OwnTracks JSON object: _type has the wrong type"),
+            (#"{"_type":"teleport"}"#, "unknown _type 'teleport'"),
+            (#"{"_type":"location","lat":"x","lon":1,"tst":\#(t)}"#, "payload is not an OwnTracks JSON object: lat has the wrong type"),
+            (#"{"_type":"location","lat":true,"lon":1,"tst":\#(t)}"#, "payload is not an OwnTracks JSON object: lat has the wrong type"),
+            (#"{"_type":"location","lon":1,"tst":\#(t)}"#, "lat and lon must be numbers"),
+            (#"{"_type":"location","lat":91,"lon":1,"tst":\#(t)}"#, "lat 91.0, lon 1.0 is not a position on Earth"),
+            (#"{"_type":"location","lat":1,"lon":1}"#, "tst is missing, or not a time from 2000 to a day ahead of the boat's clock"),
+            (#"{"_type":"location","lat":1,"lon":1,"tst":946684799}"#, "tst is missing, or not a time from 2000 to a day ahead of the boat's clock"),
+            (#"{"_type":"location","lat":1,"lon":1,"tst":1795525201}"#, "tst is missing, or not a time from 2000 to a day ahead of the boat's clock"),
+            (#"{"_type":"location","lat":1,"lon":1,"tst":\#(t),"acc":-1}"#, "acc must be metres from 0 to 100 km"),
+            (#"{"_type":"card","name":"Ben"}"#, "a card message on a location topic"),
+        ]
+        for (payload, reason) in rows { #expect(refusal(payload) == reason, "\(payload)") }
+        #expect(refusal(#"{"_type":"transition","event":"arrive","desc":"Home","lat":1,"lon":1,"tst":\#(t)}"#,
+                        on: OwnTracks.Topic("owntracks/a/b/event")) == "transition's event is not enter or leave")
+        #expect(refusal(String(repeating: " ", count: 65_537)) == "payload of 65537 bytes is over the 65536-byte limit")
+    }
+
+    @Test func theBoatsLocationCarriesOwnTracksFields() throws {
+        // Given a fix at 5 m/s on 93.6° with a 4 m error
+        let fix = Fix(position: try Position(latitude: -27.3807, longitude: 153.3807), mode: 3, horizontalError: 4.4, time: nil,
+                      receivedAt: MonotonicInstant(bootID: "b", nanoseconds: 0), speed: 5, course: 93.6)
+        // When it is written as the boat's location
+        let json = String(decoding: OwnTracks.location(fix, time: UTCTime(wholeSeconds: 1_795_435_200), tid: "MT", trigger: "p", inRegions: ["Home"]), as: UTF8.self)
+        // Then it has OwnTracks' names and units (vel in km/h), in a fixed order
+        #expect(json == #"{"_type":"location","lat":-27.3807,"lon":153.3807,"tst":1795435200,"tid":"MT","t":"p","acc":4,"vel":18,"cog":94,"inregions":["Home"]}"#)
+    }
+
+    @Test func theBoatsTransitionAndWaypoints() throws {
+        let home = try Place(name: "Home", kind: .home, center: try Position(latitude: -27.3807, longitude: 153.3807), radius: 150)
+        let event = PlaceEvent(place: "Home", kind: .leave, time: UTCTime(wholeSeconds: 1_795_435_200), position: home.center)
+        #expect(String(decoding: OwnTracks.transition(event, tid: "MT", error: nil), as: UTF8.self)
+            == #"{"_type":"transition","event":"leave","desc":"Home","lat":-27.3807,"lon":153.3807,"tst":1795435200,"wtst":0,"tid":"MT","t":"c"}"#)
+        #expect(String(decoding: OwnTracks.waypoints([home], created: UTCTime(wholeSeconds: 1_795_435_200)), as: UTF8.self)
+            == #"{"_type":"waypoints","waypoints":[{"_type":"waypoint","desc":"Home","lat":-27.3807,"lon":153.3807,"rad":150,"tst":1795435200}]}"#)
+    }
+
+    @Test func theBoatGoesOutFirstThenOnAMoveOrWhenTheIntervalHasPassed() throws {
+        // Given a policy of 300 s and 100 m
+        var policy = LocationPolicy(interval: 300, minMove: 100)
+        let start = try Position(latitude: -27.3807, longitude: 153.3807)
+        func fix(_ seconds: Int64, north metres: Double) throws -> GeoFix {
+            GeoFix(position: try Position(latitude: start.latitude + metres / 111_194.9, longitude: start.longitude), error: nil,
+                   time: UTCTime(wholeSeconds: 1_795_435_200 + seconds))
+        }
+        // When fixes come: the first, 50 m on, 150 m on, then 299 s and 300 s after that without moving
+        let triggers = [try fix(0, north: 0), try fix(10, north: 50), try fix(20, north: 150), try fix(319, north: 150), try fix(320, north: 150)]
+            .map { policy.consider($0) }
+        // Then the first goes out as a ping, the 150 m as a move, and the 300 s as a ping
+        #expect(triggers == ["p", nil, "t", nil, "p"])
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import MarkTimeCore
+import MarkTimePlaces
+import MarkTimeShare
+import MarkTimeStore
+import Testing
+
+@Suite("Sharing in the store")
+struct ShareStoreTests {
+    let store: AppDatabase
+    let t0 = UTCTime(wholeSeconds: 1_795_435_200)
+
+    init() throws { store = try AppDatabase.inMemory() }
+
+    func message(_ kind: ShareMessage.Kind, _ n: Int) -> ShareMessage {
+        ShareMessage(topic: "owntracks/boat/pi", payload: Array("\(kind.rawValue) \(n)".utf8), retain: true, kind: kind)
+    }
+
+    func refusal(_ body: () throws -> Void) -> String? {
+        do { try body(); return nil } catch { return "\(error)" }
+    }
+
+    @Test func theOutboxKeepsOrderAndBeyondItsLimitDropsTheOldestPositionsFirst() throws {
+        // Given a card, then one more position than the outbox holds
+        let messages = [message(.card, 0)] + (1...AppDatabase.outboxLimit).map { message(.location, $0) }
+        // When they are queued
+        try store.enqueue(messages, now: t0)
+        // Then the card stays first, the oldest position is gone, and the rest keep their order
+        let kept = try store.outbox(limit: 3).map { String(decoding: $0.payload, as: UTF8.self) }
+        #expect(try store.outboxCount() == AppDatabase.outboxLimit)
+        #expect(kept == ["card 0", "location 2", "location 3"])
+    }
+
+    @Test func anAcknowledgedMessageLeavesTheOutbox() throws {
+        try store.enqueue([message(.card, 0), message(.waypoints, 1)], now: t0)
+        let first = try #require(try store.outbox().first?.id)
+        try store.acknowledged(first)
+        #expect(try store.outbox().map(\.kind) == [.waypoints])
+    }
+
+    @Test func aLinkNeedsADeviceTopicNotLinkedToSomeoneElse() throws {
+        // Given Anna linked to her phone, and Ben
+        try store.addMember(name: "Anna", color: nil, isMe: false)
+        try store.addMember(name: "Ben", color: nil, isMe: false)
+        try store.linkMember("anna", topic: "owntracks/anna/phone")
+        // When Ben is linked to an event topic, or to Anna's phone
+        // Then both are refused with what to do
+        #expect(refusal { try store.linkMember("Ben", topic: "owntracks/anna/phone/event") }
+            == "'owntracks/anna/phone/event' is not an OwnTracks device topic: give owntracks/USER/DEVICE, as `marktime share status` lists them")
+        #expect(refusal { try store.linkMember("Ben", topic: "owntracks/anna/phone") }
+            == "owntracks/anna/phone is already linked to Anna: `marktime member unlink Anna` first")
+        #expect(try store.members().map(\.shareTopic) == ["owntracks/anna/phone", nil])
+    }
+
+    @Test func aLinkedPhonesLocationGoesThroughTheGeofenceAndAnOlderOneIsIgnored() throws {
+        // Given Home, and Anna linked to her phone
+        let home = try Position(latitude: -27.3807, longitude: 153.3807)
+        try store.addPlace(try Place(name: "Home", kind: .home, center: home, radius: 150), now: t0)
+        try store.addMember(name: "Anna", color: nil, isMe: false)
+        try store.linkMember("Anna", topic: "owntracks/anna/phone")
+        let topic = OwnTracks.Topic("owntracks/anna/phone")!
+        let rules = GeofenceRules(confirmations: 1, marginFraction: 0.1, marginMinimum: 20)
+        // When her phone reports Home, then a report from a minute before, elsewhere
+        let at = try store.applyShared(.location(GeoFix(position: home, error: 10, time: t0)), topic: topic, rules: rules, now: t0)
+        let older = try store.applyShared(.location(GeoFix(position: try Position(latitude: -28, longitude: 153), error: 10,
+                                                           time: t0.adding(nanoseconds: -60_000_000_000))), topic: topic, rules: rules, now: t0)
+        // Then she entered Home, and the older report changed nothing
+        #expect(at == .moved(member: "Anna", events: [PlaceEvent(place: "Home", kind: .enter, time: t0, position: home)]))
+        #expect(older == .stale(member: "Anna"))
+        #expect(try store.members().first?.geofence.place == "Home")
+        #expect(try store.seenDevices().map(\.messages) == [2])
+    }
+}
