@@ -147,8 +147,8 @@ public final class MarkTimeDaemon: Sendable {
             ThreadService(start: { [self] in reminders.start() }, stop: { [self] in reminders.stop() }),
         ] + (share.map { share in [ThreadService(start: { [self] in
             do {
-                let me = try? store.members().first(where: \.isMe)?.name
-                try share.start(boatName: me ?? share.settings.user)
+                let me = try? store.members().first(where: \.isMe)
+                try share.start(boatName: me?.name ?? share.settings.user, at: me?.geofence.place)
             } catch {
                 logger.error("sharing is off: \(error)")
             }

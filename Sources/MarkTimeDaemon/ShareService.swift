@@ -27,6 +27,8 @@ final class ShareService: Sendable {
         var lastReceived: UTCTime?
         var refusedTopics: Set<String> = []
         var regions: [String] = []
+        /// The last fix, for a `reportLocation` request.
+        var lastFix: (Fix, UTCTime)?
     }
 
     static let window = 20
@@ -69,11 +71,12 @@ final class ShareService: Sendable {
         }
         return MosquittoClient(.init(host: host, port: port, clientID: "marktime-\(settings.user)-\(settings.device)",
                                      username: settings.username, password: password, caFile: settings.tlsCA,
-                                     subscriptions: ["owntracks/+/+", "owntracks/+/+/event", "owntracks/+/+/info"],
+                                     subscriptions: ["owntracks/+/+", "owntracks/+/+/event", "owntracks/+/+/info", settings.topic + "/cmd"],
                                      will: (settings.topic, will)))
     }
 
-    func start(boatName: String) throws(InputError) {
+    func start(boatName: String, at place: String?) throws(InputError) {
+        state.withLock { $0.regions = place.map { [$0] } ?? [] }
         enqueue([ShareMessage(topic: settings.topic + "/info", payload: OwnTracks.card(name: boatName, tid: settings.tid), retain: true, kind: .card),
                  waypoints()])
         writeState()
@@ -102,7 +105,10 @@ final class ShareService: Sendable {
     func fix(_ fix: Fix) {
         guard let time = fix.time else { return }
         let geo = GeoFix(position: fix.position, error: fix.horizontalError, time: time)
-        let (trigger, regions) = state.withLock { s in (s.policy.consider(geo), s.regions) }
+        let (trigger, regions) = state.withLock { s in
+            s.lastFix = (fix, time)
+            return (s.policy.consider(geo), s.regions)
+        }
         guard let trigger else { return }
         enqueue([location(fix, time: time, trigger: trigger, regions: regions)])
     }
@@ -193,6 +199,7 @@ final class ShareService: Sendable {
     }
 
     func receive(topic text: String, payload: [UInt8]) {
+        if text == settings.topic + "/cmd" { return command(payload) }
         guard let topic = OwnTracks.Topic(text), topic.base != settings.topic else { return }
         // An empty retained message clears a topic: nothing to apply.
         guard !payload.isEmpty else { return }
@@ -219,6 +226,19 @@ final class ShareService: Sendable {
             } catch {
                 logger.error("sharing: cannot apply a message", metadata: ["topic": "\(topic.base)", "error": "\(error)"])
             }
+        }
+    }
+
+    /// A friend's app asks for the boat's position (`reportLocation`) or its places (`waypoints`).
+    func command(_ payload: [UInt8]) {
+        switch OwnTracks.command(payload) {
+        case "waypoints":
+            enqueue([waypoints()])
+        case "reportLocation":
+            let (last, regions) = state.withLock { ($0.lastFix, $0.regions) }
+            if let (fix, time) = last { enqueue([location(fix, time: time, trigger: "r", regions: regions)]) }
+        default:
+            logger.warning("sharing: unknown command ignored", metadata: ["topic": "\(settings.topic)/cmd"])
         }
     }
 

@@ -113,6 +113,15 @@ public enum OwnTracks {
         return GeoFix(position: position, error: json.acc, time: time)
     }
 
+    /// A request to the boat on its `…/cmd` topic: `reportLocation` or `waypoints`; nil for
+    /// anything else (other actions, or not a `cmd`).
+    public static func command(_ payload: [UInt8]) -> String? {
+        struct Command: Decodable { var _type: String?; var action: String? }
+        guard payload.count <= maximumPayload, let c = try? JSONDecoder().decode(Command.self, from: Data(payload)), c._type == "cmd",
+              let action = c.action, ["reportLocation", "waypoints"].contains(action) else { return nil }
+        return action
+    }
+
     // MARK: What the boat sends
 
     /// The boat's `location`: `t` is the trigger (`p` ping for the interval, `t` a move, `c` a region change).

@@ -98,6 +98,16 @@ struct ShareTests {
         #expect(abs((location["lon"] as? Double ?? 0) - 153.3807) < 0.001, "\(location)")
         #expect(String(describing: location["tst"] ?? "").hasPrefix("17419"), "the log is dated 2025-03-14: \(location)")
         #expect(Set(location.keys).isSuperset(of: ["_type", "lat", "lon", "tst", "tid", "t", "inregions"]), "\(location)")
+
+        // When a friend's app asks for the boat's places and position
+        let before = friend.messages.count
+        try broker.publish("owntracks/boat/pi/cmd", #"{"_type":"cmd","action":"waypoints"}"#)
+        try broker.publish("owntracks/boat/pi/cmd", #"{"_type":"cmd","action":"reportLocation"}"#)
+        // Then both come again, the position with the trigger r (a response)
+        #expect(eventually(within: 10) {
+            let new = friend.messages.dropFirst(before)
+            return new.contains { $0.topic == "owntracks/boat/pi/waypoints" } && new.contains { $0.topic == "owntracks/boat/pi" && $0.payload.contains(#""t":"r""#) }
+        }, "\(friend.output)")
     }
 
     @Test func messagesWaitForTheBrokerAcrossAKilledDaemonAndArriveInOrder() throws {

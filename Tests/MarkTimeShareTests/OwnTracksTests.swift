@@ -74,6 +74,14 @@ struct OwnTracksTests {
         #expect(refusal(String(repeating: " ", count: 65_537)) == "payload of 65537 bytes is over the 65536-byte limit")
     }
 
+    @Test func aCommandAsksForTheBoatsPositionOrPlaces() {
+        #expect(OwnTracks.command(Array(#"{"_type":"cmd","action":"reportLocation"}"#.utf8)) == "reportLocation")
+        #expect(OwnTracks.command(Array(#"{"_type":"cmd","action":"waypoints"}"#.utf8)) == "waypoints")
+        #expect(OwnTracks.command(Array(#"{"_type":"cmd","action":"dump"}"#.utf8)) == nil)
+        #expect(OwnTracks.command(Array(#"{"_type":"location","action":"waypoints"}"#.utf8)) == nil)
+        #expect(OwnTracks.command(Array("garbage".utf8)) == nil)
+    }
+
     @Test func theBoatsLocationCarriesOwnTracksFields() throws {
         // Given a fix at 5 m/s on 93.6° with a 4 m error
         let fix = Fix(position: try Position(latitude: -27.3807, longitude: 153.3807), mode: 3, horizontalError: 4.4, time: nil,

@@ -19,7 +19,7 @@ struct StoreTests {
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         }
         #expect(tables == ["account", "anchor_watch", "assignment", "clock_sample", "course", "course_weight", "daemon_status", "grdb_migrations",
-                           "input_gap", "invite", "journal", "login_failure", "member", "person", "place", "place_event", "sight", "task",
+                           "input_gap", "invite", "journal", "login_failure", "member", "person", "place", "place_event", "share_outbox", "share_seen", "sight", "task",
                            "web_session"])
         let applied = try DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
         #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"])
