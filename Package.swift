@@ -185,6 +185,7 @@ let package = Package(
                 "CALSA",
                 "MarkTimeCore",
                 "MarkTimeStore",
+                "MarkTimeAccounts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -230,7 +231,7 @@ if ProcessInfo.processInfo.environment["MARKTIME_FUZZ"] != nil {
     package.products.append(.executable(name: "marktime-fuzz", targets: ["MarkTimeFuzz"]))
     package.targets.append(.executableTarget(
         name: "MarkTimeFuzz",
-        dependencies: ["MarkTimeCore", "MarkTimeTasks", "MarkTimeJournal", "MarkTimeConfig", "MarkTimeStore"],
+        dependencies: ["MarkTimeCore", "MarkTimeTasks", "MarkTimeJournal", "MarkTimeConfig", "MarkTimeStore", "MarkTimeShare"],
         path: "Tests/fuzz/Harness",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
 }

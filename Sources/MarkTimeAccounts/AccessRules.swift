@@ -63,9 +63,9 @@ public enum AccessRules {
 
 /// A bcrypt hash of a password (HummingbirdBcrypt), and its check.
 public enum PasswordHash {
-    /// 2^12 rounds: `marktime user add` takes 0.37 s in all on this project's x86-64
-    /// machine, and a Pi is slower, so each guess costs an attacker that much while a
-    /// login stays quick.
+    /// 2^12 rounds: one hash takes 0.2 to 1 s on the rig (QEMU TCG), a slow machine like a
+    /// Pi, so each guess costs an attacker that much while a login stays bearable.
+    /// `Tests/rig/run bench` times it, and the costs either side.
     public static let cost: UInt8 = 12
 
     public static func hash(_ password: String, cost: UInt8 = cost) -> String {

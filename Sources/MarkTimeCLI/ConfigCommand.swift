@@ -9,12 +9,19 @@ extension MarkTime {
             commandName: "config",
             abstract: "Read and change the config file.",
             discussion: "Keys: \(Settings.keys.map { "\n  \($0.name.padding(to: 32)) \($0.help)" }.joined())",
-            subcommands: [List.self, Get.self, Set.self, Unset.self],
+            subcommands: [List.self, Get.self, Set.self, Unset.self, Template.self],
             defaultSubcommand: List.self)
     }
 }
 
 extension MarkTime.ConfigCommand {
+    struct Template: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Print a config file with every key commented out at its default (the package's /etc/marktime/config.toml).")
+
+        func run() async throws { print(ConfigFile.template, terminator: "") }
+    }
+
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Show every key, its value, and whether it is the default.")
 

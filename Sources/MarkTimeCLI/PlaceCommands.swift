@@ -197,9 +197,13 @@ extension MarkTime {
             @OptionGroup var store: StoreOptions
             @Argument var name: String
             @Argument(help: ArgumentHelp("owntracks/USER/DEVICE, as `marktime share status` lists them.", valueName: "topic")) var topic: String
+            @Option(help: "table or json.") var format: Format = .table
             func run() async throws {
                 try store.open().linkMember(name, topic: topic)
-                print("linked \(Text.escaped(name)) to \(Text.escaped(topic))")
+                switch format {
+                case .json: print(JSON.object([("member", .string(name)), ("owntracks", .string(topic))]).render())
+                case .table: print("linked \(Text.escaped(name)) to \(Text.escaped(topic))")
+                }
             }
         }
 
@@ -207,9 +211,13 @@ extension MarkTime {
             static let configuration = CommandConfiguration(abstract: "Untie a member from its OwnTracks topic.")
             @OptionGroup var store: StoreOptions
             @Argument var name: String
+            @Option(help: "table or json.") var format: Format = .table
             func run() async throws {
                 try store.open().unlinkMember(name)
-                print("unlinked \(Text.escaped(name))")
+                switch format {
+                case .json: print(JSON.object([("member", .string(name)), ("owntracks", .null)]).render())
+                case .table: print("unlinked \(Text.escaped(name))")
+                }
             }
         }
 

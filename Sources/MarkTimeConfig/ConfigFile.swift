@@ -78,6 +78,31 @@ public struct ConfigFile: Sendable {
         return value
     }
 
+    /// A config file with every key commented out at its default, under its section, with its meaning.
+    public static var template: String {
+        var out = """
+            # marktime configuration. Every key is here at its default, commented out: remove
+            # the # to change one, or run `marktime config set KEY VALUE`. `marktime config list`
+            # shows what is in effect.
+
+            """
+        var section = ""
+        for key in Settings.keys {
+            let parts = key.name.split(separator: ".", maxSplits: 1).map(String.init)
+            if parts[0] != section {
+                section = parts[0]
+                out += "\n[\(section)]\n"
+            }
+            let value: String
+            switch key.defaultValue {
+            case .string(let v): value = "\"" + v.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+            default: value = key.defaultValue.description
+            }
+            out += "# \(key.help)\n# \(parts[1]) = \(value)\n"
+        }
+        return out
+    }
+
     func write(_ settings: Settings, keeping broken: Set<String> = []) throws(ConfigError) {
         let root = TOMLTable()
         var values = settings.values

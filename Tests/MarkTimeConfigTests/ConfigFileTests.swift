@@ -8,6 +8,21 @@ struct ConfigFileTests {
     let folder = NSTemporaryDirectory() + "marktime-config-" + UUID().uuidString
     var path: String { folder + "/sub/config.toml" }
 
+    @Test func theTemplateHasEveryKeyCommentedOutAtItsDefault() throws {
+        // Given the template, as the package installs it
+        let template = ConfigFile.template
+        // When it is read as it is, and with every key line uncommented
+        let asShipped = try ConfigFile.settings(toml: template, path: "config.toml")
+        let uncommented = template.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasPrefix("# ") && line.contains(" = ") ? String(line.dropFirst(2)) : String(line)
+        }.joined(separator: "\n")
+        let all = try ConfigFile.settings(toml: uncommented, path: "config.toml")
+        // Then the first sets nothing, and the second sets every key to its default
+        #expect(asShipped == Settings())
+        #expect(all.values.count == Settings.keys.count)
+        #expect(Settings.keys.allSatisfy { all.values[$0.name] == $0.defaultValue })
+    }
+
     @Test func aMissingFileGivesTheDefaults() throws {
         #expect(try ConfigFile(path: path).load() == Settings())
     }

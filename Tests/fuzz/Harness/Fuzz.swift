@@ -5,6 +5,7 @@ import Foundation
 import MarkTimeConfig
 import MarkTimeCore
 import MarkTimeJournal
+import MarkTimeShare
 import MarkTimeStore
 import MarkTimeTasks
 
@@ -38,6 +39,16 @@ let targets: [String: @Sendable ([UInt8]) -> Void] = [
     "image": { bytes in
         guard let info = ImageInfo(bytes) else { return }
         _ = (info.width, info.height, info.fileExtension, info.captured?.description, info.capturedSecond, info.capturedOffset)
+    },
+    "owntracks": { bytes in
+        let now = UTCTime(wholeSeconds: 1_795_435_200)
+        for topic in ["owntracks/a/b", "owntracks/a/b/event", "owntracks/a/b/info"] {
+            if case .location(let fix)? = try? OwnTracks.read(topic: OwnTracks.Topic(topic)!, payload: bytes, now: now) {
+                _ = (fix.position.ddm, fix.time.iso8601, fix.error)
+            }
+        }
+        _ = OwnTracks.command(bytes)
+        _ = OwnTracks.Topic(String(decoding: bytes, as: UTF8.self))
     },
     "status": { bytes in
         guard let status = StatusFile.decode(Data(bytes)) else { return }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MarkTimeAccounts
 import MarkTimeCore
 import MarkTimeStore
 import RigSupport
@@ -92,6 +93,18 @@ enum Bench {
         if !inOrder { failures += 1 }
         if let pid = rig.daemon?.pid { rows.append(("memory", memory(pid))) }
         rows.append(("graceful stop", String(format: "%.2f s after SIGTERM", stop)))
+
+        // bcrypt, the hash alone (HummingbirdBcrypt, as the store uses it), at the default cost and either side.
+        for cost in [PasswordHash.cost - 1, PasswordHash.cost, PasswordHash.cost + 1] {
+            let times = (0..<3).map { _ in
+                let t0 = monotonicNow()
+                _ = PasswordHash.hash("correct horse battery", cost: cost)
+                return Double(monotonicNow() - t0) / 1e6
+            }
+            let mark = cost == PasswordHash.cost ? " (the default)" : ""
+            rows.append(("bcrypt cost \(cost)", summary(times, unit: "ms", over: "one hash, 3 runs\(mark), target 200–1000 ms at the default")))
+            if cost == PasswordHash.cost, let m = times.sorted().dropFirst().first, !(200...1000).contains(m) { failures += 1 }
+        }
 
         let width = rows.map(\.0.count).max() ?? 0
         say("RIG-BENCH marktime rig figures (QEMU TCG, Debian kernel; not measured on a Pi): median [min … max]")

@@ -69,8 +69,8 @@ final class Rig {
 
     /// Runs `marktime ARGS`; its standard output, or an error with its standard error.
     @discardableResult
-    func cli(_ args: [String]) throws -> String {
-        let r = try runCommand(marktime, args, environment: environment)
+    func cli(_ args: [String], input: String? = nil) throws -> String {
+        let r = try runCommand(marktime, args, environment: environment, input: input)
         guard r.status == 0 else { throw RigError("marktime \(args.joined(separator: " ")): \(r.stderr)") }
         return r.stdout
     }
