@@ -120,7 +120,7 @@ extension AppDatabase {
 
     public func removeTask(_ id: Int64) throws(StoreError) {
         try changing("tasks") { () throws(StoreError) in
-            try write { db in try Self.task(id, db).delete(db) }
+            try write { db in _ = try Self.task(id, db).delete(db) }
         }
     }
 
