@@ -94,7 +94,7 @@ struct BadInputTableTests {
         #expect(Self.rows.count >= 150)
         let commands = Set(Self.rows.map { $0.args[0] })
         #expect(commands == ["mark", "now", "status", "sights", "sight", "export", "config", "beep", "place", "where", "member", "anchor",
-                             "clock", "people", "task", "course", "grade", "day", "cal", "almanac", "sky", "reduce", "fix", "user", "web"])
+                             "clock", "people", "task", "course", "grade", "day", "cal", "almanac", "sky", "reduce", "fix", "user", "web", "share"])
     }
 
     static let rows: [BadInput] = [

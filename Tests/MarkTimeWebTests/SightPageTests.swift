@@ -137,8 +137,8 @@ struct LiveTests {
     }
 
     @Test func aMarkFromThePhoneIsStoredWithHalfTheRoundTripAdded() async throws {
-        // Given a logged-in page's live connection
-        let t = try TestSite()
+        // Given a clock synchronised to within 2 ms, and a logged-in page's live connection
+        let t = try TestSite(clock: try SynchronisedClock(error: 0.002))
         defer { t.remove() }
         let router = WebServer.router(t.site)
         let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router))
@@ -176,11 +176,10 @@ struct LiveTests {
         let sight = try t.store.sight(id: 1).sight
         #expect(sight.trigger == .phone)
         let half = try #require(rtt.withLock { $0 }) / 2000
-        let reading = try t.site.clockNow().estimate
-        if let clock = reading.uncertainty {
-            #expect(abs((sight.estimate.uncertainty ?? 0) - (clock + half)) < 1e-6)
-        } else {
-            #expect(sight.estimate.uncertainty == nil)
-        }
+        // (the clock's 2 ms, carried from its sample to the press at 100 ppm, plus half the round trip)
+        let sample = try #require(sight.estimate.provenance?.samples.first)
+        let drift = 100e-6 * Double(abs(sight.instant.nanoseconds - sample.monotonicNanoseconds)) / 1e9
+        #expect(sight.estimate.source == .system)
+        #expect(abs(try #require(sight.estimate.uncertainty) - (0.002 + drift + half)) < 1e-9, "\(sight.estimate)")
     }
 }

@@ -14,7 +14,8 @@ struct TestSite {
     let store: AppDatabase
     let site: Site
 
-    init(accounts: [(String, Bool)] = [("skipper", true)], settings: Settings = Settings()) throws {
+    init(accounts: [(String, Bool)] = [("skipper", true)], settings: Settings = Settings(),
+         clock: (any SystemClockSource)? = nil) throws {
         folder = NSTemporaryDirectory() + "marktime-web-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
@@ -22,7 +23,7 @@ struct TestSite {
             // Cost 4: these tests check the rules, not bcrypt's cost.
             try store.addAccount(name: name, password: "correct horse", admin: admin, now: UTCTime(nanosecondsSinceEpoch: 0), cost: 4)
         }
-        site = try Site(store: store, settings: settings, clock: try SystemClock(), secure: false,
+        site = try Site(store: store, settings: settings, clock: try clock ?? SystemClock(), secure: false,
                         logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
     }
 
@@ -38,6 +39,7 @@ struct TestSite {
     }
 
     func remove() { try? FileManager.default.removeItem(atPath: folder) }
+
 
     /// Runs `body` against the router alone (no sockets).
     func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
@@ -81,4 +83,25 @@ struct TestFailure: Error, CustomStringConvertible {
 extension Settings {
     /// A Pi whose home zone is Australia/Brisbane (UTC+10, no DST): exact local times in tests.
     static let brisbaneHome = Settings(values: ["home.zone": .string("Australia/Brisbane")])
+}
+
+
+/// The machine's clock, told by chrony that it is synchronised to within `error` seconds:
+/// a `system` source with a known uncertainty, whatever the host's clock is doing.
+struct SynchronisedClock: SystemClockSource {
+    let real: SystemClock
+    let error: Double
+
+    init(error: Double) throws {
+        real = try SystemClock()
+        self.error = error
+    }
+
+    var bootID: String { real.bootID }
+
+    func read() throws(DeviceError) -> SystemClockReading {
+        var r = try real.read()
+        (r.synchronised, r.estimatedError, r.trusted) = (true, error, true)
+        return r
+    }
 }
