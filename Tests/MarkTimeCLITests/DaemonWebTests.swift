@@ -36,12 +36,18 @@ struct DaemonWebTests {
         return stat[stat.index(close, offsetBy: 2)] != "Z"
     }
 
-    @Test func thePageStartsWithTheDaemonComesBackWhenKilledAndStopsWithIt() throws {
-        // Given web.listen on a free port, and the daemon started with the page
+    /// web.listen on a free port, and `marktime daemon` with `options`, without gpsd or a button.
+    func startDaemon(_ options: [String] = []) throws -> (port: UInt16, daemon: Child) {
         let port = try FakeGPS.freePort()
         _ = try cli.run(["config", "set", "web.listen", "127.0.0.1:\(port)"], storeFlag: false)
-        let daemon = try Child(CLI.binary, ["daemon", "--store", cli.store, "--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"],
+        let daemon = try Child(CLI.binary, ["daemon"] + options + ["--store", cli.store, "--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"],
                                log: cli.folder + "/daemon.log", environment: cli.environment)
+        return (port, daemon)
+    }
+
+    @Test func thePageStartsWithTheDaemonComesBackWhenKilledAndStopsWithIt() throws {
+        // Given web.listen on a free port, and the daemon started with the page
+        let (port, daemon) = try startDaemon()
         defer { _ = daemon.stop(SIGKILL) }
         // Then the login page answers
         #expect(eventually(within: 30) { status("http://127.0.0.1:\(port)/login") == 200 }, "\(daemon.output)")
@@ -65,10 +71,7 @@ struct DaemonWebTests {
 
     @Test func aKilledDaemonTakesThePageWithIt() throws {
         // Given the daemon running the page
-        let port = try FakeGPS.freePort()
-        _ = try cli.run(["config", "set", "web.listen", "127.0.0.1:\(port)"], storeFlag: false)
-        let daemon = try Child(CLI.binary, ["daemon", "--store", cli.store, "--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"],
-                               log: cli.folder + "/daemon.log", environment: cli.environment)
+        let (port, daemon) = try startDaemon()
         defer { _ = daemon.stop(SIGKILL) }
         #expect(eventually(within: 30) { status("http://127.0.0.1:\(port)/login") == 200 }, "\(daemon.output)")
         let page = try #require(pagePids(daemon.output).first)
@@ -80,10 +83,7 @@ struct DaemonWebTests {
 
     @Test func noWebLeavesThePageToItsOwnUnit() throws {
         // Given the daemon started with --no-web, as its systemd unit does
-        let port = try FakeGPS.freePort()
-        _ = try cli.run(["config", "set", "web.listen", "127.0.0.1:\(port)"], storeFlag: false)
-        let daemon = try Child(CLI.binary, ["daemon", "--no-web", "--store", cli.store, "--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"],
-                               log: cli.folder + "/daemon.log", environment: cli.environment)
+        let (port, daemon) = try startDaemon(["--no-web"])
         defer { _ = daemon.stop(SIGKILL) }
         // When it has started
         #expect(eventually(within: 10) { daemon.output.contains("marktime daemon started") })
