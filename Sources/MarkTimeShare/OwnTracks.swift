@@ -126,84 +126,53 @@ public enum OwnTracks {
 
     /// The boat's `location`: `t` is the trigger (`p` ping for the interval, `t` a move, `c` a region change).
     public static func location(_ fix: Fix, time: UTCTime, tid: String, trigger: String, inRegions: [String]) -> [UInt8] {
-        var json: [(String, JSONText)] = [
-            ("_type", .string("location")), ("lat", .number(fix.position.latitude)), ("lon", .number(fix.position.longitude)),
+        var json: [(String, JSON)] = [
+            ("_type", .string("location")), ("lat", degrees(fix.position.latitude)), ("lon", degrees(fix.position.longitude)),
             ("tst", .int(time.nanosecondsSinceEpoch / 1_000_000_000)), ("tid", .string(tid)), ("t", .string(trigger)),
         ]
         if let e = fix.horizontalError { json.append(("acc", .int(Int64(e.rounded())))) }
         if let v = fix.speed { json.append(("vel", .int(Int64((v * 3.6).rounded())))) }
         if let c = fix.course { json.append(("cog", .int(Int64(c.rounded()) % 360))) }
-        json.append(("inregions", .strings(inRegions)))
-        return JSONText.object(json)
+        json.append(("inregions", .array(inRegions.map(JSON.string))))
+        return payload(json)
     }
 
     /// The boat's `transition` for an enter or leave of one of its places.
     public static func transition(_ event: PlaceEvent, tid: String, error: Double?) -> [UInt8] {
-        var json: [(String, JSONText)] = [
+        var json: [(String, JSON)] = [
             ("_type", .string("transition")), ("event", .string(event.kind.rawValue)), ("desc", .string(event.place)),
-            ("lat", .number(event.position.latitude)), ("lon", .number(event.position.longitude)),
+            ("lat", degrees(event.position.latitude)), ("lon", degrees(event.position.longitude)),
             ("tst", .int(event.time.nanosecondsSinceEpoch / 1_000_000_000)), ("wtst", .int(0)), ("tid", .string(tid)), ("t", .string("c")),
         ]
         if let error { json.append(("acc", .int(Int64(error.rounded())))) }
-        return JSONText.object(json)
+        return payload(json)
     }
 
     /// The boat's `card`: the name friends see.
     public static func card(name: String, tid: String) -> [UInt8] {
-        JSONText.object([("_type", .string("card")), ("name", .string(name)), ("tid", .string(tid))])
+        payload([("_type", .string("card")), ("name", .string(name)), ("tid", .string(tid))])
     }
 
     /// The places, as OwnTracks' `waypoints` (each a circular region).
     public static func waypoints(_ places: [Place], created: UTCTime) -> [UInt8] {
         let tst = created.nanosecondsSinceEpoch / 1_000_000_000
         let list = places.enumerated().map { i, p in
-            JSONText.object([("_type", .string("waypoint")), ("desc", .string(p.name)), ("lat", .number(p.center.latitude)),
-                             ("lon", .number(p.center.longitude)), ("rad", .int(Int64(p.radius.rounded()))), ("tst", .int(tst + Int64(i)))])
+            JSON.object([("_type", .string("waypoint")), ("desc", .string(p.name)), ("lat", degrees(p.center.latitude)),
+                         ("lon", degrees(p.center.longitude)), ("rad", .int(Int64(p.radius.rounded()))), ("tst", .int(tst + Int64(i)))])
         }
-        return JSONText.object([("_type", .string("waypoints")), ("waypoints", .raw(list))])
+        return payload([("_type", .string("waypoints")), ("waypoints", .array(list))])
     }
 
     /// The last will: the broker sends it for the boat when the daemon vanishes.
     public static func lastWill(time: UTCTime) -> [UInt8] {
-        JSONText.object([("_type", .string("lwt")), ("tst", .int(time.nanosecondsSinceEpoch / 1_000_000_000))])
-    }
-}
-
-/// A small JSON writer with a fixed key order, so that payloads are byte-for-byte predictable.
-enum JSONText {
-    case string(String), number(Double), int(Int64), strings([String]), raw([[UInt8]])
-
-    static func object(_ members: [(String, JSONText)]) -> [UInt8] {
-        var out = "{"
-        for (i, (key, value)) in members.enumerated() {
-            if i > 0 { out += "," }
-            out += quoted(key) + ":"
-            switch value {
-            case .string(let s): out += quoted(s)
-            case .number(let d): out += Position.plain((d * 1e7).rounded() / 1e7)
-            case .int(let n): out += String(n)
-            case .strings(let list): out += "[" + list.map(quoted).joined(separator: ",") + "]"
-            case .raw(let list): out += "[" + list.map { String(decoding: $0, as: UTF8.self) }.joined(separator: ",") + "]"
-            }
-        }
-        return Array((out + "}").utf8)
+        payload([("_type", .string("lwt")), ("tst", .int(time.nanosecondsSinceEpoch / 1_000_000_000))])
     }
 
-    static func quoted(_ s: String) -> String {
-        var out = "\""
-        for u in s.unicodeScalars {
-            switch u {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if u.value < 0x20 { out += String(format: "\\u%04x", u.value) } else { out.unicodeScalars.append(u) }
-            }
-        }
-        return out + "\""
-    }
+    /// A message's bytes: one line of JSON, keys in the order given.
+    static func payload(_ members: [(String, JSON)]) -> [UInt8] { Array(JSON.object(members).compact.utf8) }
+
+    /// Degrees to 1e-7 (about a centimetre), as a phone sends them.
+    static func degrees(_ value: Double) -> JSON { .number((value * 1e7).rounded() / 1e7) }
 }
 
 /// When the boat's position goes out: the first fix, then whenever it has moved

@@ -1,7 +1,6 @@
-import MarkTimeCore
-
-/// A JSON value that keeps its keys in the order written, so script-facing output is stable.
-enum JSON: Sendable {
+/// A JSON value that keeps its keys in the order written, so script-facing output and
+/// the payloads sent to the broker are byte-for-byte predictable.
+public enum JSON: Sendable {
     case null
     case bool(Bool)
     case int(Int64)
@@ -10,14 +9,23 @@ enum JSON: Sendable {
     case array([JSON])
     case object([(String, JSON)])
 
-    static func from(_ v: String?) -> JSON { v.map(JSON.string) ?? .null }
-    static func from(_ v: Double?) -> JSON { v.map { $0.isFinite ? .number($0) : .null } ?? .null }
-    static func from(_ v: Int64?) -> JSON { v.map(JSON.int) ?? .null }
-    static func from(_ v: Int?) -> JSON { v.map { .int(Int64($0)) } ?? .null }
-    static func from(_ v: Bool?) -> JSON { v.map(JSON.bool) ?? .null }
+    public static func from(_ v: String?) -> JSON { v.map(JSON.string) ?? .null }
+    public static func from(_ v: Double?) -> JSON { v.map { $0.isFinite ? .number($0) : .null } ?? .null }
+    public static func from(_ v: Int64?) -> JSON { v.map(JSON.int) ?? .null }
+    public static func from(_ v: Int?) -> JSON { v.map { .int(Int64($0)) } ?? .null }
+    public static func from(_ v: Bool?) -> JSON { v.map(JSON.bool) ?? .null }
+
+    /// On one line, without spaces: a message's payload.
+    public var compact: String {
+        switch self {
+        case .array(let items): return "[" + items.map(\.compact).joined(separator: ",") + "]"
+        case .object(let fields): return "{" + fields.map { Self.quote($0.0) + ":" + $0.1.compact }.joined(separator: ",") + "}"
+        default: return render()
+        }
+    }
 
     /// Pretty-printed with two-space indents.
-    func render(indent: String = "") -> String {
+    public func render(indent: String = "") -> String {
         let inner = indent + "  "
         switch self {
         case .null: return "null"
@@ -34,7 +42,7 @@ enum JSON: Sendable {
         }
     }
 
-    static func quote(_ s: String) -> String {
+    public static func quote(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {
