@@ -25,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.0"),
     ],
     targets: [
         // C shims: one per system facility, names prefixed by the module.
@@ -142,6 +143,7 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),

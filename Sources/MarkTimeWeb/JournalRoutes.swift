@@ -5,6 +5,7 @@ import MarkTimeDevices
 import MarkTimeJournal
 import MarkTimePeople
 import MarkTimeStore
+import MultipartKit
 
 /// The Journal page: a month's calendar with its marked days, and a day's page gathering
 /// every module, where a moment, a check-in and a photo from the phone are added.
@@ -120,12 +121,11 @@ struct JournalRoutes {
     /// A photo sent by the page's script as the request's whole body, with its caption in the query.
     func photo(_ request: Request, context: WebContext) async throws -> Response {
         let date = context.parameters.get("date") ?? ""
-        let caption = request.uri.queryParameters["caption"].map(String.init) ?? ""
-        let name = request.uri.queryParameters["name"].map(String.init) ?? "the file"
         do {
             let body = try await request.body.collect(upTo: context.maxUploadSize)
+            let upload = try PhotoUpload(request, body: body)
             let zone = try tz.home(site.settings)
-            let p = try site.store.addPhoto(Array(body.readableBytesView), name: name, caption: caption, given: nil, zone: zone, now: try site.now())
+            let p = try site.store.addPhoto(upload.bytes, name: upload.name, caption: upload.caption, given: nil, zone: zone, now: try site.now())
             let text = p.added ? "Photo \(p.id) added: \(p.info.width)×\(p.info.height) \(p.info.format.rawValue), \(zone.localText(p.time))."
                 : "Photo \(p.id) already has this image: kept once."
             return try day(context: context, text: date, notice: text)
@@ -146,5 +146,60 @@ struct JournalRoutes {
         }
         return Response(status: .ok, headers: [.contentType: parts[1] == "jpg" ? "image/jpeg" : "image/png", .cacheControl: "private, max-age=31536000, immutable"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// A photo as the day page sends it: the file as the body with the caption and name in the
+/// query (the page's script), or the form's `multipart/form-data` (no script).
+struct PhotoUpload {
+    var bytes: [UInt8]
+    var name: String
+    var caption: String
+
+    init(_ request: Request, body: ByteBuffer) throws(InputError) {
+        let type = request.headers[.contentType] ?? ""
+        guard type.lowercased().hasPrefix("multipart/form-data") else {
+            bytes = Array(body.readableBytesView)
+            name = request.uri.queryParameters["name"].map(String.init) ?? "the file"
+            caption = request.uri.queryParameters["caption"].map(String.init) ?? ""
+            return
+        }
+        guard let boundary = Self.parameter("boundary", of: type) else {
+            throw InputError("the form's data has no boundary (multipart/form-data): send it again")
+        }
+        // Each part: its field name and file name from Content-Disposition, then its bytes.
+        var parts: [(field: String, file: String?, body: [UInt8])] = []
+        var field = "", file: String?, part: [UInt8] = []
+        let parser = MultipartParser(boundary: boundary)
+        parser.onHeader = { header, value in
+            guard header.lowercased() == "content-disposition" else { return }
+            field = Self.parameter("name", of: value) ?? ""
+            file = Self.parameter("filename", of: value)
+        }
+        parser.onBody = { buffer in part += buffer.readableBytesView }
+        parser.onPartComplete = {
+            parts.append((field, file, part))
+            field = ""; file = nil; part = []
+        }
+        do { try parser.execute(body) } catch {
+            throw InputError("the form's data could not be read (multipart/form-data): send it again")
+        }
+        guard let photo = parts.first(where: { $0.field == "photo" }), !photo.body.isEmpty else {
+            throw InputError("no photo was sent: choose a JPEG or PNG image first")
+        }
+        bytes = photo.body
+        name = photo.file.flatMap { $0.isEmpty ? nil : $0 } ?? "the file"
+        caption = parts.first(where: { $0.field == "caption" }).map { String(decoding: $0.body, as: UTF8.self) } ?? ""
+    }
+
+    /// A header parameter's value (`boundary=...`, `filename="..."`), unquoted.
+    static func parameter(_ key: String, of header: String) -> String? {
+        for part in header.split(separator: ";").dropFirst() {
+            let pair = part.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == key else { continue }
+            let value = pair[1].trimmingCharacters(in: .whitespaces)
+            return value.hasPrefix("\"") && value.hasSuffix("\"") && value.count >= 2 ? String(value.dropFirst().dropLast()) : value
+        }
+        return nil
     }
 }

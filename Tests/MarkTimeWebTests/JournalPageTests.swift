@@ -78,6 +78,62 @@ struct JournalPageTests {
         }
     }
 
+    /// The day page's form as a browser without JavaScript posts it.
+    private func multipart(_ parts: [(name: String, file: String?, bytes: [UInt8])], boundary: String = "----marktime7MA4YWxk") -> ByteBuffer {
+        var body: [UInt8] = []
+        for p in parts {
+            let disposition = "form-data; name=\"\(p.name)\"" + (p.file.map { "; filename=\"\($0)\"" } ?? "")
+            body += Array("--\(boundary)\r\nContent-Disposition: \(disposition)\r\n\(p.file == nil ? "" : "Content-Type: image/png\r\n")\r\n".utf8)
+            body += p.bytes + Array("\r\n".utf8)
+        }
+        body += Array("--\(boundary)--\r\n".utf8)
+        return ByteBuffer(bytes: body)
+    }
+
+    @Test func aPhotoFromTheFormWithoutScriptIsKeptWithItsCaption() async throws {
+        let t = try TestSite(settings: .brisbaneHome)
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, csrf in
+            let page = try await client.execute(uri: "/journal/2026-11-21", method: .get, headers: [.cookie: headers[.cookie]!])
+            #expect(page.text.contains("action=\"/journal/2026-11-21/photo?csrf=\(csrf)\""))
+            let form: HTTPFields = [.origin: "http://localhost", .contentType: "multipart/form-data; boundary=----marktime7MA4YWxk",
+                                    .cookie: headers[.cookie]!]
+            let r = try await client.execute(uri: "/journal/2026-11-21/photo?csrf=\(csrf)", method: .post, headers: form,
+                                             body: multipart([("photo", "reef.png", png(width: 320, height: 200)),
+                                                              ("caption", nil, Array("Reef at low water".utf8))]))
+            #expect(r.status == .ok)
+            #expect(r.text.contains("Photo 1 added: 320×200 png,"))
+            #expect(try t.store.journalText(kind: "photo", id: 1) == "Reef at low water")
+        }
+    }
+
+    @Test func aFormWithoutAPhotoIsRefusedWithWhatToDo() async throws {
+        let t = try TestSite(settings: .brisbaneHome)
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, csrf in
+            let form: HTTPFields = [.origin: "http://localhost", .contentType: "multipart/form-data; boundary=----marktime7MA4YWxk",
+                                    .cookie: headers[.cookie]!]
+            let r = try await client.execute(uri: "/journal/2026-11-21/photo?csrf=\(csrf)", method: .post, headers: form,
+                                             body: multipart([("photo", "", []), ("caption", nil, Array("Nothing".utf8))]))
+            #expect(r.status == .badRequest)
+            #expect(r.text.contains("no photo was sent: choose a JPEG or PNG image first"))
+            #expect(!FileManager.default.fileExists(atPath: t.store.mediaFolder))
+        }
+    }
+
+    @Test func aFormWithoutTheTokenInItsActionIsRefused() async throws {
+        let t = try TestSite(settings: .brisbaneHome)
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, _ in
+            let form: HTTPFields = [.origin: "http://localhost", .contentType: "multipart/form-data; boundary=----marktime7MA4YWxk",
+                                    .cookie: headers[.cookie]!]
+            let r = try await client.execute(uri: "/journal/2026-11-21/photo", method: .post, headers: form,
+                                             body: multipart([("photo", "reef.png", png(width: 1, height: 1))]))
+            #expect(r.status == .forbidden)
+            #expect(!FileManager.default.fileExists(atPath: t.store.mediaFolder))
+        }
+    }
+
     @Test func aPhotoWithoutTheTokenIsRefused() async throws {
         let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }

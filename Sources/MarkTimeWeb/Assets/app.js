@@ -188,7 +188,8 @@
 })();
 
 // The day page's photo: sent as the request's body (the file as it is, no re-encoding),
-// with the caption in the query and the session's token in a header.
+// with the caption in the query and the session's token in a header. Without JavaScript
+// the form posts multipart/form-data, with the token in its action's query.
 (function () {
   const form = document.getElementById("add-photo");
   if (!form) return;
@@ -199,8 +200,9 @@
     const file = document.getElementById("photo").files[0];
     if (!file) return;
     state.textContent = "Sending " + Math.round(file.size / 1024) + " KB…";
+    // encodeURIComponent, not URLSearchParams: the Pi reads "+" as itself, not a space.
     const query = "caption=" + encodeURIComponent(document.getElementById("caption").value) + "&name=" + encodeURIComponent(file.name);
-    const r = await fetch(form.action + "?" + query, {
+    const r = await fetch(form.action + (form.action.includes("?") ? "&" : "?") + query, {
       method: "POST", body: file, credentials: "same-origin",
       headers: { "Content-Type": file.type || "application/octet-stream", "X-CSRF-Token": csrf ? csrf.content : "" },
     });
