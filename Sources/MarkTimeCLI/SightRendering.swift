@@ -82,7 +82,8 @@ enum SightRendering {
             let when = x.distance >= 0 ? "\(fixed(x.distance, 3)) s before" : "\(fixed(-x.distance, 3)) s after"
             return "\(x.source.rawValue) sample \(when) (\(uncertainty(x.uncertainty)))"
         }
-        return "\(p.method == .interpolated ? "interpolated between" : "carried from") \(samples.joined(separator: " and "))"
+        let phone = p.phoneRoundTrip.map { "; the phone's clock sync round trip \(fixed($0 * 1000, 3)) ms (±\(fixed($0 * 500, 3)) ms)" } ?? ""
+        return "\(p.method == .interpolated ? "interpolated between" : "carried from") \(samples.joined(separator: " and "))" + phone
     }
 
     static func json(_ p: StampProvenance?) -> JSON {
@@ -94,7 +95,7 @@ enum SightRendering {
                          ("utc", .string(UTCTime(nanosecondsSinceEpoch: x.utcNanoseconds).iso8601)),
                          ("uncertainty_s", .from(x.uncertainty)), ("distance_s", .from(x.distance))])
             })),
-        ])
+        ] + (p.phoneRoundTrip.map { [("phone_round_trip_s", JSON.from($0))] } ?? []))
     }
 
     // MARK: JSON

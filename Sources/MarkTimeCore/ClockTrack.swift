@@ -33,10 +33,18 @@ public struct StampProvenance: Hashable, Sendable, Codable {
 
     public var method: Method
     public var samples: [Sample]
+    /// For a phone's MARK: the round trip of the clock sync exchange that mapped the touch
+    /// onto the Pi's clock, in seconds; half of it is in the stamp's uncertainty.
+    public var phoneRoundTrip: Double?
 
-    public init(method: Method, samples: [Sample]) {
+    public init(method: Method, samples: [Sample], phoneRoundTrip: Double? = nil) {
         self.method = method
         self.samples = samples
+        self.phoneRoundTrip = phoneRoundTrip
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case method, samples, phoneRoundTrip = "phone_round_trip_s"
     }
 
     init(method: Method, _ samples: [ClockSample], at instant: Int64) {

@@ -189,7 +189,9 @@ enum SightColumns {
             if let u = s.uncertainty { text += "\"uncertainty_s\":\(u)," }
             text += "\"distance_s\":\(s.distance)}"
         }
-        return text + "]}"
+        guard let trip = p.phoneRoundTrip else { return text + "]}" }
+        guard trip.isFinite else { return nil }
+        return text + "],\"phone_round_trip_s\":\(trip)}"
     }
 
     static func provenance(_ text: String?) -> StampProvenance? {

@@ -45,5 +45,23 @@ struct StampProvenanceCLITests {
         let samples = try #require(provenance["samples"] as? [[String: Any]])
         #expect(samples.map { $0["distance_s"] as? Double } == [10, -50])
         #expect(samples.map { $0["utc"] as? String } == ["2007-04-08T09:52:55.000Z", "2007-04-08T09:53:55.000Z"])
+        #expect(provenance["phone_round_trip_s"] == nil)
+    }
+
+    @Test func aPhonesMarkNamesItsClockSyncRoundTrip() throws {
+        // Given a phone's sight, carried from a GPS sample, mapped by a 4 ms round trip
+        var s = try sight(at: 10)
+        s.trigger = .phone
+        s.estimate.provenance = StampProvenance(method: .projected, samples: [
+            .init(source: .gps, monotonicNanoseconds: 9 * second, utcNanoseconds: logDay + 9 * second, uncertainty: 0.5, distance: 1),
+        ], phoneRoundTrip: 0.004)
+        _ = try cli.database().insert(s)
+        // Then `sight show` and the JSON give the round trip and the half of it in the stamp
+        let shown = try cli.run(["sight", "show", "1"])
+        #expect(shown.stdout.contains("stamped from  carried from gps sample 1.000 s before (±500 ms); the phone's clock sync round trip 4.000 ms (±2.000 ms)"),
+                "\(shown.stdout)")
+        let json = try #require(try cli.json(["sights"]) as? [[String: Any]])
+        let provenance = try #require(json.first?["provenance"] as? [String: Any])
+        #expect(provenance["phone_round_trip_s"] as? Double == 0.004)
     }
 }

@@ -181,5 +181,7 @@ struct LiveTests {
         let drift = 100e-6 * Double(abs(sight.instant.nanoseconds - sample.monotonicNanoseconds)) / 1e9
         #expect(sight.estimate.source == .system)
         #expect(abs(try #require(sight.estimate.uncertainty) - (0.002 + drift + half)) < 1e-9, "\(sight.estimate)")
+        // and its provenance names the round trip
+        #expect(abs(try #require(sight.estimate.provenance?.phoneRoundTrip) - half * 2) < 1e-9)
     }
 }

@@ -27,20 +27,46 @@ THEMES = ["day", "sunlight", "night"]
 PASSWORD = "correct horse"
 
 
-class Pi:
-    """A store in its own folder, the CLI on it, and `marktime web` serving it."""
+def nmea_log(seconds=60):
+    """A receiver's log: an RMC and a GGA sentence a second from 10:00:00 on 14 March 2025,
+    at 27° 22'.84 S 153° 22'.84 E."""
+    def sentence(body):
+        checksum = 0
+        for c in body.encode():
+            checksum ^= c
+        return f"${body}*{checksum:02X}\r\n"
+    lines = []
+    for i in range(seconds):
+        t = f"{10 + i // 3600:02d}{i // 60 % 60:02d}{i % 60:02d}.00"
+        lines.append(sentence(f"GPRMC,{t},A,2722.840,S,15322.840,E,000.0,000.0,140325,,,A"))
+        lines.append(sentence(f"GPGGA,{t},2722.840,S,15322.840,E,1,08,0.9,12.0,M,39.0,M,,"))
+    return "".join(lines)
 
-    def __init__(self, config=""):
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Pi:
+    """A store in its own folder, the CLI on it, and `marktime web` serving it; with `gps`,
+    also gpsd (through gpsfake, looping a receiver's log) and `marktime daemon` on it."""
+
+    def __init__(self, config="", gps=False):
         self.folder = tempfile.mkdtemp(prefix="marktime-web-")
         config_path = os.path.join(self.folder, "config.toml")
         with open(config_path, "w") as f:
             f.write(config)
         self.store = os.path.join(self.folder, "marktime.sqlite")
-        self.env = dict(os.environ, MARKTIME_STORE=self.store, MARKTIME_CONFIG=config_path)
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            self.port = s.getsockname()[1]
+        self.env = dict(os.environ, MARKTIME_STORE=self.store, MARKTIME_CONFIG=config_path,
+                        XDG_RUNTIME_DIR=os.path.join(self.folder, "run"))
+        os.makedirs(self.env["XDG_RUNTIME_DIR"])
+        self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        self.helpers = []
+        if gps:
+            self.start_gps()
         self.log = open(os.path.join(self.folder, "web.log"), "w")
         self.process = subprocess.Popen([BIN, "web", "--listen", f"127.0.0.1:{self.port}"], env=self.env,
                                         stdout=self.log, stderr=subprocess.STDOUT)
@@ -56,6 +82,22 @@ class Pi:
                     raise RuntimeError("marktime web did not listen within 30 s")
                 time.sleep(0.05)  # poll interval while waiting for the port, not a wait for a result
 
+    def start_gps(self):
+        """gpsfake on a free port and the daemon on it; returns once the daemon's clock is GPS."""
+        log = os.path.join(self.folder, "receiver.nmea")
+        with open(log, "w") as f:
+            f.write(nmea_log())
+        gpsd = free_port()
+        self.daemon_log = out = open(os.path.join(self.folder, "daemon.log"), "w")
+        self.helpers.append(subprocess.Popen(["gpsfake", "-q", "-c", "0.5", "-P", str(gpsd), log], stdout=out, stderr=subprocess.STDOUT))
+        self.helpers.append(subprocess.Popen([BIN, "daemon", "--no-web", "--gpsd", f"127.0.0.1:{gpsd}"], env=self.env,
+                                             stdout=out, stderr=subprocess.STDOUT))
+        deadline = time.monotonic() + 60
+        while json.loads(self.cli("status", "--format", "json"))["source"] != "gps":
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the daemon had no GPS time within 60 s: {open(out.name).read()[-2000:]}")
+            time.sleep(0.1)  # poll interval while waiting for the first fix, not a wait for a result
+
     def cli(self, *args, stdin=None):
         r = subprocess.run([BIN, *args], env=self.env, input=stdin, capture_output=True, text=True)
         if r.returncode != 0:
@@ -70,6 +112,14 @@ class Pi:
 
     def close(self):
         """Stops `marktime web` as systemd would (SIGTERM); it must exit 0 within 30 s."""
+        for helper in reversed(self.helpers):
+            helper.terminate()
+            try:
+                helper.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                helper.kill()
+        if self.helpers:
+            self.daemon_log.close()
         self.process.terminate()
         try:
             code = self.process.wait(timeout=30)
@@ -107,7 +157,7 @@ class PhonePage(unittest.TestCase):
 
     def setUp(self):
         # A scenario may give the Pi's config.toml, read when `marktime web` starts.
-        self.pi = Pi(getattr(self, "config", {}).get(self._testMethodName, ""))
+        self.pi = Pi(getattr(self, "config", {}).get(self._testMethodName, ""), gps=self._testMethodName in getattr(self, "gps", ()))
         self.pi.user("skipper", admin=True)
         self.browser.get(self.pi.url + "/login")
         self.browser.delete_all_cookies()  # cookies are per host, whatever the port
@@ -241,6 +291,8 @@ class PhonePage(unittest.TestCase):
         self.assertEqual(self.find("html").get_attribute("data-theme"), "sunlight")
         self.assertEqual(self.find("body").value_of_css_property("background-color"), "rgba(38, 38, 38, 1)")
 
+    gps = ("test_mark_stores_a_phone_sight_at_the_touch",)
+
     def test_mark_stores_a_phone_sight_at_the_touch(self):
         self.log_in()
         self.live()
@@ -256,6 +308,17 @@ class PhonePage(unittest.TestCase):
         # error on loopback is a fraction of a millisecond, so 5 ms of slack is ample.
         self.assertGreaterEqual(sight["monotonic_ns"], before - 5_000_000)
         self.assertLessEqual(sight["monotonic_ns"], after)
+        # Its time comes from the daemon's GPS clock, and its uncertainty is that sample's,
+        # carried to the touch at 100 ppm, plus half the round trip of the sync exchange
+        # that mapped the touch (both in its provenance).
+        provenance = sight["provenance"]
+        [sample] = provenance["samples"]
+        self.assertEqual((sight["source"], sample["source"], sample["uncertainty_s"]), ("gps", "gps", 0.5))
+        self.assertTrue(sight["utc"].startswith("2025-03-14T10:"), sight["utc"])
+        self.assertAlmostEqual(sight["uncertainty_s"],
+                               0.5 + 100e-6 * abs(sample["distance_s"]) + provenance["phone_round_trip_s"] / 2, places=9)
+        print(f"\n  phone MARK: sync round trip {provenance['phone_round_trip_s'] * 1000:.3f} ms, "
+              f"sample {sample['distance_s'] * 1000:.0f} ms before, uncertainty {sight['uncertainty_s'] * 1000:.3f} ms")
         self.screenshots("mark", "/")
 
     def test_a_cli_mark_appears_on_the_page_without_a_reload(self):
