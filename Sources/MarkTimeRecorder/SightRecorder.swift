@@ -72,7 +72,7 @@ extension SightRecorder {
         let instant = MonotonicInstant(bootID: receivedAt.bootID, nanoseconds: nanoseconds)
         var estimate = NowEstimate.estimate(system: system, at: instant, published: published, maxSampleAge: try settings.clock.maxSampleAge)
         estimate.uncertainty = estimate.uncertainty.map { $0 + added }
-        estimate.provenance?.phoneRoundTrip = added * 2
+        estimate.provenance?.phoneRoundTrip = sync.best.map { Double($0.roundTrip) / 1e9 }
         return try record(instant: instant, estimate: estimate, fix: published?.fix, settings: settings, trigger: .phone,
                           createdAt: system.utc)
     }

@@ -26,8 +26,13 @@ public enum Body: Hashable, Sendable {
     /// The body a navigator named, in any case, by its almanac name, another usual name,
     /// or a star's number; nil when nothing matches.
     public init?(named text: String) {
+        // A name as stored ("Sun") is found before any key is made of it.
+        if let found = Self.byName[text] {
+            self = found
+            return
+        }
         let key = Self.key(text)
-        if let found = Self.byName[text] ?? Self.byKey[key] ?? Int(key).flatMap({ Self.byKey[String($0)] }) {
+        if let found = Self.byKey[key] ?? Int(key).flatMap({ Self.byKey[String($0)] }) {
             self = found
         } else {
             return nil
