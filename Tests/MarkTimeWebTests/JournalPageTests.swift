@@ -90,14 +90,18 @@ struct JournalPageTests {
         return ByteBuffer(bytes: body)
     }
 
+    /// A same-origin multipart post's headers, with the session's cookie.
+    private func formHeaders(_ session: HTTPFields) -> HTTPFields {
+        [.origin: "http://localhost", .contentType: "multipart/form-data; boundary=----marktime7MA4YWxk", .cookie: session[.cookie]!]
+    }
+
     @Test func aPhotoFromTheFormWithoutScriptIsKeptWithItsCaption() async throws {
         let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try await t.loggedIn { client, headers, csrf in
             let page = try await client.execute(uri: "/journal/2026-11-21", method: .get, headers: [.cookie: headers[.cookie]!])
             #expect(page.text.contains("action=\"/journal/2026-11-21/photo?csrf=\(csrf)\""))
-            let form: HTTPFields = [.origin: "http://localhost", .contentType: "multipart/form-data; boundary=----marktime7MA4YWxk",
-                                    .cookie: headers[.cookie]!]
+            let form = formHeaders(headers)
             let r = try await client.execute(uri: "/journal/2026-11-21/photo?csrf=\(csrf)", method: .post, headers: form,
                                              body: multipart([("photo", "reef.png", png(width: 320, height: 200)),
                                                               ("caption", nil, Array("Reef at low water".utf8))]))
@@ -111,8 +115,7 @@ struct JournalPageTests {
         let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try await t.loggedIn { client, headers, csrf in
-            let form: HTTPFields = [.origin: "http://localhost", .contentType: "multipart/form-data; boundary=----marktime7MA4YWxk",
-                                    .cookie: headers[.cookie]!]
+            let form = formHeaders(headers)
             let r = try await client.execute(uri: "/journal/2026-11-21/photo?csrf=\(csrf)", method: .post, headers: form,
                                              body: multipart([("photo", "", []), ("caption", nil, Array("Nothing".utf8))]))
             #expect(r.status == .badRequest)
@@ -125,8 +128,7 @@ struct JournalPageTests {
         let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
         try await t.loggedIn { client, headers, _ in
-            let form: HTTPFields = [.origin: "http://localhost", .contentType: "multipart/form-data; boundary=----marktime7MA4YWxk",
-                                    .cookie: headers[.cookie]!]
+            let form = formHeaders(headers)
             let r = try await client.execute(uri: "/journal/2026-11-21/photo", method: .post, headers: form,
                                              body: multipart([("photo", "reef.png", png(width: 1, height: 1))]))
             #expect(r.status == .forbidden)

@@ -214,6 +214,14 @@ class PhonePage(unittest.TestCase):
         self.submit("#save-appearance")
         self.assertEqual(self.find("html").get_attribute("data-theme"), theme)
 
+    def png(self, name, width, height):
+        """A minimal PNG (signature and IHDR) of width × height in the Pi's folder; its path."""
+        path = os.path.join(self.pi.folder, name)
+        be32 = lambda v: v.to_bytes(4, "big")
+        with open(path, "wb") as f:
+            f.write(b"\x89PNG\r\n\x1a\n" + be32(13) + b"IHDR" + be32(width) + be32(height) + bytes([8, 2, 0, 0, 0, 0, 0, 0, 0]))
+        return path
+
     def screenshots(self, name, path):
         """The page at `path` in each theme, 390×844; the account ends in the day theme."""
         for theme in THEMES:
@@ -455,10 +463,7 @@ class PhonePage(unittest.TestCase):
         self.submit("#add-moment-button")
         self.assertEqual(self.find(".notice").text, "Moment 1 added.")
         # A photo chosen in the file picker (here a 640×480 PNG on disk), sent as it is
-        picture = os.path.join(self.pi.folder, "sunset.png")
-        with open(picture, "wb") as f:
-            be32 = lambda v: v.to_bytes(4, "big")
-            f.write(b"\x89PNG\r\n\x1a\n" + be32(13) + b"IHDR" + be32(640) + be32(480) + bytes([8, 2, 0, 0, 0, 0, 0, 0, 0]))
+        picture = self.png("sunset.png", 640, 480)
         self.find("#photo").send_keys(picture)
         self.find("#caption").send_keys("Green flash")
         self.find("#add-photo-button").click()
@@ -482,10 +487,7 @@ class PhonePage(unittest.TestCase):
         # script's listeners, so Chromium posts multipart/form-data itself, the token in
         # the action's query. (Chromedriver cannot drive a page whose scripts are off.)
         self.browser.execute_script("const f = document.getElementById('add-photo'); f.replaceWith(f.cloneNode(true))")
-        picture = os.path.join(self.pi.folder, "reef.png")
-        with open(picture, "wb") as f:
-            be32 = lambda v: v.to_bytes(4, "big")
-            f.write(b"\x89PNG\r\n\x1a\n" + be32(13) + b"IHDR" + be32(320) + be32(200) + bytes([8, 2, 0, 0, 0, 0, 0, 0, 0]))
+        picture = self.png("reef.png", 320, 200)
         self.find("#photo").send_keys(picture)
         self.find("#caption").send_keys("Reef at low water")
         self.submit("#add-photo-button")
