@@ -118,7 +118,7 @@ struct JournalRoutes {
         }
     }
 
-    /// A photo sent by the page's script as the request's whole body, with its caption in the query.
+    /// A photo from the day page: the script's whole-body upload or the form's multipart post.
     func photo(_ request: Request, context: WebContext) async throws -> Response {
         let date = context.parameters.get("date") ?? ""
         do {
@@ -164,7 +164,8 @@ struct PhotoUpload {
             caption = request.uri.queryParameters["caption"].map(String.init) ?? ""
             return
         }
-        guard let boundary = Self.parameter("boundary", of: type) else {
+        // MultipartKit's parser traps on an empty boundary: refuse it here.
+        guard let boundary = Self.parameter("boundary", of: type), !boundary.isEmpty else {
             throw InputError("the form's data has no boundary (multipart/form-data): send it again")
         }
         // Each part: its field name and file name from Content-Disposition, then its bytes.

@@ -124,6 +124,20 @@ struct JournalPageTests {
         }
     }
 
+    @Test(arguments: ["multipart/form-data", "multipart/form-data; boundary=", "multipart/form-data; boundary=\"\""])
+    func aFormWithoutABoundaryIsRefusedNotACrash(type: String) async throws {
+        let t = try TestSite(settings: .brisbaneHome)
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, csrf in
+            var form = formHeaders(headers)
+            form[.contentType] = type
+            let r = try await client.execute(uri: "/journal/2026-11-21/photo?csrf=\(csrf)", method: .post, headers: form,
+                                             body: multipart([("photo", "reef.png", png(width: 1, height: 1))]))
+            #expect(r.status == .badRequest)
+            #expect(r.text.contains("the form&#39;s data has no boundary (multipart/form-data): send it again"))
+        }
+    }
+
     @Test func aFormWithoutTheTokenInItsActionIsRefused() async throws {
         let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
