@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.0"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.0"..<"4.0.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
@@ -34,6 +33,7 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // One home for system calls: EINTR retried, typed errors naming the call (swift-system),
         // eventfds, the poll-based thread every adapter runs on, and side files beside the store.
@@ -74,8 +74,8 @@ let package = Package(
                 "MarkTimeAccounts",
                 "MarkTimeShare",
                 "MarkTimeSystem",
+                "CLibCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
         // The TOML config file.
@@ -171,7 +171,6 @@ let package = Package(
                 "MarkTimeSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Rainbow", package: "Rainbow"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]),
 
         .executableTarget(name: "marktime", dependencies: ["MarkTimeCLI"]),

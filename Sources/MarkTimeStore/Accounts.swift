@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import GRDB
 import MarkTimeAccounts
@@ -43,8 +42,8 @@ extension AppDatabase {
         return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &rng)) }.joined()
     }
 
-    static func sha256(_ text: String) -> String {
-        SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+    static func sha256(_ text: String) throws(StoreError) -> String {
+        try SHA256.hex(text)
     }
 
     static func account(_ row: Row) -> Account {
@@ -166,7 +165,7 @@ extension AppDatabase {
     /// The session a cookie's token opens at `now`, marked as used; nil when unknown or
     /// idle for 30 days (then it is removed).
     public func session(token: String, now: UTCTime) throws(StoreError) -> WebSession? {
-        let key = Self.sha256(token)
+        let key = try Self.sha256(token)
         let found = try read { db in
             try Row.fetchOne(db, sql: """
                 SELECT s.csrf, s.last_seen_ns, a.* FROM web_session s JOIN account a ON a.id = s.account_id WHERE s.token_sha256 = ?

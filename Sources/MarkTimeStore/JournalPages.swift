@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import MarkTimeCore
 import MarkTimeJournal
@@ -46,7 +45,7 @@ extension AppDatabase {
             // A camera clock outside the store's years is ignored: the photo takes now.
             time = (try? UTCTime(validWholeSeconds: minute + Int64(info.capturedSecond))) ?? time
         }
-        let sha = SHA256.hash(data: bytes).map { String(format: "%02x", $0) }.joined()
+        let sha = try SHA256.hex(bytes)
         let photo = StoredPhoto(sha256: sha, fileExtension: info.fileExtension, width: info.width, height: info.height)
         try MediaFolder(mediaFolder).keep(Data(bytes), as: photo.fileName)
         let (id, added) = try addPhoto(photo, caption: caption, at: time, now: now)
