@@ -14,7 +14,7 @@ enum SightRendering {
     }
 
     static func fixed(_ value: Double?, _ places: Int) -> String {
-        value.map { String(format: "%.\(places)f", $0) } ?? ""
+        value.map { FixedDecimal.string($0, places: places) } ?? ""
     }
 
     static func fixMode(_ mode: Int?) -> String { mode.map { "\($0)D" } ?? "" }

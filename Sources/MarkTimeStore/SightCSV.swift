@@ -107,6 +107,9 @@ public enum SightCSV {
     }
 
     /// Streams the current sights that `query` selects to `sink`, in chunks; returns how many.
+    ///
+    /// Rows are read in batches on this thread; each batch is reduced and written on all the
+    /// machine's cores while the next is read, and the batches reach `sink` in order.
     public static func export(_ db: AppDatabase, _ query: SightQuery, to sink: @escaping ([UInt8]) throws -> Void) throws(StoreError) -> Int {
         try query.check()
         var sql = "SELECT \(Row.columns) FROM sight WHERE archived_at_ns IS NULL"
@@ -116,17 +119,81 @@ public enum SightCSV {
         sql += " ORDER BY utc_ns ASC, id ASC"
         let q = sql, a = arguments
         return try db.read { database in
-            var out = Writer(sink)
-            out.header()
+            var header = Writer(sink)
+            header.header()
+            try header.flush()
+            let pipeline = Pipeline(parts: max(1, ProcessInfo.processInfo.activeProcessorCount))
             var count = 0
+            var batch: [Row] = []
+            batch.reserveCapacity(Pipeline.batchSize)
             let rows = try GRDB.Row.fetchCursor(database, sql: q, arguments: a)
             while let row = try rows.next() {
-                out.row(Row(row))
+                batch.append(Row(row))
                 count += 1
-                if out.bytes.count >= 1 << 16 { try out.flush() }
+                if batch.count == Pipeline.batchSize {
+                    try pipeline.submit(batch, to: sink)
+                    batch.removeAll(keepingCapacity: true)
+                }
             }
-            try out.flush()
+            try pipeline.submit(batch, to: sink)
+            try pipeline.finish(to: sink)
             return count
+        }
+    }
+
+    /// Writes batches of rows on several threads, one batch in flight while the next is read.
+    final class Pipeline {
+        static let batchSize = 4096
+
+        /// One batch's rows, split into parts, each written on its own thread into its own bytes.
+        final class Batch: @unchecked Sendable {
+            final class Part: @unchecked Sendable { var bytes: [UInt8] = [] }
+
+            let rows: [Row]
+            let parts: [Part]
+            let done = DispatchGroup()
+
+            init(_ rows: [Row], parts: Int) {
+                self.rows = rows
+                self.parts = (0..<parts).map { _ in Part() }
+            }
+
+            func render(part: Int) {
+                let size = (rows.count + parts.count - 1) / parts.count
+                var out = Writer { _ in }
+                for i in min(rows.count, part * size)..<min(rows.count, (part + 1) * size) { out.row(rows[i]) }
+                parts[part].bytes = out.bytes
+            }
+        }
+
+        let parts: Int
+        /// One serial queue per part: each gets its own thread, where the global queue's
+        /// threads (one per core) would include the one reading the store.
+        let queues: [DispatchQueue]
+        var inFlight: Batch?
+
+        init(parts: Int) {
+            self.parts = parts
+            queues = (0..<parts).map { DispatchQueue(label: "marktime.export.\($0)") }
+        }
+
+        /// Starts writing `rows`, after handing the batch before it to `sink`.
+        func submit(_ rows: [Row], to sink: ([UInt8]) throws -> Void) throws {
+            guard !rows.isEmpty else { return }
+            let batch = Batch(rows, parts: rows.count < 256 ? 1 : parts)
+            for part in 0..<batch.parts.count {
+                queues[part].async(group: batch.done) { batch.render(part: part) }
+            }
+            try finish(to: sink)
+            inFlight = batch
+        }
+
+        /// Waits for the batch in flight and hands its bytes to `sink`.
+        func finish(to sink: ([UInt8]) throws -> Void) throws {
+            guard let batch = inFlight else { return }
+            inFlight = nil
+            batch.done.wait()
+            for part in batch.parts where !part.bytes.isEmpty { try sink(part.bytes) }
         }
     }
 
@@ -165,15 +232,20 @@ public enum SightCSV {
             text(r.body)
             comma()
             text(r.limb)
-            for v in [r.hs, r.indexError, r.eyeHeight, r.temperature, r.pressure, r.drLat, r.drLon, r.lat, r.lon] {
-                comma()
-                number(v)
-            }
+            comma(); number(r.hs)
+            comma(); number(r.indexError)
+            comma(); number(r.eyeHeight)
+            comma(); number(r.temperature)
+            comma(); number(r.pressure)
+            comma(); number(r.drLat)
+            comma(); number(r.drLon)
+            comma(); number(r.lat)
+            comma(); number(r.lon)
             comma()
             if let lat = r.lat, let lon = r.lon {
-                ddm(lat, positive: "N", negative: "S")
+                ddm(lat, positive: UInt8(ascii: "N"), negative: UInt8(ascii: "S"))
                 comma()
-                ddm(lon, positive: "E", negative: "W")
+                ddm(lon, positive: UInt8(ascii: "E"), negative: UInt8(ascii: "W"))
             } else {
                 comma()
             }
@@ -183,28 +255,29 @@ public enum SightCSV {
             if let age = r.fixAge { fixed(age, 3) }
             comma()
             text(r.note)
-            let reduced = r.reduced
-            for (v, places) in [(reduced?.ho, 5), (reduced?.computed.altitude, 5), (reduced?.computed.azimuth, 2),
-                                (reduced?.intercept, 2), (reduced?.gpsError, 2)] {
-                comma()
-                if let v { fixed(v, places) }
+            if let reduced = r.reduced {
+                comma(); fixed(reduced.ho, 5)
+                comma(); fixed(reduced.computed.altitude, 5)
+                comma(); fixed(reduced.computed.azimuth, 2)
+                comma(); fixed(reduced.intercept, 2)
+                comma(); if let e = reduced.gpsError { fixed(e, 2) }
+            } else {
+                bytes += ",,,,,".utf8
             }
             bytes += [13, 10]
         }
 
         mutating func comma() { bytes.append(UInt8(ascii: ",")) }
 
-        mutating func int(_ v: Int64) { bytes += String(v).utf8 }
+        mutating func int(_ v: Int64) {
+            if v < 0 { bytes.append(UInt8(ascii: "-")) }
+            FixedDecimal.appendDigits(v.magnitude, minimumCount: 1, to: &bytes)
+        }
 
+        /// `v` zero-padded to `width` digits.
         mutating func digits(_ v: Int, _ width: Int) {
-            var divisor = 1
-            for _ in 1..<width { divisor *= 10 }
-            var v = v
-            if v >= divisor * 10 { bytes += String(v / (divisor * 10)).utf8; v %= divisor * 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(v / divisor % 10))
-                divisor /= 10
-            }
+            if v < 0 { bytes.append(UInt8(ascii: "-")) }
+            FixedDecimal.appendDigits(UInt64(v.magnitude), minimumCount: width, to: &bytes)
         }
 
         /// `utc_date,utc_time,utc`: `2026-11-21,13:01:46.654,2026-11-21T13:01:46.654Z`.
@@ -235,15 +308,11 @@ public enum SightCSV {
             if v == v.rounded(), abs(v) < 1e15 { int(Int64(v)) } else { bytes += v.description.utf8 }
         }
 
-        /// `places` decimals, rounded as printf's `%.Nf` does (snprintf, no Foundation).
-        mutating func fixed(_ v: Double, _ places: Int) {
-            var buffer = [CChar](repeating: 0, count: 64)
-            let n = withVaList([places, v]) { vsnprintf(&buffer, buffer.count, "%.*f", $0) }
-            bytes += buffer[0..<Int(max(0, min(n, 63)))].map { UInt8(bitPattern: $0) }
-        }
+        /// `places` decimals, rounded as printf's `%.Nf` does.
+        mutating func fixed(_ v: Double, _ places: Int) { FixedDecimal.append(v, places: places, to: &bytes) }
 
         /// Degrees and decimal minutes to the hundredth, as `Position.ddm` writes them.
-        mutating func ddm(_ value: Double, positive: Character, negative: Character) {
+        mutating func ddm(_ value: Double, positive: UInt8, negative: UInt8) {
             let hundredths = Int((abs(value) * 6000).rounded())
             let degrees = hundredths / 6000, minutes = hundredths % 6000
             int(Int64(degrees))
@@ -252,7 +321,7 @@ public enum SightCSV {
             bytes += "'.".utf8
             digits(minutes % 100, 2)
             bytes.append(UInt8(ascii: " "))
-            bytes += String(value < 0 && hundredths != 0 ? negative : positive).utf8
+            bytes.append(value < 0 && hundredths != 0 ? negative : positive)
         }
 
         /// A text field, quoted when it must be.
