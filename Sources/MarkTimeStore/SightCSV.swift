@@ -166,21 +166,19 @@ public enum SightCSV {
             }
         }
 
-        let parts: Int
         /// One serial queue per part: each gets its own thread, where the global queue's
         /// threads (one per core) would include the one reading the store.
         let queues: [DispatchQueue]
         var inFlight: Batch?
 
         init(parts: Int) {
-            self.parts = parts
             queues = (0..<parts).map { DispatchQueue(label: "marktime.export.\($0)") }
         }
 
         /// Starts writing `rows`, after handing the batch before it to `sink`.
         func submit(_ rows: [Row], to sink: ([UInt8]) throws -> Void) throws {
             guard !rows.isEmpty else { return }
-            let batch = Batch(rows, parts: rows.count < 256 ? 1 : parts)
+            let batch = Batch(rows, parts: rows.count < 256 ? 1 : queues.count)
             for part in 0..<batch.parts.count {
                 queues[part].async(group: batch.done) { batch.render(part: part) }
             }
