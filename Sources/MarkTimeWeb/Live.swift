@@ -66,11 +66,40 @@ actor LiveHub {
     }
 }
 
+/// The store's revision as the pages know it: this server's run, and how many commits it
+/// has seen become visible. A page made at an older revision fetches its lists again.
+final class StoreRevision: Sendable {
+    private let run = String(UInt32.random(in: 0...UInt32.max), radix: 36)
+    private let watch: CommitWatch
+    private let state: Mutex<(version: Int, commits: Int)>
+
+    init(_ store: AppDatabase) throws(StoreError) {
+        watch = try CommitWatch(store)
+        state = Mutex((try watch.version(), 0))
+    }
+
+    var current: String { "\(run).\(state.withLock { $0.commits })" }
+
+    /// Looks at the store; whether a commit became visible since the last look, which
+    /// moves the revision on.
+    func update() -> Bool {
+        guard let version = try? watch.version() else { return false }
+        return state.withLock {
+            guard $0.version != version else { return false }
+            $0 = (version, $0.commits + 1)
+            return true
+        }
+    }
+}
+
 /// Watches the store and the daemon's status file, and tells every open page what changed.
 struct LiveService: Service {
     let site: Site
 
-    static let settleDelay = Duration.milliseconds(150)
+    /// The pauses between looks at the store after its files last changed. A commit becomes
+    /// visible after its last write to the WAL, once the WAL is synced (slow on an SD card)
+    /// and its index in -shm updated through mmap, which inotify does not see.
+    static let recheck: [Duration] = [10, 20, 40, 80, 160, 320, 640, 1280, 2560].map { .milliseconds($0) }
 
     func broadcast() async {
         if let snapshot = try? NowSnapshot.read(site) { await site.live.broadcast(snapshot.json) }
@@ -83,6 +112,7 @@ struct LiveService: Service {
         let (changes, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         watcher.start { continuation.yield() }
         defer { watcher.stop() }
+        continuation.yield()  // a commit made before the watch began
         var statusFile: String?
         var settle: Task<Void, Never>?
         await withGracefulShutdownHandler {
@@ -91,14 +121,14 @@ struct LiveService: Service {
                     statusFile = file
                     try? watcher.watch(file)
                 }
+                _ = site.storeRevision.update()
                 await broadcast()
-                // A commit becomes visible after the writer's last write to the WAL (it then
-                // updates the WAL index in -shm through mmap, which inotify does not see), so
-                // the state is read once more shortly after the last change.
                 settle?.cancel()
                 settle = Task {
-                    guard (try? await Task.sleep(for: Self.settleDelay)) != nil else { return }
-                    await broadcast()
+                    for delay in Self.recheck {
+                        guard (try? await Task.sleep(for: delay)) != nil else { return }
+                        if site.storeRevision.update() { await broadcast() }
+                    }
                 }
             }
         } onGracefulShutdown: {

@@ -12,6 +12,7 @@ public struct Site: Sendable {
     let clock: any SystemClockSource
     let pages: Pages
     let live: LiveHub
+    let storeRevision: StoreRevision
     /// Served over TLS: the session cookie is then `Secure`.
     public let secure: Bool
     let logger: Logger
@@ -24,6 +25,7 @@ public struct Site: Sendable {
         self.logger = logger
         pages = try Pages()
         live = LiveHub()
+        storeRevision = try StoreRevision(store)
     }
 
     /// The wall clock, for sessions and edits.
@@ -34,15 +36,7 @@ public struct Site: Sendable {
         try clock.estimateNow(published: try store.daemonStatus(), maxSampleAge: try settings.clock.maxSampleAge)
     }
 
-    /// Changes whenever anything writes the store: the size and modification time of
-    /// the database and its WAL. A page whose revision is older fetches its lists again.
-    func revision() -> String { Self.revision(of: store.path) }
-
-    static func revision(of path: String) -> String {
-        [path, path + "-wal"].map { path in
-            var st = stat()
-            guard stat(path, &st) == 0 else { return "-" }
-            return "\(st.st_size).\(st.st_mtim.tv_sec).\(st.st_mtim.tv_nsec)"
-        }.joined(separator: "/")
-    }
+    /// The store's revision: it moves on once a commit is visible, so a page made from data
+    /// read after it is at least that new.
+    func revision() -> String { storeRevision.current }
 }

@@ -98,8 +98,12 @@ class Pi:
                 raise RuntimeError(f"the daemon had no GPS time within 60 s: {open(out.name).read()[-2000:]}")
             time.sleep(0.1)  # poll interval while waiting for the first fix, not a wait for a result
 
-    def cli(self, *args, stdin=None):
-        r = subprocess.run([BIN, *args], env=self.env, input=stdin, capture_output=True, text=True)
+    def cli(self, *args, stdin=None, sync_delay_ms=0):
+        """Runs the CLI; with `sync_delay_ms`, each of its fsync and fdatasync calls returns
+        that much later (strace's fault injection), as on a slow SD card."""
+        slow = ["strace", "-f", "-qq", "-o", "/dev/null", "-e", "trace=fsync,fdatasync",
+                "-e", f"inject=fsync,fdatasync:delay_exit={sync_delay_ms * 1000}"] if sync_delay_ms else []
+        r = subprocess.run([*slow, BIN, *args], env=self.env, input=stdin, capture_output=True, text=True)
         if r.returncode != 0:
             raise AssertionError(f"marktime {' '.join(args)} exited {r.returncode}: {r.stderr}")
         return r.stdout
@@ -345,6 +349,16 @@ class PhonePage(unittest.TestCase):
         self.wait(lambda: self.browser.execute_script("return document.querySelector('main').textContent.includes('0 sights')"),
                   what="the empty log")
         self.pi.cli("mark")
+        self.wait(lambda: self.found(".log tr[data-id='1']"), what="the CLI's sight in the log")
+
+    def test_the_sight_log_follows_a_cli_mark_on_a_slow_disk(self):
+        # A commit shows only after its sync, which no file event marks: the page must still
+        # fetch the log once the sight is there, however long the sync took.
+        self.log_in()
+        self.open("/sights")
+        self.wait(lambda: self.browser.execute_script("return document.querySelector('main').textContent.includes('0 sights')"),
+                  what="the empty log")
+        self.pi.cli("mark", sync_delay_ms=400)
         self.wait(lambda: self.found(".log tr[data-id='1']"), what="the CLI's sight in the log")
 
     def test_edit_a_sight(self):
