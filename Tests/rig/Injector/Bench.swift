@@ -10,8 +10,14 @@ enum Bench {
     static func run(marktime: String, nmea: String?, presses: Int = 50) throws -> Int32 {
         var rows: [(String, String)] = []
         var failures = 0
-        let rig = try Rig(marktime: marktime, nmea: nmea, folder: "/tmp/rig-bench")
+        // Every store of the bench on a real disk: an fsync on the rig's /tmp (tmpfs) returns
+        // at once, and a commit there is no more durable than memory.
+        let disk = storeFolder()
+        try? FileManager.default.removeItem(atPath: disk)
+        try FileManager.default.createDirectory(atPath: disk, withIntermediateDirectories: true)
+        let rig = try Rig(marktime: marktime, nmea: nmea, folder: "/tmp/rig-bench", store: disk + "/marktime.sqlite")
         defer { rig.tearDown() }
+        rows.append(("store disk", mount(of: disk)))
         try rig.startDaemon()
 
         // Presses one at a time: stamp, commit and beep latency.
@@ -43,13 +49,13 @@ enum Bench {
         // The inserts it is compared with are spaced as the presses were: under TCG an insert
         // after a longer idle costs more (caches, QEMU's translated code), at 50 ms apart less.
         let spacing = median(zip(kernel.dropFirst(), kernel).map { Double($0 - $1) / 1e9 })
-        let bare = try bareInserts(folder: rig.folder, spacing: spacing)
+        let bare = try bareInserts(folder: disk, spacing: spacing)
         rows.append(("bare SQLite insert", summary(bare, unit: "ms", over: "a 4-column row, synchronous=FULL, WAL, same folder, \(String(format: "%.2f", spacing)) s apart as the presses")))
-        let bareSight = try bareSightInserts(folder: rig.folder, like: sights, spacing: spacing)
+        let bareSight = try bareSightInserts(folder: disk, like: sights, spacing: spacing)
         rows.append(("bare sight insert", summary(bareSight, unit: "ms", over: "the same rows into marktime's schema, same folder, no daemon, as far apart")))
-        let bareSightClose = try bareSightInserts(folder: rig.folder, like: sights, spacing: 0.05, file: "bare-sight-50ms.sqlite")
+        let bareSightClose = try bareSightInserts(folder: disk, like: sights, spacing: 0.05, file: "bare-sight-50ms.sqlite")
         rows.append(("  50 ms apart", summary(bareSightClose, unit: "ms", over: "the same, 0.05 s apart (warm)")))
-        let viaStore = try storeInserts(folder: rig.folder, like: sights, spacing: spacing)
+        let viaStore = try storeInserts(folder: disk, like: sights, spacing: spacing)
         rows.append(("store insert", summary(viaStore, unit: "ms", over: "AppDatabase.insert of the same sights, as far apart, no daemon")))
         let ratio = median(durable) / max(median(bareSight), 1e-9)
         rows.append(("durable ÷ bare", String(format: "%.2f (median press→durable ÷ median bare sight insert; target ≤ 1.2)", ratio)))
@@ -63,7 +69,7 @@ enum Bench {
             let before = contextSwitches(pid)
             Thread.sleep(forTimeInterval: 10)
             rows.append(("idle wakeups", "\(contextSwitches(pid) - before) context switches in 10 s (gpsd sending 2 sentences/s, 1 s heartbeat)"))
-            let idle = try idleWrites(pid, seconds: 60, folder: rig.folder)
+            let idle = try idleWrites(pid, seconds: 60, folder: disk)
             rows.append(("idle fsync", "\(idle.syncs) fsync/fdatasync calls in 60 s (target 0)"))
             rows.append(("idle writes", "\(idle.blockBytes) bytes to the block layer, store grew \(idle.storeBytes) bytes in 60 s (target < 1 KB/min)"))
             if idle.syncs != 0 || idle.storeBytes >= 1024 { failures += 1 }
@@ -115,6 +121,27 @@ enum Bench {
         say("RIG-BENCH marktime rig figures (QEMU TCG, Debian kernel; not measured on a Pi): median [min … max]")
         for (name, value) in rows { say("RIG-BENCH \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(value)") }
         return failures == 0 ? 0 : 1
+    }
+
+    /// Where the bench's stores go: the virtio-blk ext4 disk the rig gives the guest (QEMU
+    /// with `cache=writeback` passes each of its flushes to the host's disk as an fdatasync),
+    /// else, natively, a folder on the machine's own disk.
+    static func storeFolder() -> String {
+        mounts().contains { $0.point == "/tmp/store" } ? "/tmp/store/rig-bench" : "/var/tmp/marktime-rig-bench"
+    }
+
+    static func mounts() -> [(device: String, point: String, type: String)] {
+        ((try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? "").split(separator: "\n").compactMap { line in
+            let f = line.split(separator: " ")
+            return f.count >= 3 ? (String(f[0]), String(f[1]), String(f[2])) : nil
+        }
+    }
+
+    /// The file system `folder` is on: its device, type and mount point.
+    static func mount(of folder: String) -> String {
+        let found = mounts().filter { folder == $0.point || folder.hasPrefix($0.point == "/" ? "/" : $0.point + "/") }
+            .max { $0.point.count < $1.point.count }
+        return found.map { "\(folder): \($0.device), \($0.type) at \($0.point)" } ?? "\(folder): unknown"
     }
 
     /// Key-down instant → commit milliseconds, from the daemon's "sight stored" log lines.
@@ -193,8 +220,8 @@ enum Bench {
 
     /// Milliseconds per `AppDatabase.insert` of `sights` into a fresh store beside the
     /// daemon's, spaced as the presses are: the store's share of press→durable.
-    static func storeInserts(folder: String, like sights: [Sight], spacing: Double) throws -> [Double] {
-        let store = try AppDatabase(path: folder + "/store-insert.sqlite", createDirectory: false)
+    static func storeInserts(folder: String, like sights: [Sight], spacing: Double, file: String = "store-insert.sqlite") throws -> [Double] {
+        let store = try AppDatabase(path: folder + "/" + file, createDirectory: false)
         var out: [Double] = []
         for s in sights {
             var s = s; s.id = nil

@@ -10,14 +10,17 @@ struct MarkTimeRig: ParsableCommand {
         abstract: "Press a uinput key and check what marktime recorded (run by Tests/rig/run).")
 
     enum Name: String, ExpressibleByArgument, CaseIterable {
-        case e2e, powercut, powercutCheck = "powercut-check", bench
+        case e2e, powercut, powercutCheck = "powercut-check", bench, inserts
     }
 
-    @Argument(help: "e2e, powercut, powercut-check or bench.")
+    @Argument(help: "e2e, powercut, powercut-check, bench, or inserts (on this machine, into --folder).")
     var scenario: Name
 
     @Option(help: "The marktime binary to test.")
     var marktime: String
+
+    @Option(help: "For inserts: a folder on the disk to measure (made and removed).")
+    var folder = "/var/tmp/marktime-inserts"
 
     @Option(help: "An NMEA log for gpsfake (default: one the rig writes, dated 2025-03-14).")
     var nmea: String?
@@ -30,6 +33,7 @@ struct MarkTimeRig: ParsableCommand {
             case .powercut: code = try Scenario.powercut(marktime: marktime, nmea: nmea, check: false)
             case .powercutCheck: code = try Scenario.powercut(marktime: marktime, nmea: nmea, check: true)
             case .bench: code = try Bench.run(marktime: marktime, nmea: nmea)
+            case .inserts: code = try Inserts.run(folder: folder)
             }
         } catch {
             say("not ok - \(scenario.rawValue): \(error)")
