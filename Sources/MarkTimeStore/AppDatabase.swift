@@ -26,11 +26,8 @@ public final class AppDatabase: Sendable {
                 throw .cannotOpen(path: path, reason: "cannot create folder \(folder): \(error.localizedDescription)")
             }
         }
-        do {
-            try self.init(path: path, writer: Self.openPool(path: path))
-        } catch {
-            throw StoreError.wrap(error, path: path)
-        }
+        let pool = try Self.opening(path) { try Self.openPool(path: path) }
+        try self.init(path: path, writer: pool)
     }
 
     /// Opens the store at `path` for reading only, so that a user who may read the file but
@@ -48,7 +45,7 @@ public final class AppDatabase: Sendable {
         if access(path, W_OK) == 0, access(folder.isEmpty ? "." : folder, W_OK) == 0 {
             _ = try AppDatabase(path: path, createDirectory: false)
         }
-        do {
+        return try opening(path) {
             // A reader needs the -shm file beside the store. While a writer has the store
             // open it exists; when none has and the folder may not be written, read the
             // file as immutable: with WAL, writers only touch it at a checkpoint.
@@ -61,8 +58,6 @@ public final class AppDatabase: Sendable {
                 queue = try readOnlyQueue(path: path, immutable: true)
             }
             return try AppDatabase(path: path, writer: queue)
-        } catch {
-            throw StoreError.wrap(error, path: path)
         }
     }
 
@@ -79,8 +74,13 @@ public final class AppDatabase: Sendable {
         return try DatabaseQueue(path: path, configuration: config)
     }
 
-    /// Refuses a path that is empty, a folder, or a file that is not SQLite. An empty
-    /// file, or no file yet, is fine; another program's SQLite file is refused once open.
+    /// Refuses a path that is empty or a folder. A file that is not SQLite is refused by
+    /// SQLite's own open (`opening`); another program's SQLite file once open.
+    ///
+    /// It never opens the file itself: closing any descriptor on a file drops every POSIX
+    /// lock this process holds on it, among them the shared lock of a connection already
+    /// open here, and another process's last close would then checkpoint and delete the
+    /// WAL under that connection (sqlite.org/howtocorrupt.html, 2.2).
     static func checkPath(_ path: String) throws(StoreError) {
         guard !path.trimmingWhitespace().isEmpty else {
             throw .cannotOpen(path: "''", reason: "the store path is empty; give a file with --store PATH, or unset MARKTIME_STORE")
@@ -90,11 +90,23 @@ public final class AppDatabase: Sendable {
         guard !isFolder.boolValue else {
             throw .cannotOpen(path: path, reason: "it is a folder; give the store file inside it, e.g. --store \((path as NSString).appendingPathComponent("marktime.sqlite"))")
         }
-        guard let handle = FileHandle(forReadingAtPath: path) else { return }
-        defer { try? handle.close() }
-        let head = (try? handle.read(upToCount: 16)) ?? Data()
-        guard head.isEmpty || head == Data("SQLite format 3\u{0}".utf8) else {
-            throw .corrupt(path: path, reason: "it does not start with the SQLite header")
+    }
+
+    /// Runs an open of the store at `path`, naming a file that is not SQLite. Only when
+    /// SQLite has refused the file is its header read, to say why: no connection of this
+    /// process can then hold a lock on it.
+    static func opening<T>(_ path: String, _ open: () throws -> T) throws(StoreError) -> T {
+        do { return try open() } catch let error as DatabaseError where error.resultCode == .SQLITE_NOTADB {
+            let head = FileHandle(forReadingAtPath: path).flatMap { handle in
+                defer { try? handle.close() }
+                return try? handle.read(upToCount: 16)
+            } ?? Data()
+            if head.count > 0, head != Data("SQLite format 3\u{0}".utf8) {
+                throw .corrupt(path: path, reason: "it does not start with the SQLite header")
+            }
+            throw StoreError.wrap(error, path: path)
+        } catch {
+            throw StoreError.wrap(error, path: path)
         }
     }
 

@@ -235,3 +235,32 @@ struct StorePathTests {
         #expect(StorePath.resolve(explicit: nil, environment: e, exists: { _ in false }) == ("/home/pi/.local/share/marktime/marktime.sqlite", true))
     }
 }
+
+@Suite("The store, opened twice in one process")
+struct StoreLockTests {
+    /// The POSIX locks this process holds on `path`'s file, as /proc/locks lists them.
+    static func locks(on path: String) throws -> [String] {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return [] }
+        let text = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
+        return text.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+            .filter { $0.count >= 8 && $0[1] == "POSIX" && $0[4] == "\(getpid())" && $0[5].hasSuffix(":\(st.st_ino)") }
+            .map { "\($0[3]) \($0[6])-\($0[7])" }.sorted()
+    }
+
+    @Test func openingItAgainKeepsTheFirstConnectionsLocks() throws {
+        // Given a store open in this process, read once (WAL: it holds a shared lock on the file)
+        let tmp = TemporaryFolder()
+        let first = try AppDatabase(path: tmp.store, createDirectory: false)
+        _ = try first.sights()
+        let held = try Self.locks(on: tmp.store)
+        // When the same file is opened again and closed, as a second command in one process would
+        _ = try AppDatabase(path: tmp.store, createDirectory: false)
+        // Then the first connection still holds its locks: a close() of any descriptor on the
+        // file drops them all, and another process's last close would then checkpoint and
+        // delete the WAL under it
+        #expect(held == ["READ 1073741826-1073742335"])
+        #expect(try Self.locks(on: tmp.store) == held)
+        _ = try first.sights()
+    }
+}
