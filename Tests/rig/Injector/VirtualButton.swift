@@ -100,6 +100,18 @@ final class VirtualButton {
         return down
     }
 
+    /// A press whose timestamps are read back only `settle` seconds later, so the rig
+    /// does nothing while the daemon handles it: a measurement then times the daemon,
+    /// not the daemon sharing the emulated CPUs with the rig's own reader.
+    func press(settle: Double) throws -> Int64 {
+        write(1)
+        write(0)
+        Thread.sleep(forTimeInterval: settle)
+        let down = try readBack(1)
+        _ = try readBack(0)
+        return down
+    }
+
     /// Key events of the held key that the kernel's autorepeat made, while waiting `seconds`.
     func repeats(during seconds: Double) throws -> Int {
         var count = 0
