@@ -76,6 +76,7 @@ let package = Package(
                 "MarkTimeSystem",
                 "CLibCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
 
         // The TOML config file.

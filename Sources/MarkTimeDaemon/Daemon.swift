@@ -133,6 +133,12 @@ public final class MarkTimeDaemon: Sendable {
     /// Runs until SIGTERM or SIGINT.
     public func run() async throws {
         let now = try clock.read()
+        do {
+            let grown = try store.reserveWAL()
+            if grown > 0 { logger.info("store: WAL file grown once to its checkpoint size", metadata: ["bytes": "\(grown)"]) }
+        } catch {
+            logger.warning("store: cannot grow the WAL file; each sight's commit will grow it instead", metadata: ["error": "\(error)"])
+        }
         writerBox.writer.withLock { $0 = StoreWriter(perform: { [unowned self] in self.perform($0) }) }
         let saved = (try? store.track(bootID: clock.bootID)) ?? []
         feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: journal.load()))

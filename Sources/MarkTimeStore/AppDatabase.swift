@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import MarkTimeCore
 
 /// The marktime store: one SQLite file shared by the daemon and the CLI.
@@ -186,6 +187,14 @@ public final class AppDatabase: Sendable {
         config.busyMode = .timeout(5)
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // A persistent WAL: the last connection to close checkpoints it but keeps the file
+            // (see `reserveWAL`), and a reader that may not write the folder finds it there.
+            if !db.configuration.readonly {
+                var persist: CInt = 1
+                let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)
+                // An in-memory store has no file to keep.
+                guard code == SQLITE_OK || code == SQLITE_NOTFOUND else { throw DatabaseError(resultCode: ResultCode(rawValue: code)) }
+            }
         }
         return config
     }

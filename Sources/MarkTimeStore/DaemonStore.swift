@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import MarkTimeCore
 
@@ -15,6 +16,52 @@ extension AppDatabase {
                 return .commit
             }
             return result!
+        }
+    }
+
+    // MARK: The WAL
+
+    /// Grows the WAL file, once, to the size at which SQLite checkpoints it
+    /// (`wal_autocheckpoint` frames), and returns the bytes added; 0 when it is that size
+    /// already. SQLite then restarts the log after each checkpoint and keeps the file (the
+    /// WAL is persistent), so a sight's commit overwrites blocks the file already has: ext4
+    /// syncs such a write without a journal commit for the file's new size. On the rig a
+    /// bare sight insert took 3.29 ms into a grown WAL against 5.13 ms into a fresh one.
+    ///
+    /// The filler is a scratch table rewritten until the file is long enough, then dropped:
+    /// its pages (about a quarter of the WAL's size) stay in the store's free list for later
+    /// rows.
+    @discardableResult
+    public func reserveWAL() throws(StoreError) -> Int {
+        let wal = path + "-wal"
+        func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int) ?? 0 }
+        return try writeWithoutTransaction { db in
+            let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
+            let frames = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 0
+            let target = 32 + frames * (pageSize + 24)
+            let before = size()
+            guard db.configuration.readonly == false, try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" else { return 0 }
+            guard frames > 0, before < target else {
+                // A reserve cut short by a crash leaves its table behind.
+                try db.execute(sql: "DROP TABLE IF EXISTS wal_reserve")
+                return 0
+            }
+            // Durable at the checkpoint that ends it, like the clock track's batches.
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+            let chunk = (frames / 8) * pageSize
+            try db.execute(sql: "CREATE TABLE IF NOT EXISTS wal_reserve (filler BLOB)")
+            try db.execute(sql: "INSERT INTO wal_reserve VALUES (zeroblob(?))", arguments: [chunk])
+            // Each rewrite appends an eighth of the target, or a quarter where SQLite also zeroes
+            // the pages it frees (secure_delete); the bound only guards the loop. The
+            // length changes each time: SQLite rewrites a value of the same length in place and
+            // skips the pages whose bytes did not change.
+            for round in 1...16 where size() < target {
+                try db.execute(sql: "UPDATE wal_reserve SET filler = zeroblob(?)", arguments: [chunk + round])
+            }
+            try db.execute(sql: "DROP TABLE wal_reserve")
+            _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+            return max(size() - before, 0)
         }
     }
 
