@@ -188,7 +188,7 @@ public final class AppDatabase: Sendable {
         config.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // A persistent WAL: the last connection to close checkpoints it but keeps the file
-            // (see `reserveWAL`), and a reader that may not write the folder finds it there.
+            // (see `reserveWAL`).
             if !db.configuration.readonly {
                 var persist: CInt = 1
                 let code = sqlite3_file_control(db.sqliteConnection, nil, SQLITE_FCNTL_PERSIST_WAL, &persist)

@@ -8,15 +8,23 @@ extension AppDatabase {
     /// such as the clock track. Sights never go through here.
     func lazyWrite<T>(_ updates: (Database) throws -> T) throws(StoreError) -> T {
         try writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
-            var result: T?
-            try db.inTransaction {
-                result = try updates(db)
-                return .commit
+            try Self.unsynced(db) {
+                var result: T?
+                try db.inTransaction {
+                    result = try updates(db)
+                    return .commit
+                }
+                return result!
             }
-            return result!
         }
+    }
+
+    /// Runs `body` with the connection's commits unsynced (`synchronous=NORMAL`), then
+    /// puts FULL back: they become durable with the next synced commit or checkpoint.
+    static func unsynced<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
+        return try body()
     }
 
     // MARK: The WAL
@@ -36,31 +44,31 @@ extension AppDatabase {
         let wal = path + "-wal"
         func size() -> Int { ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? Int) ?? 0 }
         return try writeWithoutTransaction { db in
+            guard db.configuration.readonly == false, try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" else { return 0 }
             let pageSize = try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0
             let frames = try Int.fetchOne(db, sql: "PRAGMA wal_autocheckpoint") ?? 0
             let target = 32 + frames * (pageSize + 24)
             let before = size()
-            guard db.configuration.readonly == false, try String.fetchOne(db, sql: "PRAGMA journal_mode") == "wal" else { return 0 }
             guard frames > 0, before < target else {
                 // A reserve cut short by a crash leaves its table behind.
                 try db.execute(sql: "DROP TABLE IF EXISTS wal_reserve")
                 return 0
             }
             // Durable at the checkpoint that ends it, like the clock track's batches.
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            defer { try? db.execute(sql: "PRAGMA synchronous = FULL") }
-            let chunk = (frames / 8) * pageSize
-            try db.execute(sql: "CREATE TABLE IF NOT EXISTS wal_reserve (filler BLOB)")
-            try db.execute(sql: "INSERT INTO wal_reserve VALUES (zeroblob(?))", arguments: [chunk])
-            // Each rewrite appends an eighth of the target, or a quarter where SQLite also zeroes
-            // the pages it frees (secure_delete); the bound only guards the loop. The
-            // length changes each time: SQLite rewrites a value of the same length in place and
-            // skips the pages whose bytes did not change.
-            for round in 1...16 where size() < target {
-                try db.execute(sql: "UPDATE wal_reserve SET filler = zeroblob(?)", arguments: [chunk + round])
+            try Self.unsynced(db) {
+                let chunk = (frames / 8) * pageSize
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS wal_reserve (filler BLOB)")
+                try db.execute(sql: "INSERT INTO wal_reserve VALUES (zeroblob(?))", arguments: [chunk])
+                // Each rewrite appends an eighth of the target, or a quarter where SQLite also
+                // zeroes the pages it frees (secure_delete); the bound only guards the loop. The
+                // length changes each time: SQLite rewrites a value of the same length in place
+                // and skips the pages whose bytes did not change.
+                for round in 1...16 where size() < target {
+                    try db.execute(sql: "UPDATE wal_reserve SET filler = zeroblob(?)", arguments: [chunk + round])
+                }
+                try db.execute(sql: "DROP TABLE wal_reserve")
+                try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
             }
-            try db.execute(sql: "DROP TABLE wal_reserve")
-            _ = try Row.fetchAll(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
             return max(size() - before, 0)
         }
     }

@@ -117,6 +117,29 @@ struct DaemonWithFakesTests {
         #expect(!FileManager.default.fileExists(atPath: folder + "/status.json"))
     }
 
+    @Test func theDaemonGrowsItsStoresWALBeforeTheButtonStarts() async throws {
+        // Given the daemon on a new store, with fakes
+        let folder = NSTemporaryDirectory() + "marktime-daemon-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
+        var options = MarkTimeDaemon.Options(settings: Settings(), buttonPath: "/dev/input/fake", gpsdAddress: "fake")
+        options.statusFile = folder + "/status.json"
+        let button = FakeButton(), gps = FakeGPS()
+        let daemon = try MarkTimeDaemon(options: options, store: store, logger: Logger(label: "test"),
+                                        adapters: .init(clock: FakeClock(), button: button, gps: gps, beeper: FakeBeeper()))
+        // When it has started its button
+        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
+        #expect(try await waitFor { button.started && gps.started })
+        // Then the WAL file is at least 1000 frames of 4096 + 24 bytes after its 32-byte header,
+        // and there is nothing left to grow
+        let wal = try FileManager.default.attributesOfItem(atPath: folder + "/marktime.sqlite-wal")[.size] as? Int
+        #expect(try #require(wal) >= 32 + 1000 * (4096 + 24))
+        #expect(try store.reserveWAL() == 0)
+        await daemon.shutdown()
+        try await running.value
+    }
+
     @Test func anotherProcessAsksTheDaemonToBeepThroughTheDoorbell() async throws {
         // Given the daemon on a real store, with its real doorbell socket
         let folder = NSTemporaryDirectory() + "marktime-daemon-" + UUID().uuidString
