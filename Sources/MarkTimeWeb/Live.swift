@@ -46,7 +46,7 @@ struct NowSnapshot {
 actor LiveHub {
     private var clients: [Int: WebSocketOutboundWriter] = [:]
     private var nextID = 0
-    private var last = ""
+    private(set) var last = ""
 
     var count: Int { clients.count }
 
@@ -82,8 +82,8 @@ final class StoreRevision: Sendable {
 
     /// Looks at the store; whether a commit became visible since the last look, which
     /// moves the revision on.
-    func update() -> Bool {
-        guard let version = try? watch.version() else { return false }
+    func update() throws(StoreError) -> Bool {
+        let version = try watch.version()
         return state.withLock {
             guard $0.version != version else { return false }
             $0 = (version, $0.commits + 1)
@@ -95,14 +95,38 @@ final class StoreRevision: Sendable {
 /// Watches the store and the daemon's status file, and tells every open page what changed.
 struct LiveService: Service {
     let site: Site
+    /// Reads what the pages are told; a test gives one that fails.
+    let read: @Sendable (Site) throws -> NowSnapshot
+    /// The revision in the last snapshot the pages were told.
+    private let told = Told()
+
+    init(site: Site, read: @escaping @Sendable (Site) throws -> NowSnapshot = NowSnapshot.read) {
+        self.site = site
+        self.read = read
+    }
 
     /// The pauses between looks at the store after its files last changed. A commit becomes
     /// visible after its last write to the WAL, once the WAL is synced (slow on an SD card)
     /// and its index in -shm updated through mmap, which inotify does not see.
     static let recheck: [Duration] = [10, 20, 40, 80, 160, 320, 640, 1280, 2560].map { .milliseconds($0) }
 
-    func broadcast() async {
-        if let snapshot = try? NowSnapshot.read(site) { await site.live.broadcast(snapshot.json) }
+    /// Looks at the store, and tells the pages the Now snapshot if `always`, or if the
+    /// revision has moved past the last one they were told. A look or a snapshot that fails
+    /// is logged and left to the next look. Returns whether the pages are still owed a move.
+    @discardableResult
+    func look(always: Bool) async -> Bool {
+        do { _ = try site.storeRevision.update() } catch {
+            site.logger.warning("could not look at the store for commits; trying again at the next look", metadata: ["error": "\(error)"])
+        }
+        guard always || told.revision.withLock({ $0 }) != site.revision() else { return false }
+        do {
+            let snapshot = try read(site)
+            await site.live.broadcast(snapshot.json)
+            told.revision.withLock { $0 = snapshot.values["revision"] as? String }
+        } catch {
+            site.logger.warning("could not read the Now page's snapshot; telling the pages at the next look", metadata: ["error": "\(error)"])
+        }
+        return told.revision.withLock({ $0 }) != site.revision()
     }
 
     func run() async throws {
@@ -121,13 +145,15 @@ struct LiveService: Service {
                     statusFile = file
                     try? watcher.watch(file)
                 }
-                _ = site.storeRevision.update()
-                await broadcast()
+                await look(always: true)
                 settle?.cancel()
                 settle = Task {
-                    for delay in Self.recheck {
-                        guard (try? await Task.sleep(for: delay)) != nil else { return }
-                        if site.storeRevision.update() { await broadcast() }
+                    // After the schedule, on at its longest pause while a move is untold.
+                    var n = 0, owed = false
+                    while n < Self.recheck.count || owed {
+                        guard (try? await Task.sleep(for: Self.recheck[min(n, Self.recheck.count - 1)])) != nil else { return }
+                        owed = await look(always: false)
+                        n += 1
                     }
                 }
             }
@@ -135,6 +161,10 @@ struct LiveService: Service {
             continuation.finish()
         }
         settle?.cancel()
+    }
+
+    private final class Told: Sendable {
+        let revision = Mutex<String?>(nil)
     }
 }
 

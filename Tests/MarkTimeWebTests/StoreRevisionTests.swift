@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import MarkTimeCore
 import MarkTimeStore
 import Testing
@@ -12,7 +13,7 @@ struct StoreRevisionTests {
         defer { t.remove() }
         let before = t.site.revision()
         // When it looks at the store with nothing written
-        let moved = t.site.storeRevision.update()
+        let moved = try t.site.storeRevision.update()
         // Then the revision is the same
         #expect(!moved)
         #expect(t.site.revision() == before)
@@ -27,7 +28,7 @@ struct StoreRevisionTests {
         let cli = try AppDatabase(path: t.store.path, createDirectory: false)
         _ = try cli.addTask(title: "Wind the chronometer", due: UTCTime(nanosecondsSinceEpoch: 0), remind: nil, course: nil,
                             now: UTCTime(nanosecondsSinceEpoch: 0))
-        let first = t.site.storeRevision.update(), second = t.site.storeRevision.update()
+        let first = try t.site.storeRevision.update(), second = try t.site.storeRevision.update()
         // Then the first look moves the revision on by one commit, and the second does not
         #expect((first, second) == (true, false))
         #expect(t.site.revision() == before.split(separator: ".")[0] + ".1")
@@ -49,5 +50,47 @@ struct StoreRevisionTests {
         // Then the revision moves on, and a list read after it holds the task
         #expect(t.site.revision() != before)
         #expect(try t.store.tasks().map(\.title).contains("Wind the chronometer"))
+    }
+
+    @Test func aSnapshotThatCouldNotBeReadIsToldAtTheNextLook() async throws {
+        // Given a site whose live service cannot read the first snapshot after a commit
+        let t = try TestSite()
+        defer { t.remove() }
+        let before = t.site.revision()
+        let failures = Failures()
+        let service = Task {
+            try await LiveService(site: t.site) { site in
+                if site.revision() != before, failures.first() { throw Failures.Refused() }
+                return try NowSnapshot.read(site)
+            }.run()
+        }
+        defer { service.cancel() }
+        // When the CLI adds a task
+        let cli = try AppDatabase(path: t.store.path, createDirectory: false)
+        _ = try cli.addTask(title: "Wind the chronometer", due: UTCTime(nanosecondsSinceEpoch: 0), remind: nil, course: nil,
+                            now: UTCTime(nanosecondsSinceEpoch: 0))
+        let told = "\"revision\":\"" + before.split(separator: ".")[0] + ".1\""
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !(await t.site.live.last).contains(told), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        // Then the read failed once, and the pages were told the new revision all the same
+        #expect(failures.count == 1)
+        #expect(await t.site.live.last.contains(told))
+    }
+}
+
+/// Counts the reads a test refused.
+private final class Failures: Sendable {
+    struct Refused: Error {}
+    private let refused = Mutex(0)
+
+    var count: Int { refused.withLock { $0 } }
+
+    /// True the first time only: that call is refused.
+    func first() -> Bool {
+        refused.withLock {
+            guard $0 == 0 else { return false }
+            $0 = 1
+            return true
+        }
     }
 }

@@ -15,7 +15,7 @@ import time
 import unittest
 
 from selenium import webdriver
-from selenium.common.exceptions import WebDriverException
+from selenium.common.exceptions import TimeoutException, WebDriverException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -166,12 +166,14 @@ class PhonePage(unittest.TestCase):
         self.browser.get(self.pi.url + "/login")
         self.browser.delete_all_cookies()  # cookies are per host, whatever the port
         self.expected_statuses = []
+        self.expected_errors = []
 
     def tearDown(self):
         # Every page ran without a script error, a blocked resource (CSP) or a missing
         # file; only the refusals a scenario provokes may show.
         problems = [e["message"] for e in self.browser.get_log("browser") if e["level"] == "SEVERE"
-                    and not any(f"status of {code} " in e["message"] for code in self.expected_statuses)]
+                    and not any(f"status of {code} " in e["message"] for code in self.expected_statuses)
+                    and not any(text in e["message"] for text in self.expected_errors)]
         self.browser.get("about:blank")  # closes the live connection before its server goes
         self.browser.get_log("browser")
         self.pi.close()
@@ -180,7 +182,16 @@ class PhonePage(unittest.TestCase):
     # Helpers
 
     def wait(self, condition, timeout=10, what="the condition"):
-        return WebDriverWait(self.browser, timeout, poll_frequency=0.02).until(lambda _: condition(), message=f"waited for {what}")
+        """Waits for `condition`; when it does not come, says what the page and the server
+        were doing: the browser's console and the tail of `marktime web`'s log."""
+        try:
+            return WebDriverWait(self.browser, timeout, poll_frequency=0.02).until(lambda _: condition(), message=f"waited for {what}")
+        except TimeoutException as e:
+            console = "\n".join(f"  {entry['level']} {entry['message']}" for entry in self.browser.get_log("browser"))
+            self.pi.log.flush()
+            with open(self.pi.log.name) as f:
+                server = f.read()[-4000:]
+            raise AssertionError(f"waited {timeout} s for {what}\nthe browser's console:\n{console}\nmarktime web's log:\n{server}") from e
 
     def find(self, css):
         return self.browser.find_element(By.CSS_SELECTOR, css)
@@ -467,6 +478,27 @@ class PhonePage(unittest.TestCase):
         self.assertEqual(self.find(".course .current").text, "88.57% (B)")
         self.assertEqual(self.find(".course .need").text,
                          "for A (90%): average 93.33% on the 30.00% still pending (secured 62.00, at best 92.00%)")
+
+    def test_a_list_that_could_not_be_fetched_again_is_fetched_once_it_can_be(self):
+        # Given the tasks page, open while the Wi-Fi drops its fetches of the page (Chromium
+        # blocks them, so the refresh fails as a lost connection would)
+        self.log_in()
+        self.open("/tasks")
+        self.expected_errors = ["net::ERR_BLOCKED_BY_CLIENT"]
+        self.browser.execute_cdp_cmd("Network.enable", {})
+        self.addCleanup(self.browser.execute_cdp_cmd, "Network.disable", {})
+        self.addCleanup(self.browser.execute_cdp_cmd, "Network.setBlockedURLs", {"urls": []})
+        self.browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": [f"{self.pi.url}/tasks*"]})
+        # When a task is added on the Pi, and the page's fetch of its list has failed
+        self.pi.cli("task", "add", "Wind the chronometer", "--due", "2099-11-30 08:00")
+        console = []
+        self.wait(lambda: console.extend(self.browser.get_log("browser"))
+                  or any("could not be fetched again" in e["message"] for e in console), what="the page's failed fetch")
+        # And the connection comes back
+        self.browser.execute_cdp_cmd("Network.setBlockedURLs", {"urls": []})
+        # Then the page fetches its list again by itself, and the task is on it
+        self.wait(lambda: len(self.found("#tasks li[data-id]")) == 1, what="the task after the retry")
+        self.assertEqual(self.find("#tasks li[data-id] .title").text, "Wind the chronometer")
 
     def test_the_journal_takes_a_moment_and_a_photo_from_the_phone(self):
         self.log_in()

@@ -40,16 +40,33 @@
   };
 
   // Sections marked data-live are fetched again when the store changes; forms are left alone.
+  // One fetch at a time, and another after it if the store changed meanwhile, so the page
+  // ends with what was read after the last change; a fetch that fails is tried again, 1 s
+  // later, then 2, 4… up to 30 s apart.
+  let fetching = false, again = false, retry = 1000;
   const refresh = async () => {
-    const live = document.querySelectorAll("[data-live]");
-    if (!live.length) return;
-    const r = await fetch(main.dataset.refresh || location.pathname + location.search, { credentials: "same-origin" });
-    if (!r.ok) return;
-    const doc = new DOMParser().parseFromString(await r.text(), "text/html");
-    live.forEach((el) => {
-      const fresh = doc.querySelector('[data-live="' + el.dataset.live + '"]');
-      if (fresh && fresh.outerHTML !== el.outerHTML) el.replaceWith(fresh);
-    });
+    if (!document.querySelector("[data-live]")) return;
+    if (fetching) { again = true; return; }
+    fetching = true;
+    try {
+      do {
+        again = false;
+        const r = await fetch(main.dataset.refresh || location.pathname + location.search, { credentials: "same-origin" });
+        if (!r.ok) throw new Error("the page answered " + r.status);
+        const doc = new DOMParser().parseFromString(await r.text(), "text/html");
+        document.querySelectorAll("[data-live]").forEach((el) => {
+          const fresh = doc.querySelector('[data-live="' + el.dataset.live + '"]');
+          if (fresh && fresh.outerHTML !== el.outerHTML) el.replaceWith(fresh);
+        });
+      } while (again);
+      retry = 1000;
+    } catch (e) {
+      console.warn("marktime: the page's lists could not be fetched again (" + e.message + "); retrying in " + retry / 1000 + " s");
+      setTimeout(refresh, retry);
+      retry = Math.min(retry * 2, 30000);
+    } finally {
+      fetching = false;
+    }
   };
 
   // The anchor alarm: the page flashes, a two-tone siren through Web Audio, and vibration.
