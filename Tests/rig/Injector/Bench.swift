@@ -27,15 +27,18 @@ enum Bench {
         // disk, after the same 0.5 s of quiet, so that both series share the host's moment
         // (its speed drifts under TCG) and neither runs warm. That first file's WAL is fresh,
         // as plain SQLite leaves it, and each commit grows it; then, as quietly, the same row
-        // into a file whose WAL was grown as the daemon grows its store's (`reserveWAL`), and
-        // the same sight through AppDatabase.insert into a third such file.
+        // into a file whose WAL was grown as the daemon grows its store's (`reserveWAL`), the
+        // same sight through AppDatabase.insert into a third such file, and last into the
+        // daemon's own store, deleted at once: the same file as the daemon's commits, from
+        // another process.
         let barePool = try bareSightPool(path: disk + "/bare-sight.sqlite")
         let grownPool = try bareSightPool(path: disk + "/bare-grown.sqlite", growWAL: true)
         let grownStore = try AppDatabase(path: disk + "/store-grown.sqlite", createDirectory: false)
         try grownStore.reserveWAL()
         let daemonStore = try AppDatabase(path: rig.store, createDirectory: false)
         var kernel: [Int64] = [], beep: [Double] = [], beepByPress: [Double?] = []
-        var bareSight: [Double] = [], bareGrown: [Double] = [], storeGrown: [Double] = []
+        var bareSight: [Double] = [], bareGrown: [Double] = [], storeGrown: [Double] = [], daemonFile: [Double] = []
+        let deleter = try DatabaseQueue(path: rig.store)  // the bench's rows out of the daemon's store
         for _ in 0..<presses {
             let t = try rig.button.press(settle: 0.3)
             kernel.append(t)
@@ -51,6 +54,13 @@ enum Bench {
             if let stored { bareGrown.append(try bareSightInsert(stored, into: grownPool)) }
             Thread.sleep(forTimeInterval: 0.5)
             if let stored { storeGrown.append(try storeInsert(stored, into: grownStore)) }
+            Thread.sleep(forTimeInterval: 0.5)
+            if let stored {
+                var s = stored
+                s.instant = MonotonicInstant(bootID: "bench-daemon-file", nanoseconds: stored.instant.nanoseconds)
+                daemonFile.append(try storeInsert(s, into: daemonStore))
+                try deleter.write { try $0.execute(sql: "DELETE FROM sight WHERE boot_id = 'bench-daemon-file'") }
+            }
             Thread.sleep(forTimeInterval: 0.3)
         }
         let sights = try rig.sights()
@@ -83,6 +93,7 @@ enum Bench {
         rows.append(("  50 ms apart", summary(bareSightClose, unit: "ms", over: "the same, 0.05 s apart (warm)")))
         rows.append(("  WAL grown", summary(bareGrown, unit: "ms", over: "the same rows, between the presses, into a file whose WAL was grown as the daemon's is")))
         rows.append(("store insert", summary(storeGrown, unit: "ms", over: "AppDatabase.insert of each press's sight, no daemon, between the presses, WAL grown")))
+        rows.append(("  daemon's file", summary(daemonFile, unit: "ms", over: "the same, from the bench's process into the daemon's own store (then deleted)")))
         let ratioFresh = median(durable) / max(median(bareSight), 1e-9)
         let ratio = median(durable) / max(median(bareGrown), 1e-9)
         rows.append(("durable ÷ bare", String(format: "%.2f against the fresh WAL (plain SQLite), %.2f against the grown WAL (the daemon's case; target ≤ 1.2)", ratioFresh, ratio)))
