@@ -76,21 +76,33 @@ func waitFor(_ seconds: Double = 10, _ condition: () throws -> Bool) async throw
     return try condition()
 }
 
+/// The daemon on a new store in a folder of its own, its clock, button, gpsd and beeper fakes.
+struct DaemonOnFakes {
+    let folder = NSTemporaryDirectory() + "marktime-daemon-" + UUID().uuidString
+    let store: AppDatabase
+    let daemon: MarkTimeDaemon
+    let clock = FakeClock(), button = FakeButton(), gps = FakeGPS(), beeper = FakeBeeper()
+
+    init() throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
+        var options = MarkTimeDaemon.Options(settings: Settings(), buttonPath: "/dev/input/fake", gpsdAddress: "fake")
+        options.statusFile = folder + "/status.json"
+        daemon = try MarkTimeDaemon(options: options, store: store, logger: Logger(label: "test"),
+                                    adapters: .init(clock: clock, button: button, gps: gps, beeper: beeper))
+    }
+
+    func remove() { try? FileManager.default.removeItem(atPath: folder) }
+}
+
 @Suite("the whole daemon on fakes")
 struct DaemonWithFakesTests {
     @Test func aKeyDownIsStoredFromGPSTimeAndConfirmedThenTheDaemonStops() async throws {
         // Given the daemon on a real store with a fake clock, button, gpsd and beeper
-        let folder = NSTemporaryDirectory() + "marktime-daemon-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
-        var options = MarkTimeDaemon.Options(settings: Settings(), buttonPath: "/dev/input/fake", gpsdAddress: "fake")
-        options.statusFile = folder + "/status.json"
-        let clock = FakeClock(), button = FakeButton(), gps = FakeGPS(), beeper = FakeBeeper()
-        let daemon = try MarkTimeDaemon(options: options, store: store, logger: Logger(label: "test"),
-                                        adapters: .init(clock: clock, button: button, gps: gps, beeper: beeper))
-        let executor = QueueExecutor()
-        let running = Task(executorPreference: executor) { try await daemon.run() }
+        let f = try DaemonOnFakes()
+        defer { f.remove() }
+        let (folder, store, daemon, clock, button, gps, beeper) = (f.folder, f.store, f.daemon, f.clock, f.button, f.gps, f.beeper)
+        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
         #expect(try await waitFor { button.started && gps.started })
         // When gpsd gives time at 100 s and a fix, and the key goes down at 100.25 s (read at 100.3 s)
         gps.send(.clock(ClockSample(source: .gps, monotonicNanoseconds: 100 * second, utc: UTCTime(nanosecondsSinceEpoch: logDay),
@@ -119,15 +131,9 @@ struct DaemonWithFakesTests {
 
     @Test func theDaemonGrowsItsStoresWALBeforeTheButtonStarts() async throws {
         // Given the daemon on a new store, with fakes
-        let folder = NSTemporaryDirectory() + "marktime-daemon-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
-        var options = MarkTimeDaemon.Options(settings: Settings(), buttonPath: "/dev/input/fake", gpsdAddress: "fake")
-        options.statusFile = folder + "/status.json"
-        let button = FakeButton(), gps = FakeGPS()
-        let daemon = try MarkTimeDaemon(options: options, store: store, logger: Logger(label: "test"),
-                                        adapters: .init(clock: FakeClock(), button: button, gps: gps, beeper: FakeBeeper()))
+        let f = try DaemonOnFakes()
+        defer { f.remove() }
+        let (folder, store, daemon, button, gps) = (f.folder, f.store, f.daemon, f.button, f.gps)
         // When it has started its button
         let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
         #expect(try await waitFor { button.started && gps.started })
@@ -142,15 +148,9 @@ struct DaemonWithFakesTests {
 
     @Test func anotherProcessAsksTheDaemonToBeepThroughTheDoorbell() async throws {
         // Given the daemon on a real store, with its real doorbell socket
-        let folder = NSTemporaryDirectory() + "marktime-daemon-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
-        var options = MarkTimeDaemon.Options(settings: Settings(), buttonPath: "/dev/input/fake", gpsdAddress: "fake")
-        options.statusFile = folder + "/status.json"
-        let button = FakeButton(), gps = FakeGPS(), beeper = FakeBeeper()
-        let daemon = try MarkTimeDaemon(options: options, store: store, logger: Logger(label: "test"),
-                                        adapters: .init(clock: FakeClock(), button: button, gps: gps, beeper: beeper))
+        let f = try DaemonOnFakes()
+        defer { f.remove() }
+        let (store, daemon, button, beeper) = (f.store, f.daemon, f.button, f.beeper)
         let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
         #expect(try await waitFor { button.started && FileManager.default.fileExists(atPath: Doorbell.path(forStore: store.path)) })
         // When the phone page stores a sight and rings for its tones, and rings for tasks and an alarm too
