@@ -53,28 +53,43 @@ struct StoreRevisionTests {
     }
 
     @Test func aSnapshotThatCouldNotBeReadIsToldAtTheNextLook() async throws {
-        // Given a site whose live service cannot read the first snapshot after a commit
+        // Given a site whose live service has told the pages, and cannot read the first
+        // snapshot after a commit
         let t = try TestSite()
         defer { t.remove() }
         let before = t.site.revision()
         let failures = Failures()
-        let service = Task {
-            try await LiveService(site: t.site) { site in
-                if site.revision() != before, failures.first() { throw Failures.Refused() }
-                return try NowSnapshot.read(site)
-            }.run()
+        let service = LiveService(site: t.site) { site in
+            if site.revision() != before, failures.first() { throw Failures.Refused() }
+            return try NowSnapshot.read(site)
         }
-        defer { service.cancel() }
-        // When the CLI adds a task
+        await service.look(always: true)
+        // When the CLI adds a task, and the service looks twice
         let cli = try AppDatabase(path: t.store.path, createDirectory: false)
         _ = try cli.addTask(title: "Wind the chronometer", due: UTCTime(nanosecondsSinceEpoch: 0), remind: nil, course: nil,
                             now: UTCTime(nanosecondsSinceEpoch: 0))
-        let told = "\"revision\":\"" + before.split(separator: ".")[0] + ".1\""
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !(await t.site.live.last).contains(told), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        // Then the read failed once, and the pages were told the new revision all the same
+        let owedAfterRefusal = await service.look(always: false)
+        let owedAfterNext = await service.look(always: false)
+        // Then the first look moves the revision but is refused, so the move stays owed, and
+        // the second tells the pages the new revision
         #expect(failures.count == 1)
-        #expect(await t.site.live.last.contains(told))
+        #expect((owedAfterRefusal, owedAfterNext) == (true, false))
+        #expect(t.site.revision() == before.split(separator: ".")[0] + ".1")
+        #expect(await t.site.live.last.contains("\"revision\":\"\(t.site.revision())\""))
+    }
+
+    @Test func aLookThatFindsNothingNewTellsNothing() async throws {
+        // Given a site's live service that has told the pages
+        let t = try TestSite()
+        defer { t.remove() }
+        let service = LiveService(site: t.site)
+        await service.look(always: true)
+        let told = await t.site.live.last
+        // When it looks again with nothing committed
+        let owed = await service.look(always: false)
+        // Then nothing is owed and nothing new was sent
+        #expect(!owed)
+        #expect(await t.site.live.last == told)
     }
 }
 
