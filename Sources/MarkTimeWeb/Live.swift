@@ -118,7 +118,7 @@ struct LiveService: Service {
         do { _ = try site.storeRevision.update() } catch {
             site.logger.warning("could not look at the store for commits; trying again at the next look", metadata: ["error": "\(error)"])
         }
-        guard always || told.revision.withLock({ $0 }) != site.revision() else { return false }
+        guard always || owed else { return false }
         do {
             let snapshot = try read(site)
             await site.live.broadcast(snapshot.json)
@@ -126,8 +126,11 @@ struct LiveService: Service {
         } catch {
             site.logger.warning("could not read the Now page's snapshot; telling the pages at the next look", metadata: ["error": "\(error)"])
         }
-        return told.revision.withLock({ $0 }) != site.revision()
+        return owed
     }
+
+    /// Whether the revision has moved past the last one the pages were told.
+    private var owed: Bool { told.revision.withLock { $0 } != site.revision() }
 
     func run() async throws {
         let watcher = try FileWatcher()

@@ -188,7 +188,6 @@ class PhonePage(unittest.TestCase):
             return WebDriverWait(self.browser, timeout, poll_frequency=0.02).until(lambda _: condition(), message=f"waited for {what}")
         except TimeoutException as e:
             console = "\n".join(f"  {entry['level']} {entry['message']}" for entry in self.browser.get_log("browser"))
-            self.pi.log.flush()
             with open(self.pi.log.name) as f:
                 server = f.read()[-4000:]
             raise AssertionError(f"waited {timeout} s for {what}\nthe browser's console:\n{console}\nmarktime web's log:\n{server}") from e
