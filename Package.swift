@@ -29,6 +29,7 @@ let package = Package(
     targets: [
         // C shims: one per system facility, names prefixed by the module.
         .target(name: "CSystemClock", path: "Sources/CSystemClock"),
+        .target(name: "CMalloc", path: "Sources/CMalloc"),
         .systemLibrary(name: "CEvdev", pkgConfig: "libevdev", providers: [.apt(["libevdev-dev"])]),
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
@@ -36,10 +37,11 @@ let package = Package(
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // One home for system calls: EINTR retried, typed errors naming the call (swift-system),
-        // eventfds, the poll-based thread every adapter runs on, and side files beside the store.
+        // eventfds, the poll-based thread every adapter runs on, side files beside the store, and
+        // how the C allocator keeps freed memory.
         .target(
             name: "MarkTimeSystem",
-            dependencies: ["CSystemClock", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["CSystemClock", "CMalloc", .product(name: "SystemPackage", package: "swift-system")]),
 
         // The pure domain: no I/O, no clock reads.
         .target(name: "MarkTimeCore"),

@@ -39,6 +39,7 @@ enum Bench {
         var kernel: [Int64] = [], beep: [Double] = [], beepByPress: [Double?] = []
         var bareSight: [Double] = [], bareGrown: [Double] = [], storeGrown: [Double] = [], daemonFile: [Double] = []
         let deleter = try DatabaseQueue(path: rig.store)  // the bench's rows out of the daemon's store
+        let writerFaults = rig.daemon.flatMap { minorFaults($0.pid, thread: "marktime-writer") }
         for _ in 0..<presses {
             let t = try rig.button.press(settle: 0.3)
             kernel.append(t)
@@ -63,6 +64,7 @@ enum Bench {
             }
             Thread.sleep(forTimeInterval: 0.3)
         }
+        let writerFaultsAfter = rig.daemon.flatMap { minorFaults($0.pid, thread: "marktime-writer") }
         let sights = try rig.sights()
         let errors = zip(sights, kernel).map { Double($0.instant.nanoseconds - $1) / 1e3 }
         let commits = commitTimes(in: rig.daemon?.output ?? "")
@@ -74,6 +76,10 @@ enum Bench {
         let log = rig.daemon?.output ?? ""
         for (field, name) in [("queued_ms", "  key-down→writer"), ("wait_ms", "  writer wake"), ("insert_ms", "  insert+commit")] {
             rows.append((name, summary(Array(logField(field, in: log).values), unit: "ms", over: field)))
+        }
+        if let before = writerFaults, let after = writerFaultsAfter {
+            rows.append(("  writer page faults", String(format: "%d minor faults in the writer's thread over the %d presses (%.1f a press), all its other jobs included",
+                                                        after - before, presses, Double(after - before) / Double(presses))))
         }
         rows.append(("press→beep", summary(beep, unit: "ms", over: "\(beep.count) beeps captured")))
         // The beep's own delay: press→beep minus press→durable, press by press.
@@ -214,6 +220,21 @@ enum Bench {
             return total + status.split(separator: "\n").filter { $0.contains("ctxt_switches") }
                 .compactMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") }.reduce(0, +)
         }
+    }
+
+    /// Minor page faults so far of the daemon's thread named `thread` (its stat's 10th field).
+    static func minorFaults(_ pid: pid_t, thread: String) -> Int? {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        for task in tasks {
+            let comm = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)) ?? ""
+            guard comm.trimmingCharacters(in: .whitespacesAndNewlines) == thread,
+                  let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")") else { continue }
+            // After the name: state (field 3), ppid, pgrp, session, tty_nr, tpgid, flags, minflt (10).
+            let fields = stat[stat.index(after: close)...].split(separator: " ")
+            return fields.count > 7 ? Int(fields[7]) : nil
+        }
+        return nil
     }
 
     /// Peak RSS (VmHWM), and RSS and PSS now (smaps_rollup).

@@ -1,0 +1,11 @@
+#ifndef CMALLOC_SHIM_H
+#define CMALLOC_SHIM_H
+
+#include <stddef.h>
+
+/// Sets glibc's M_TRIM_THRESHOLD: free memory at the top of a heap (the main one and
+/// each thread's arena) goes back to the kernel only once it exceeds `bytes`.
+/// 1 on success; 0 when refused, or when the C library is not glibc.
+int cmalloc_set_trim_threshold(size_t bytes);
+
+#endif

@@ -1,0 +1,17 @@
+#include "shim.h"
+
+#include <limits.h>
+#include <stdlib.h>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+
+int cmalloc_set_trim_threshold(size_t bytes) {
+    return bytes > INT_MAX ? 0 : mallopt(M_TRIM_THRESHOLD, (int)bytes);
+}
+#else
+int cmalloc_set_trim_threshold(size_t bytes) {
+    (void)bytes;
+    return 0;
+}
+#endif

@@ -1,0 +1,63 @@
+import Glibc
+import MarkTimeSystem
+import Testing
+
+@Suite("the C allocator's freed memory")
+struct HeapTests {
+    /// Minor page faults while 2 MiB is allocated and written in 2 KiB blocks that were
+    /// allocated, written and freed just before, measured in a forked child: there no
+    /// other thread shares the heap. A filler first takes up the heap's holes, so that the
+    /// blocks come from its top; they are freed newest first, so that each merges into it,
+    /// and are big enough to bypass glibc's per-thread cache. The child calls only C.
+    static func refaultsAfterFreeing() throws -> Int {
+        let count = 1024, fillers = 4096, size = 2048
+        let blocks = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: fillers + count)
+        defer { blocks.deallocate() }
+        var pipeEnds: [Int32] = [0, 0]
+        try #require(pipe(&pipeEnds) == 0)
+        let child = fork()
+        try #require(child >= 0)
+        if child == 0 {
+            var i = 0
+            while i < fillers + count { blocks[i] = malloc(size); memset(blocks[i]!, 1, size); i += 1 }
+            i = fillers + count
+            while i > fillers { i -= 1; free(blocks[i]) }
+            var usage = rusage()
+            getrusage(0, &usage)  // RUSAGE_SELF
+            let before = usage.ru_minflt
+            while i < fillers + count { blocks[i] = malloc(size); memset(blocks[i]!, 1, size); i += 1 }
+            getrusage(0, &usage)  // RUSAGE_SELF
+            var faults = usage.ru_minflt - before
+            _ = write(pipeEnds[1], &faults, MemoryLayout<Int>.size)
+            _exit(0)
+        }
+        close(pipeEnds[1])
+        defer { close(pipeEnds[0]) }
+        var faults = -1, status: Int32 = 0
+        let got = read(pipeEnds[0], &faults, MemoryLayout<Int>.size)
+        waitpid(child, &status, 0)
+        try #require(got == MemoryLayout<Int>.size)
+        return faults
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func freedMemoryKeptIsNotFaultedBackIn() throws {
+        // Given glibc hands freed memory back to the kernel at once
+        #expect(Heap.keepFreedMemory(upTo: 0))
+        // When 2 MiB (512 pages) is freed and allocated again
+        let trimmed = try Self.refaultsAfterFreeing()
+        // Then most of its pages fault back in
+        #expect(trimmed >= 256)
+
+        // Given the daemon's setting
+        #expect(Heap.keepFreedMemory(upTo: Heap.daemonKeeps))
+        // When the same is done again
+        let kept = try Self.refaultsAfterFreeing()
+        // Then no page faults back in
+        #expect(kept == 0)
+    }
+
+    @Test func aNegativeSizeIsRefused() {
+        #expect(!Heap.keepFreedMemory(upTo: -1))
+    }
+}
