@@ -7,6 +7,7 @@
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 #include <sys/timex.h>
+#include <pthread.h>
 #include <time.h>
 
 static int64_t ns(const struct timespec *ts) {
@@ -59,4 +60,8 @@ int csystemclock_eventfd(void) {
 
 int csystemclock_term_with_parent(void) {
     return prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+}
+
+int csystemclock_name_thread(const char *name) {
+    return pthread_setname_np(pthread_self(), name);
 }

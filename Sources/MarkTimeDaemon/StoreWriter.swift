@@ -1,6 +1,7 @@
 import Foundation
 import MarkTimeCore
 import MarkTimePlaces
+import MarkTimeSystem
 import Synchronization
 
 /// The one thread that writes the store. Sights (and the pending journal) go before
@@ -40,10 +41,12 @@ final class StoreWriter: Sendable {
     /// Starts the thread; `perform` runs each job on it.
     init(perform: @escaping @Sendable (Job) -> Void) {
         let thread = Thread { [self] in
+            // Named from inside: Foundation does not name a Linux thread given a name before
+            // it starts. The bench finds the writer by this name.
+            ThreadName.setCurrent("marktime-writer")
             while let job = self.next() { perform(job) }
             self.finished.signal()
         }
-        thread.name = "marktime-writer"
         thread.start()
     }
 

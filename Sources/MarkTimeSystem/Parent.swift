@@ -10,3 +10,13 @@ public enum Parent {
         return getppid() == expected
     }
 }
+
+/// The threads the process starts itself.
+public enum ThreadName {
+    /// Names the calling thread, as `ps -T` and `/proc/PID/task/*/comm` show it; the
+    /// kernel keeps the first 15 bytes. False when refused.
+    @discardableResult
+    public static func setCurrent(_ name: String) -> Bool {
+        csystemclock_name_thread(name) == 0
+    }
+}
