@@ -13,8 +13,8 @@ public enum Parent {
 
 /// The threads the process starts itself.
 public enum ThreadName {
-    /// Names the calling thread, as `ps -T` and `/proc/PID/task/*/comm` show it; the
-    /// kernel keeps the first 15 bytes. False when refused.
+    /// Names the calling thread, as `ps -T` and `/proc/PID/task/*/comm` show it. False
+    /// when refused: a name longer than the kernel's 15 bytes is (ERANGE).
     @discardableResult
     public static func setCurrent(_ name: String) -> Bool {
         csystemclock_name_thread(name) == 0

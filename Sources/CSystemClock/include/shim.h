@@ -36,7 +36,7 @@ int csystemclock_eventfd(void);
 /// (PR_SET_PDEATHSIG); 0, or -1 with errno.
 int csystemclock_term_with_parent(void);
 
-/// Names the calling thread (up to 15 bytes, as ps and /proc show it); 0 or an errno.
+/// Names the calling thread as ps and /proc show it; 0, or an errno (ERANGE beyond 15 bytes).
 int csystemclock_name_thread(const char *name);
 
 #endif
