@@ -32,7 +32,7 @@ final class ReminderLoop: @unchecked Sendable {
         self.logger = logger
         startedAt = try clock.read().realtime.nanosecondsSinceEpoch
         timer = try WallTimer()
-        thread = try PollThread(name: "marktime-reminders")
+        thread = try PollThread(name: "marktime-remind")
         do {
             doorbell = try Doorbell(path: Doorbell.path(forStore: store.path))
         } catch {

@@ -41,8 +41,7 @@ final class StoreWriter: Sendable {
     /// Starts the thread; `perform` runs each job on it.
     init(perform: @escaping @Sendable (Job) -> Void) {
         let thread = Thread { [self] in
-            // Named from inside: Foundation does not name a Linux thread given a name before
-            // it starts. The bench finds the writer by this name.
+            // The bench finds the writer by this name.
             ThreadName.setCurrent("marktime-writer")
             while let job = self.next() { perform(job) }
             self.finished.signal()

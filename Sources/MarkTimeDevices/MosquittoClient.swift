@@ -111,7 +111,7 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
             Unmanaged<MosquittoClient>.fromOpaque(me).takeUnretainedValue().emit(.message(topic: topic, payload: payload))
         }
         let connector: PollThread
-        do { connector = try PollThread(name: "marktime-mqtt-connect") } catch { throw InputError("\(error)") }
+        do { connector = try PollThread(name: "marktime-mqtt") } catch { throw InputError("\(error)") }
         self.connector = connector
         connector.start { [self] t in
             var backoff = Backoff()

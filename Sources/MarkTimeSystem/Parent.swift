@@ -10,13 +10,3 @@ public enum Parent {
         return getppid() == expected
     }
 }
-
-/// The threads the process starts itself.
-public enum ThreadName {
-    /// Names the calling thread, as `ps -T` and `/proc/PID/task/*/comm` show it. False
-    /// when refused: a name longer than the kernel's 15 bytes is (ERANGE).
-    @discardableResult
-    public static func setCurrent(_ name: String) -> Bool {
-        csystemclock_name_thread(name) == 0
-    }
-}

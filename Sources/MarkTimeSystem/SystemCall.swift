@@ -89,19 +89,20 @@ public final class PollThread: Sendable {
     private let finished = DispatchSemaphore(value: 0)
     private let stopping = Atomic<Bool>(false)
 
+    /// `name`, at most `ThreadName.maxLength` bytes, is what `ps -T` shows.
     public init(name: String) throws(SystemError) {
+        assert(name.utf8.count <= ThreadName.maxLength, "a thread name the kernel refuses: \(name)")
         self.name = name
         stopEvent = try EventFD()
     }
 
     /// Runs `body` on the thread; it should return when `wait` says `.stopped`.
     public func start(_ body: @escaping @Sendable (PollThread) -> Void) {
-        let thread = Thread { [self] in
+        Thread { [self] in
+            ThreadName.setCurrent(name)
             body(self)
             finished.signal()
-        }
-        thread.name = name
-        thread.start()
+        }.start()
     }
 
     /// Wakes the thread and waits for it to end.

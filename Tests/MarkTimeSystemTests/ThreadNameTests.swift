@@ -33,6 +33,22 @@ struct ThreadNameTests {
         #expect(seen.1 == "marktime-writer")
     }
 
+    @Test func aPollThreadIsNamedAsTheKernelShowsIt() throws {
+        // Given a poll thread named "marktime-test"
+        let thread = try PollThread(name: "marktime-test")
+        let seen = Mutex<String?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        // When it runs
+        thread.start { _ in
+            seen.withLock { $0 = Self.kernelName() }
+            done.signal()
+        }
+        done.wait()
+        thread.stop()
+        // Then /proc shows its name
+        #expect(seen.withLock { $0 } == "marktime-test")
+    }
+
     @Test func aNameLongerThanTheKernelKeepsIsRefused() {
         // Given a name of 16 bytes, one more than the kernel keeps; when a thread takes it
         let seen = Self.onNewThread { () -> (Bool, String?, String?) in
