@@ -238,14 +238,37 @@ struct StorePathTests {
 
 @Suite("The store, opened twice in one process")
 struct StoreLockTests {
-    /// The POSIX locks this process holds on `path`'s file, as /proc/locks lists them.
-    static func locks(on path: String) throws -> [String] {
-        var st = stat()
-        guard stat(path, &st) == 0 else { return [] }
-        let text = try String(contentsOfFile: "/proc/locks", encoding: .utf8)
-        return text.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
-            .filter { $0.count >= 8 && $0[1] == "POSIX" && $0[4] == "\(getpid())" && $0[5].hasSuffix(":\(st.st_ino)") }
-            .map { "\($0[3]) \($0[6])-\($0[7])" }.sorted()
+    /// The POSIX lock another process would first run into on `path`'s file, as "READ 1-2"
+    /// or "WRITE 1-2" (first and last byte), or nil when none is held. A forked child asks
+    /// with F_GETLK, which sees this process's locks in one atomic look; /proc/locks would
+    /// not: read page by page while other tests take and drop locks, it can skip a line.
+    /// The child calls only C; closing its own descriptor drops no lock of this process.
+    static func lock(on path: String) throws -> String? {
+        let cPath = strdup(path)!
+        defer { free(cPath) }
+        var pipeEnds: [Int32] = [0, 0]
+        try #require(pipe(&pipeEnds) == 0)
+        let child = fork()
+        try #require(child >= 0)
+        if child == 0 {
+            var query = flock()
+            query.l_type = Int16(F_WRLCK)
+            query.l_whence = Int16(SEEK_SET)  // l_start 0, l_len 0: the whole file
+            let fd = open(cPath, O_RDWR)
+            if fd < 0 || fcntl(fd, F_GETLK, &query) != 0 { _exit(1) }
+            _ = write(pipeEnds[1], &query, MemoryLayout<flock>.size)
+            _exit(0)
+        }
+        close(pipeEnds[1])
+        defer { close(pipeEnds[0]) }
+        var answer = flock(), status: Int32 = 0
+        let got = read(pipeEnds[0], &answer, MemoryLayout<flock>.size)
+        waitpid(child, &status, 0)
+        try #require(got == MemoryLayout<flock>.size)
+        guard Int32(answer.l_type) != F_UNLCK else { return nil }
+        try #require(answer.l_pid == getpid())
+        let kind = Int32(answer.l_type) == F_RDLCK ? "READ" : "WRITE"
+        return "\(kind) \(answer.l_start)-\(answer.l_start + answer.l_len - 1)"
     }
 
     @Test func openingItAgainKeepsTheFirstConnectionsLocks() throws {
@@ -253,14 +276,14 @@ struct StoreLockTests {
         let tmp = TemporaryFolder()
         let first = try AppDatabase(path: tmp.store, createDirectory: false)
         _ = try first.sights()
-        let held = try Self.locks(on: tmp.store)
+        let held = try Self.lock(on: tmp.store)
         // When the same file is opened again and closed, as a second command in one process would
         _ = try AppDatabase(path: tmp.store, createDirectory: false)
         // Then the first connection still holds its locks: a close() of any descriptor on the
         // file drops them all, and another process's last close would then checkpoint and
         // delete the WAL under it
-        #expect(held == ["READ 1073741826-1073742335"])
-        #expect(try Self.locks(on: tmp.store) == held)
+        #expect(held == "READ 1073741826-1073742335")
+        #expect(try Self.lock(on: tmp.store) == held)
         _ = try first.sights()
     }
 }
