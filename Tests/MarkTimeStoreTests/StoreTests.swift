@@ -254,7 +254,7 @@ struct StoreLockTests {
             var query = flock()
             query.l_type = Int16(F_WRLCK)
             query.l_whence = Int16(SEEK_SET)  // l_start 0, l_len 0: the whole file
-            let fd = open(cPath, O_RDWR)
+            let fd = open(cPath, O_RDONLY)  // F_GETLK asks; it needs no write access
             if fd < 0 || fcntl(fd, F_GETLK, &query) != 0 { _exit(1) }
             _ = write(pipeEnds[1], &query, MemoryLayout<flock>.size)
             _exit(0)
