@@ -20,7 +20,11 @@ let package = Package(
         .package(url: "https://github.com/onevcat/Rainbow", from: "4.2.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        // Hummingbird's default traits, less ConfigurationSupport: marktime reads its own TOML
+        // config and never swift-configuration, and SwiftPM 6.2 (Debian's swiftlang, the
+        // arm64 build) fails to resolve the product that trait adds to HummingbirdTLS
+        // ("product 'Configuration' ... not found"). Every toolchain gets the same graph.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),

@@ -8,8 +8,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if GPSD_API_MAJOR_VERSION < 9 || GPSD_API_MAJOR_VERSION > 14
-#error "marktime needs libgps API 9 to 14 (timespec_t fix times)"
+// libgps API 11 (gpsd 3.22, bookworm), 12 (3.23), 14 (3.24 to 3.26; trixie's 3.25) and 16
+// (3.27, unstable); 13 and 15 were never released. Each release's gps.h was read for what
+// this shim uses, and these are the same in all of them: gps_open, gps_read(gd, NULL, 0),
+// gps_waiting, gps_close; gps_mask_t set with TIME_SET, LATLON_SET, MODE_SET, PPS_SET at the
+// same bits; struct gps_fix_t's mode (int), latitude, longitude, eph, epx, speed, track
+// (double) and time (timespec_t); struct timedelta_t pps with real and clock; WATCH_ENABLE,
+// WATCH_JSON and WATCH_PPS with the same values. What differs is handled here:
+// - gps_stream's flags are `unsigned int` up to 3.24 and `watch_t` (uint32_t) after; its
+//   third parameter `void *`, then `const char *`: NULL suits both.
+// - gps_fd is `socket_t` (int) up to 3.25 and `gps_fd_t`, an intptr_t, from 3.26: read as a
+//   descriptor (int) either way, which is what it holds on Linux.
+#if GPSD_API_MAJOR_VERSION < 11 || GPSD_API_MAJOR_VERSION > 16
+#error "marktime needs libgps API 11 to 16 (gpsd 3.22 to 3.27); install that libgps-dev"
 #endif
 
 /// What marktime needs from one gps_read(), flattened. Values are NaN when unknown.
@@ -60,7 +71,7 @@ static inline void cgps_disconnect(struct gps_data_t *gd) { gps_close(gd); }
 static inline bool cgps_waiting(struct gps_data_t *gd, int timeout_us) { return gps_waiting(gd, timeout_us); }
 
 /// The socket to gpsd, for poll(2).
-static inline int cgps_fd(struct gps_data_t *gd) { return (int)gd->gps_fd; }
+static inline int cgps_fd(struct gps_data_t *gd) { return (int)(intptr_t)gd->gps_fd; }
 
 /// gps_read, and the fields marktime uses from what it set.
 static inline void cgps_read(struct gps_data_t *gd, cgps_report *out) {
