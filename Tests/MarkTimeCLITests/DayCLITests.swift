@@ -198,7 +198,12 @@ func sha(_ path: String) throws -> String {
 
 func pngBytes(width: Int, height: Int) -> [UInt8] {
     func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + Array("IHDR".utf8) + be32(width) + be32(height) + [8, 2, 0, 0, 0, 0, 0, 0, 0]
+    // Typed steps: Swift 6.2 cannot type-check one long chain of literals in time.
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    let header: [UInt8] = be32(13) + Array("IHDR".utf8)
+    let size: [UInt8] = be32(width) + be32(height)
+    let rest: [UInt8] = [8, 2, 0, 0, 0, 0, 0, 0, 0]
+    return signature + header + size + rest
 }
 
 /// A JPEG with an EXIF DateTimeOriginal (no offset) and a SOF0.
@@ -211,6 +216,8 @@ func jpegBytes(width: Int, height: Int, taken: String) -> [UInt8] {
     tiff += le16(1) + le16(0x8769) + le16(4) + le32(1) + le32(26) + le32(0)
     tiff += le16(1) + le16(0x9003) + le16(2) + le32(text.count) + le32(26 + 2 + 12 + 4) + le32(0) + text
     let app1 = Array("Exif".utf8) + [0, 0] + tiff
-    return [0xFF, 0xD8, 0xFF, 0xE1] + be16(app1.count + 2) + app1
-        + [0xFF, 0xC0] + be16(17) + [8] + be16(height) + be16(width) + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1] + [0xFF, 0xD9]
+    let start: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE1] + be16(app1.count + 2) + app1
+    let sof0: [UInt8] = [0xFF, 0xC0] + be16(17) + [8] + be16(height) + be16(width)
+    let components: [UInt8] = [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
+    return start + sof0 + components + [0xFF, 0xD9]
 }

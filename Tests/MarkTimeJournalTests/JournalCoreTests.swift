@@ -5,8 +5,12 @@ import Testing
 /// A minimal PNG: signature and IHDR.
 func png(width: Int, height: Int) -> [UInt8] {
     func be32(_ v: Int) -> [UInt8] { [UInt8(v >> 24 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
-    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + Array("IHDR".utf8) + be32(width) + be32(height)
-        + [8, 2, 0, 0, 0] + [0, 0, 0, 0]
+    // Built in typed steps: Swift 6.2 cannot type-check one long chain of literals in time.
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    let header: [UInt8] = be32(13) + Array("IHDR".utf8)
+    let size: [UInt8] = be32(width) + be32(height)
+    let rest: [UInt8] = [8, 2, 0, 0, 0, 0, 0, 0, 0]
+    return signature + header + size + rest
 }
 
 /// A minimal JPEG: SOI, an EXIF APP1 (little-endian TIFF with DateTimeOriginal and
@@ -33,7 +37,9 @@ func jpeg(width: Int, height: Int, taken: String?, offset: String? = nil) -> [UI
         let app1 = Array("Exif".utf8) + [0, 0] + tiff
         out += [0xFF, 0xE1] + be16(app1.count + 2) + app1
     }
-    out += [0xFF, 0xC0] + be16(17) + [8] + be16(height) + be16(width) + [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
+    let sof0: [UInt8] = [0xFF, 0xC0] + be16(17) + [8]
+    let components: [UInt8] = [3, 1, 0x22, 0, 2, 0x11, 1, 3, 0x11, 1]
+    out += sof0 + be16(height) + be16(width) + components
     out += [0xFF, 0xD9]
     return out
 }

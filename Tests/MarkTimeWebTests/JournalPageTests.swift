@@ -10,7 +10,12 @@ import Testing
 /// A minimal PNG: its signature and IHDR, `width` × `height`.
 private func png(width: Int, height: Int) -> [UInt8] {
     func be32(_ v: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((v >> $0) & 0xFF) } }
-    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + be32(13) + Array("IHDR".utf8) + be32(width) + be32(height) + [8, 2, 0, 0, 0, 0, 0, 0, 0]
+    // Typed steps: Swift 6.2 cannot type-check one long chain of literals in time.
+    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    let header: [UInt8] = be32(13) + Array("IHDR".utf8)
+    let size: [UInt8] = be32(width) + be32(height)
+    let rest: [UInt8] = [8, 2, 0, 0, 0, 0, 0, 0, 0]
+    return signature + header + size + rest
 }
 
 @Suite("The phone page: the journal")

@@ -103,7 +103,8 @@ struct PlacePageTests {
             let r = try await client.execute(uri: "/anchor/drop", method: .post, headers: headers, body: ByteBuffer(string: form))
             #expect(r.status == .ok)
             // √(50² − 14²) = 48.0 m, plus the 10 m GPS margin
-            #expect(try t.store.anchorWatch(settings: Settings())?.watch.radius == (50.0 * 50 - 14 * 14).squareRoot() + 10)
+            let swing: Double = (50.0 * 50 - 14 * 14).squareRoot() + 10
+            #expect(try t.store.anchorWatch(settings: Settings())?.watch.radius == swing)
             #expect(r.text.contains("watching: no fix yet (radius 58 m)"))
         }
     }
