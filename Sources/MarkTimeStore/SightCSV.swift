@@ -9,7 +9,7 @@ import MarkTimeSky
 ///
 /// It writes bytes straight from the store's columns: 100,000 sights must export about
 /// as fast as `sqlite3 -csv` reads them (CSV.swift and `String(format:)` took 10.7 s for
-/// that; see the README's Benchmarks). A field is quoted when it holds a quote, a
+/// that; see the Benchmarks article in MarkTime.docc). A field is quoted when it holds a quote, a
 /// comma, CR or LF, and its quotes are doubled, as CSV.swift's writer does.
 public enum SightCSV {
     public static let header = [
