@@ -81,11 +81,15 @@ let package = Package(
                 "MarkTimeSky",
                 "MarkTimeAccounts",
                 "MarkTimeShare",
+                "MarkTimePeople",
                 "MarkTimeSystem",
                 "CLibCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),
+
+        // Sights as CSV for sight reduction, with each sight's reduction, written on every core.
+        .target(name: "MarkTimeExport", dependencies: ["MarkTimeCore", "MarkTimeSky", "MarkTimeStore"]),
 
         // The TOML config file.
         .target(
@@ -147,6 +151,7 @@ let package = Package(
                 "MarkTimeAccounts",
                 "MarkTimeDevices",
                 "MarkTimeRecorder",
+                "MarkTimeExport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -178,6 +183,7 @@ let package = Package(
                 "MarkTimeDaemon",
                 "MarkTimeWeb",
                 "MarkTimeSystem",
+                "MarkTimeExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Rainbow", package: "Rainbow"),
             ]),
@@ -213,10 +219,11 @@ let package = Package(
         .testTarget(name: "MarkTimePeopleTests", dependencies: ["MarkTimePeople", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices"]),
         .testTarget(
             name: "MarkTimeStoreTests",
-            dependencies: ["MarkTimeStore", "MarkTimeAccounts", "MarkTimeRecorder", "MarkTimePlaces", "MarkTimeShare", .product(name: "GRDB", package: "GRDB.swift")]),
+            dependencies: ["MarkTimeStore", "MarkTimeAccounts", "MarkTimeRecorder", "MarkTimePlaces", "MarkTimeShare", "MarkTimeExport",
+                           "MarkTimePeople", "MarkTimeTasks", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "MarkTimeWebTests",
-            dependencies: ["MarkTimeWeb", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices",
+            dependencies: ["MarkTimeWeb", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices", "MarkTimeExport",
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")]),
         .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig"]),

@@ -10,16 +10,16 @@ extension MarkTime {
         static let configuration = CommandConfiguration(
             abstract: "Run the logger: button, gpsd clock and position, beeps.",
             discussion: """
-                Each key-down is stamped with the kernel's CLOCK_MONOTONIC event time, converted to UTC by the best
-                clock source (pps, system, gps, unsynced), stored durably with the GPS position, and confirmed with a
+                Each key-down is stamped with the kernel's CLOCK_MONOTONIC event time, converted to UTC by the best \
+                clock source (pps, system, gps, unsynced), stored durably with the GPS position, and confirmed with a \
                 double beep (a warning pattern when the clock is unsynced, a long low buzz when storing failed).
 
-                The button is --button, else button.device, else /dev/input/marktime (the udev rule's symlink). With no
-                button present the daemon keeps running and picks it up when it appears. SIGTERM stops it gracefully.
+                The button is --button, else button.device, else /dev/input/marktime (the udev rule's symlink). With no \
+                button present the daemon keeps running and picks it up when it appears. SIGTERM stops it gracefully. \
                 Logs go to standard error, for journald.
 
-                With web.enabled (the default) it also runs the phone page, `marktime web` on web.listen, as its
-                child: started again when it exits (after 1 s, doubling to a minute), stopped with the daemon.
+                With web.enabled (the default) it also runs the phone page, `marktime web` on web.listen, as its \
+                child: started again when it exits (after 1 s, doubling to a minute), stopped with the daemon. \
                 Under systemd the page is its own unit, marktime-web.service, and the daemon runs with --no-web.
                 """)
 
@@ -56,8 +56,8 @@ extension MarkTime {
         static let configuration = CommandConfiguration(
             abstract: "Play one of marktime's tones, to test the speaker.",
             discussion: """
-                ok: double 2 kHz beep (sight stored). warning: three 1 kHz beeps (stored, clock unsynced).
-                failure: long low buzz (not stored). alarm: the anchor alarm (plays --seconds, default 3). chime: reminders.
+                ok: double 2 kHz beep (sight stored). warning: three 1 kHz beeps (stored, clock unsynced). \
+                failure: long low buzz (not stored). alarm: the anchor alarm (plays --seconds, default 3). chime: reminders. \
                 The device is sound.device (default `default`); `aplay -L` lists the names.
                 """)
 

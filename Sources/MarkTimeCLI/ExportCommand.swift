@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MarkTimeCore
 import MarkTimeStore
+import MarkTimeExport
 
 extension MarkTime {
     struct Export: AsyncParsableCommand {
@@ -17,7 +18,7 @@ extension MarkTime.Export {
             commandName: "csv",
             abstract: "Write current sights as RFC 4180 CSV, oldest first.",
             discussion: """
-                Columns: \(SightRendering.csvHeader.joined(separator: ", ")).
+                Columns: \(SightRendering.csvHeader.joined(separator: ", ")). \
                 Angles are decimal degrees; gps_lat_ddm and gps_lon_ddm repeat the position as a navigator writes it.
 
                 Example: marktime export csv --since 2026-11-01 -o sights.csv

@@ -10,8 +10,8 @@ extension MarkTime {
         static let configuration = CommandConfiguration(
             abstract: "Record a sight now, as the button does.",
             discussion: """
-                The time comes from the daemon's clock while it has a fresh sample (pps, system or gps), else from
-                the system clock: `system` when adjtimex says it is synchronised, else `unsynced`. The daemon's
+                The time comes from the daemon's clock while it has a fresh sample (pps, system or gps), else from \
+                the system clock: `system` when adjtimex says it is synchronised, else `unsynced`. The daemon's \
                 latest GPS fix is stored with the sight when it is fresh. A running daemon beeps once it is stored.
 
                 Example: marktime mark --note "Sun LL, first of three"

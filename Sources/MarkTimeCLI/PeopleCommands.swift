@@ -117,8 +117,8 @@ extension MarkTime {
             static let configuration = CommandConfiguration(
                 abstract: "Place someone in a city's time zone.",
                 discussion: """
-                    CITY is a tz identifier (America/New_York), a city of the tz database in any case ("new york",
-                    Brisbane), or an old name (Asia/Calcutta), stored as today's identifier (Asia/Kolkata).
+                    CITY is a tz identifier (America/New_York), a city of the tz database in any case ("new york", \
+                    Brisbane), or an old name (Asia/Calcutta), stored as today's identifier (Asia/Kolkata). \
                     Not every city has a zone of its own: use the city whose clocks it shares (Sydney for Canberra).
                     """)
             @OptionGroup var store: StoreOptions

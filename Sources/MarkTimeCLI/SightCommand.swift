@@ -37,7 +37,7 @@ extension MarkTime.SightCommand {
             discussion: """
                 Every value is checked before anything is written: one bad value changes nothing.
 
-                Hs takes `34 12.3` (degrees, minutes), `34°12'.3` or `34.205`.
+                Hs takes `34 12.3` (degrees, minutes), `34°12'.3` or `34.205`. \
                 Positions take `27 22.84 S 153 22.84 E`, `27° 22'.84 S 153° 22'.84 E` or `-27.3807 153.3807`.
 
                 Example: marktime sight edit 12 --body Sun --limb lower --hs "34 12.3" --ie -1.5 --eye-height 2.4

@@ -1,6 +1,7 @@
 import Foundation
 import MarkTimeCore
 import MarkTimeStore
+import MarkTimeExport
 
 /// How sights read on a terminal, in JSON and in CSV.
 enum SightRendering {

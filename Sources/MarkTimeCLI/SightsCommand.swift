@@ -17,7 +17,7 @@ extension MarkTime.Sights {
         static let configuration = CommandConfiguration(
             abstract: "List sights, newest first (the last 5 unless told otherwise).",
             discussion: """
-                Dates are UTC: YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]Z. --until with a bare date includes that whole day.
+                Dates are UTC: YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]Z. --until with a bare date includes that whole day. \
                 A GAP line marks a time when the kernel dropped button events (the daemon fell behind): presses in it may be lost.
 
                 Examples:

@@ -62,9 +62,9 @@ extension MarkTime {
             commandName: "almanac",
             abstract: "A body's GHA, declination, SHA, semi-diameter and horizontal parallax, and its Hc and Zn.",
             discussion: """
-                Computed on the device for 1990–2060 (VSOP87 and ELP-2000/82 as Meeus truncates them, Hipparcos
-                stars), within 0.1' of the Nautical Almanac (0.2' for the Moon). BODY is an almanac name in any
-                case (Sun, Moon, Venus, Mars, Jupiter, Saturn, Vega, Polaris…) or a star's number 1–57.
+                Computed on the device for 1990–2060 (VSOP87 and ELP-2000/82 as Meeus truncates them, Hipparcos \
+                stars), within 0.1' of the Nautical Almanac (0.2' for the Moon). BODY is an almanac name in any \
+                case (Sun, Moon, Venus, Mars, Jupiter, Saturn, Vega, Polaris…) or a star's number 1–57. \
                 The almanac's argument is UT1: --at is UTC, and the difference is taken from IERS tables.
 
                 Examples:
@@ -116,7 +116,7 @@ extension MarkTime {
             commandName: "sky",
             abstract: "The bodies above the horizon, brightest first, with Hc and Zn: a star finder.",
             discussion: """
-                With --twilight, the sky at the next civil twilight (the Sun 6° below the horizon), when stars and
+                With --twilight, the sky at the next civil twilight (the Sun 6° below the horizon), when stars and \
                 the horizon are both in sight.
 
                 Examples:
@@ -173,12 +173,12 @@ extension MarkTime {
         static let configuration = CommandConfiguration(
             abstract: "Reduce sights: Ho, Hc, Zn, the intercept, and each sight's error against the GPS.",
             discussion: """
-                Hs → Ho: index error (--ie as stored: negative when on the arc), dip from the height of eye,
-                refraction (the sight's temperature and pressure, else 10 °C and 1010 hPa), semi-diameter for the
-                limb (the Moon's augmented), parallax from HP, and the phase of Venus and Mars. Hc and Zn are worked
-                from the sight's DR when set, else from its GPS position. The intercept is in nautical miles,
-                positive toward the body. GPS-ERR is the intercept from the GPS position at the mark: the sight's
-                own error, in arc-minutes. RUN is a sight's distance from the line through three or more sights of
+                Hs → Ho: index error (--ie as stored: negative when on the arc), dip from the height of eye, \
+                refraction (the sight's temperature and pressure, else 10 °C and 1010 hPa), semi-diameter for the \
+                limb (the Moon's augmented), parallax from HP, and the phase of Venus and Mars. Hc and Zn are worked \
+                from the sight's DR when set, else from its GPS position. The intercept is in nautical miles, \
+                positive toward the body. GPS-ERR is the intercept from the GPS position at the mark: the sight's \
+                own error, in arc-minutes. RUN is a sight's distance from the line through three or more sights of \
                 one body within ten minutes: a large one marks a bad sight.
 
                 Examples:
@@ -250,10 +250,10 @@ extension MarkTime {
             commandName: "fix",
             abstract: "The position from two or more sights, and how far it is from the GPS.",
             discussion: """
-                The Nautical Almanac's least-squares fix, iterated until it moves less than 0.01'. Earlier lines
-                are advanced to the time of the last sight: by --course and --speed when given, else along the GPS
-                positions recorded with the sights, else not at all. The 95 % ellipse uses σ from the residuals with
-                three lines or more, else an assumed 1'. Without IDs or --since, the sights taken within an hour of
+                The Nautical Almanac's least-squares fix, iterated until it moves less than 0.01'. Earlier lines \
+                are advanced to the time of the last sight: by --course and --speed when given, else along the GPS \
+                positions recorded with the sights, else not at all. The 95 % ellipse uses σ from the residuals with \
+                three lines or more, else an assumed 1'. Without IDs or --since, the sights taken within an hour of \
                 the newest reducible one.
 
                 Examples:

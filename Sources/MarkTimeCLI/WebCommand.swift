@@ -11,8 +11,8 @@ extension MarkTime {
         static let configuration = CommandConfiguration(
             abstract: "Serve the phone page: the clock and MARK, the sight log, settings, behind a login.",
             discussion: """
-                Open http://PI-ADDRESS:8080/ on a phone on the same network. Accounts come from `marktime user add`
-                and `marktime user invite`. The page works the same store as the CLI, in its own process: nothing in it
+                Open http://PI-ADDRESS:8080/ on a phone on the same network. Accounts come from `marktime user add` \
+                and `marktime user invite`. The page works the same store as the CLI, in its own process: nothing in it \
                 can stop the daemon recording a sight. Under systemd it is its own unit, marktime-web.service.
 
                 HTTPS: set web.tls_cert and web.tls_key to PEM files; the session cookie is then Secure.

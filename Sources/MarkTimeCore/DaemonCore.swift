@@ -54,7 +54,7 @@ public struct LogLine: Hashable, Sendable {
 public struct DaemonCore: Sendable {
     public enum Event: Hashable, Sendable {
         /// The daemon starts: its boot, the track saved earlier in this boot, and the
-        /// presses left in the pending journal by an earlier run.
+        /// presses left in the pending-presses file by an earlier run.
         case started(bootID: String, now: Int64, track: [ClockTrack.Entry], pending: [Sight])
         /// A raw input event; `clock` is the system clock read right after it.
         case input(InputEvent, clock: ClockSample?)
@@ -90,11 +90,11 @@ public struct DaemonCore: Sendable {
     public enum Action: Hashable, Sendable {
         /// Store this sight durably (the writer does sights before anything else).
         case insert(Sight)
-        /// Keep this sight in the pending journal beside the store until it lands; done
+        /// Keep this sight in the pending-presses file beside the store until it lands; done
         /// before the actions after it (the failure tone) are carried out.
-        case journal(Sight)
-        /// Every pending sight has landed: the journal can be emptied.
-        case clearJournal
+        case keepPending(Sight)
+        /// Every pending sight has landed: the pending-presses file can be emptied.
+        case clearPending
         case beep(Tone)
         case silenceAlarm
         /// Acknowledge the anchor alarm in the store (it re-arms the watch).
@@ -143,7 +143,7 @@ public struct DaemonCore: Sendable {
     public private(set) var gpsd = "starting"
     public private(set) var button = "starting"
     public private(set) var alarmSounding = false
-    /// Sights the store has not taken yet, oldest first; they are in the journal.
+    /// Sights the store has not taken yet, oldest first; they are in the pending-presses file.
     public private(set) var pending: [Sight] = []
     /// Presses whose tone has not played yet: each is confirmed once, however often it is inserted.
     private var awaiting: Set<MonotonicInstant> = []
@@ -175,7 +175,7 @@ public struct DaemonCore: Sendable {
             pending = leftOver
             var actions = leftOver.map { insert($0) }
             if !leftOver.isEmpty {
-                actions.append(.log(LogLine(.warning, "sights from the pending journal go to the store", ["count": "\(leftOver.count)"])))
+                actions.append(.log(LogLine(.warning, "sights from the pending-presses file go to the store", ["count": "\(leftOver.count)"])))
             }
             return actions
         case .input(let input, let clock):
@@ -282,7 +282,7 @@ public struct DaemonCore: Sendable {
             metadata["insert_ms"] = ms(t.committedAt - t.startedAt)
         }
         var actions: [Action] = [.beep(.stored(sight.estimate.source)), .log(LogLine(.info, "sight stored", metadata))]
-        if wasPending, pending.isEmpty { actions.append(.clearJournal) }
+        if wasPending, pending.isEmpty { actions.append(.clearPending) }
         return actions
     }
 
@@ -293,11 +293,11 @@ public struct DaemonCore: Sendable {
             return [.log(LogLine(.debug, "pending sight still not stored", ["error": reason]))]
         }
         pending.append(sight)
-        // The journal first: once the buzz is heard, the press is on disk.
+        // The pending-presses file first: once the buzz is heard, the press is on disk.
         return [
-            .journal(sight),
+            .keepPending(sight),
             .beep(.failure),
-            .log(LogLine(.critical, "sight kept in the pending journal until the store takes it", [
+            .log(LogLine(.critical, "sight kept in the pending-presses file until the store takes it", [
                 "utc": sight.estimate.utc.iso8601, "monotonic_ns": "\(sight.instant.nanoseconds)", "error": reason,
             ])),
         ]

@@ -1,5 +1,5 @@
 /// Which limb of the Sun or Moon was brought to the horizon.
-public enum Limb: String, CaseIterable, Sendable {
+public enum Limb: String, CaseIterable, Sendable, Codable {
     case lower, center, upper
 
     /// Accepts `lower`, `center`, `upper`, `centre`, and the usual `LL`, `UL`.
@@ -14,7 +14,7 @@ public enum Limb: String, CaseIterable, Sendable {
 }
 
 /// What made a sight: the physical button, `marktime mark`, or the phone page's MARK.
-public enum SightTrigger: String, CaseIterable, Sendable {
+public enum SightTrigger: String, CaseIterable, Sendable, Codable {
     case button, cli, phone
 }
 

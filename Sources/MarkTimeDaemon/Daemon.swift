@@ -86,7 +86,7 @@ public final class MarkTimeDaemon: Sendable {
     let reminders: ReminderLoop
     let share: ShareService?
     let core: Mutex<DaemonCore>
-    let journal: PendingJournal
+    let pendingPresses: PendingPresses
     let statusFile: StatusFile
     /// The writer thread's own state: the anchor watch it keeps, and its live figures.
     let anchor = Mutex<(keeper: AnchorKeeper, live: AnchorLive?)>((AnchorKeeper(), nil))
@@ -107,7 +107,7 @@ public final class MarkTimeDaemon: Sendable {
         beeper = adapters.beeper
         let s = options.settings
         core = Mutex(DaemonCore(configuration: try .init(settings: s, pid: getpid(), buttonDevice: options.buttonPath)))
-        journal = PendingJournal(storePath: store.path)
+        pendingPresses = PendingPresses(storePath: store.path)
         statusFile = options.statusFile.map(StatusFile.init) ?? StatusFile.choose(storePath: store.path,
                                                                                     environment: ProcessInfo.processInfo.environment)
         reminders = try ReminderLoop(store: store, clock: SystemClock(trustSynchronised: s.clock.trustSystem), beeper: beeper, logger: logger)
@@ -149,7 +149,7 @@ public final class MarkTimeDaemon: Sendable {
         }
         writerBox.writer.withLock { $0 = StoreWriter(perform: { [unowned self] in self.perform($0) }) }
         let saved = (try? store.track(bootID: clock.bootID)) ?? []
-        feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: journal.load()))
+        feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: pendingPresses.load()))
         feed(.clock(now.sample))
         try store.publish(status(core.withLock { $0.status(now: now.instant.nanoseconds) }), statusFile: statusFile.path)
         let services: [any Service] = [
@@ -238,10 +238,10 @@ public final class MarkTimeDaemon: Sendable {
     func carryOut(_ action: DaemonCore.Action) {
         switch action {
         case .insert(let sight): writer.submit(.insert(sight, queuedAt: SystemClock.monotonicNow()))
-        case .journal(let sight):
+        case .keepPending(let sight):
             // Synchronously, on the writer's thread that learnt of the failure: the buzz comes after it.
-            perform(.journal(sight))
-        case .clearJournal: writer.submit(.clearJournal)
+            perform(.keepPending(sight))
+        case .clearPending: writer.submit(.clearPending)
         case .beep(let tone): beeper?.play(tone)
         case .silenceAlarm: beeper?.stop()
         case .acknowledgeAnchor: writer.submit(.acknowledgeAnchor)
@@ -270,12 +270,12 @@ public final class MarkTimeDaemon: Sendable {
             } catch {
                 feed(.storeFailed(sight, reason: "\(error)"))
             }
-        case .journal(let sight):
-            do { try journal.append(sight) } catch {
-                logger.critical("cannot write the pending journal: the sight is kept in memory only", metadata: ["error": "\(error)"])
+        case .keepPending(let sight):
+            do { try pendingPresses.append(sight) } catch {
+                logger.critical("cannot write the pending-presses file: the sight is kept in memory only", metadata: ["error": "\(error)"])
             }
-        case .clearJournal:
-            journal.clear()
+        case .clearPending:
+            pendingPresses.clear()
         case .acknowledgeAnchor:
             do { _ = try store.updateAnchorWatch(settings: options.settings) { w, _ in w.acknowledge() } } catch {
                 logger.error("cannot acknowledge the anchor alarm", metadata: ["error": "\(error)"])

@@ -4,14 +4,14 @@ import MarkTimePlaces
 import MarkTimeSystem
 import Synchronization
 
-/// The one thread that writes the store. Sights (and the pending journal) go before
+/// The one thread that writes the store. Sights (and the pending-presses file) go before
 /// everything else; nothing that hands it work ever waits for it.
 final class StoreWriter: Sendable {
     enum Job: Sendable {
         /// A sight, and when it was handed over (monotonic ns).
         case insert(Sight, queuedAt: Int64)
-        case journal(Sight)
-        case clearJournal
+        case keepPending(Sight)
+        case clearPending
         case acknowledgeAnchor
         case gap(InputGap)
         case track([ClockTrack.Entry])
@@ -22,7 +22,7 @@ final class StoreWriter: Sendable {
 
         var isUrgent: Bool {
             switch self {
-            case .insert, .journal, .clearJournal: true
+            case .insert, .keepPending, .clearPending: true
             default: false
             }
         }

@@ -171,3 +171,25 @@ public struct Geofence: Hashable, Sendable {
         if candidate == name { candidate = nil; streak = 0 }
     }
 }
+
+extension Geofence {
+    /// Applies a report from a friend's phone: an OwnTracks transition naming one of
+    /// `places` moves the person at once (entering a place, or leaving the one they are
+    /// at); any other report is a fix for the state machine. Returns the events.
+    public mutating func apply(transition: (place: String, kind: PlaceEvent.Kind)?, fix: GeoFix, places: [Place],
+                               rules: GeofenceRules) -> [PlaceEvent] {
+        guard let transition, let named = places.first(where: { $0.name.lowercased() == transition.place.lowercased() }) else {
+            return handle(fix, places: places, rules: rules)
+        }
+        let event = PlaceEvent(place: named.name, kind: transition.kind, time: fix.time, position: fix.position)
+        switch transition.kind {
+        case .enter where place != named.name:
+            self = Geofence(place: named.name, since: fix.time)
+        case .leave where place == named.name:
+            self = Geofence()
+        default:
+            return []
+        }
+        return [event]
+    }
+}

@@ -3,38 +3,6 @@ import GRDB
 import MarkTimeAccounts
 import MarkTimeCore
 
-/// Someone who may log in to the phone page.
-public struct Account: Hashable, Sendable {
-    public var id: Int64
-    public var name: String
-    public var admin: Bool
-    public var theme: Theme
-    public var fontSize: FontSize
-    public var createdAt: UTCTime
-}
-
-/// A logged-in browser: the cookie's token (returned once, never stored) and its CSRF token.
-public struct WebSession: Hashable, Sendable {
-    public var token: String
-    public var csrf: String
-    public var account: Account
-}
-
-/// Why a login was refused.
-public enum LoginRefusal: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The name or the password is wrong; which one is not said.
-    case wrongNameOrPassword
-    /// Too many failures for this name or from this address: try again at `until`.
-    case lockedOut(until: UTCTime)
-
-    public var description: String {
-        switch self {
-        case .wrongNameOrPassword: "wrong name or password"
-        case .lockedOut(let until): "too many failed logins: try again after \(until.iso8601)"
-        }
-    }
-}
-
 extension AppDatabase {
     /// A random token: 32 bytes from the system's generator, as hex.
     static func randomToken() -> String {

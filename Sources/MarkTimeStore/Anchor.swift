@@ -2,14 +2,6 @@ import GRDB
 import MarkTimeCore
 import MarkTimePlaces
 
-/// The stored anchor watch and when it was set.
-public struct StoredAnchorWatch: Hashable, Sendable {
-    public var watch: AnchorWatch
-    public var droppedAt: UTCTime
-    /// The boot whose monotonic clock `watch.lastFix` counts on.
-    public var bootID: String?
-}
-
 extension AppDatabase {
     /// Sets a new watch, replacing any other.
     public func dropAnchor(at position: Position, radius: Double, now: UTCTime) throws(StoreError) {
@@ -63,53 +55,24 @@ extension AppDatabase {
     }
 }
 
-/// The daemon's own copy of the anchor watch.
-///
-/// Each heartbeat reads the row (a read costs the SD card nothing), takes any change
-/// made from the command line (drop, ack, lift), applies the fixes and the time, and
-/// writes the row back only when the state or the alarm's streak changed. Distance,
-/// bearing and the last fix change with every fix: they travel in the daemon's status
-/// file instead (`DaemonStatus.anchor`), which `anchorWatch(settings:)` lays over the row.
-public struct AnchorKeeper: Sendable {
-    private var cached: StoredAnchorWatch?
-    /// The row as this keeper last read or wrote it.
-    private var row: StoredAnchorWatch?
-
-    public init() {}
-
-    /// The watch after `fixes` and the time `now`, and its actions; nil when no watch is set.
+extension AnchorKeeper {
+    /// Reads the row, lets the keeper apply `fixes` and the time `now`, and writes the row
+    /// back only when the keeper says so; nil when no watch is set.
     public mutating func update(_ fixes: [GeoFix], now: Int64, bootID: String, settings: Settings,
                                 store: AppDatabase) throws(StoreError) -> (watch: StoredAnchorWatch, actions: [AnchorWatch.Action])? {
-        guard let fresh = try store.anchorWatch(settings: settings, live: false) else {
-            cached = nil
-            row = nil
-            return nil
-        }
-        // Ours, unless the command line changed the row since we last saw it.
-        var stored = fresh
-        if let cached, row == fresh {
-            stored = cached
-        } else if fresh.bootID != bootID {
-            stored.watch.rebase(now: now)
-        }
-        let before = stored.watch
-        let actions = fixes.flatMap { stored.watch.handle($0, now: now) } + stored.watch.tick(now: now)
-        let w = stored.watch
-        let streak = { (a: AnchorWatch) in min(a.outside, a.confirmations) }
-        if w.state != before.state || streak(w) != streak(before) || fresh.bootID != bootID {
+        let fresh = try store.anchorWatch(settings: settings, live: false)
+        guard let step = advance(row: fresh, fixes: fixes, now: now, bootID: bootID) else { return nil }
+        if step.write {
+            let w = step.watch.watch
             try store.write { db in
                 try db.execute(sql: """
                     UPDATE anchor_watch SET state = ?, outside = ?, boot_id = ?, last_fix_mono_ns = ?,
                         last_fix_utc_ns = ?, distance_m = ?, bearing_deg = ? WHERE id = 1 AND dropped_at_ns = ?
                     """, arguments: [w.state.rawValue, w.outside, bootID, w.lastFix, w.lastFixTime?.nanosecondsSinceEpoch,
-                                     w.distance, w.bearing, stored.droppedAt.nanosecondsSinceEpoch])
+                                     w.distance, w.bearing, step.watch.droppedAt.nanosecondsSinceEpoch])
             }
-            stored.bootID = bootID
-            row = try store.anchorWatch(settings: settings, live: false)
-        } else {
-            row = fresh
+            written(try store.anchorWatch(settings: settings, live: false))
         }
-        cached = stored
-        return (stored, actions)
+        return (step.watch, step.actions)
     }
 }

@@ -271,6 +271,10 @@ extension AppDatabase {
         ALTER TABLE member ADD COLUMN share_topic TEXT;
         CREATE UNIQUE INDEX member_share_topic ON member(share_topic) WHERE share_topic IS NOT NULL;
         """),
+        // The status row and the live status file are one record: the anchor's live figures (JSON) join the row.
+        ("v12", """
+        ALTER TABLE daemon_status ADD COLUMN anchor TEXT;
+        """),
     ]
 
     static var migrationNames: [String] { migrations.map(\.name) }

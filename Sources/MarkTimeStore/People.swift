@@ -1,20 +1,6 @@
 import GRDB
 import MarkTimeCore
-
-/// Someone ashore, placed in a canonical tz zone.
-public struct Person: Hashable, Sendable {
-    public var id: Int64?
-    public var name: String
-    /// Canonical tz identifier: `Asia/Kolkata`.
-    public var zone: String
-    public var selected: Bool
-
-    public init(name: String, zone: String, selected: Bool = true) {
-        self.name = name
-        self.zone = zone
-        self.selected = selected
-    }
-}
+import MarkTimePeople
 
 extension AppDatabase {
     public func addPerson(_ person: Person, now: UTCTime) throws(StoreError) {

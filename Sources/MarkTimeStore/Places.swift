@@ -3,41 +3,6 @@ import MarkTimeCore
 import MarkTimePlaces
 import MarkTimeSystem
 
-/// A member of the crew or family, and where the geofence has them.
-public struct Member: Hashable, Sendable {
-    public var id: Int64?
-    public var name: String
-    public var color: MemberColor
-    public var isMe: Bool
-    public var geofence: Geofence
-    /// The last reported position, and when (UTC).
-    public var position: Position?
-    public var reportedAt: UTCTime?
-    /// The OwnTracks device whose locations move this member (`member link`).
-    public var shareTopic: String?
-
-    public init(name: String, color: MemberColor, isMe: Bool = false) {
-        self.name = name
-        self.color = color
-        self.isMe = isMe
-        geofence = Geofence()
-    }
-}
-
-/// A stored enter or leave, with whose it was.
-public struct StoredPlaceEvent: Hashable, Sendable {
-    public var member: String
-    public var event: PlaceEvent
-}
-
-/// The family clock as stored now: its hands, and a line per member saying where they are.
-public struct FamilyClockBoard: Sendable {
-    public var clock: FamilyClock
-    public var members: [Member]
-    /// `Anna: at Home since 10:02 UTC`, or `Ben: unknown`, one per hand, in order.
-    public var legend: [String]
-}
-
 extension AppDatabase {
     /// The family clock: each member's hand in the sector of the kind of place they are at.
     public func familyClock() throws(StoreError) -> FamilyClockBoard {
@@ -170,12 +135,7 @@ extension AppDatabase {
                 let row = try name == nil ? Row.fetchOne(db, sql: "SELECT * FROM member WHERE is_me = 1")
                     : Row.fetchOne(db, sql: "SELECT * FROM member WHERE name = ? COLLATE NOCASE", arguments: [name])
                 guard let row else { return false }
-                let member = Self.member(row)
-                var geofence = member.geofence
-                let places = try Self.places(db)
-                let events = geofence.handle(fix, places: places, rules: rules)
-                guard events.isEmpty, geofence == member.geofence, let stored = member.position else { return false }
-                return GreatCircle.distance(stored, fix.position) < quietDistance
+                return !Self.member(row).reportMatters(fix, places: try Self.places(db), rules: rules, quietDistance: quietDistance)
             }
             if unchanged { return [] }
         }
@@ -187,7 +147,9 @@ extension AppDatabase {
             } else if let me = try Row.fetchOne(db, sql: "SELECT * FROM member WHERE is_me = 1") {
                 row = me
             } else {
-                try db.execute(sql: "INSERT INTO member (name, color, is_me) VALUES ('Me', 'red', 1) ON CONFLICT (name) DO UPDATE SET is_me = 1")
+                let me = Member.defaultMe
+                try db.execute(sql: "INSERT INTO member (name, color, is_me) VALUES (?, ?, 1) ON CONFLICT (name) DO UPDATE SET is_me = 1",
+                               arguments: [me.name, me.color.rawValue])
                 row = try Row.fetchOne(db, sql: "SELECT * FROM member WHERE is_me = 1")!
             }
             var member = Self.member(row)

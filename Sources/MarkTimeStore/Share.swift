@@ -4,44 +4,6 @@ import MarkTimeCore
 import MarkTimePlaces
 import MarkTimeShare
 
-/// A message for the broker, waiting in the outbox until the broker acknowledges it.
-public struct ShareMessage: Hashable, Sendable {
-    public enum Kind: String, Sendable { case location, transition, card, waypoints }
-    public var id: Int64?
-    public var topic: String
-    public var payload: [UInt8]
-    public var retain: Bool
-    public var kind: Kind
-
-    public init(topic: String, payload: [UInt8], retain: Bool, kind: Kind) {
-        self.topic = topic
-        self.payload = payload
-        self.retain = retain
-        self.kind = kind
-    }
-}
-
-/// An OwnTracks device seen on the broker: its topic, its card's name, and the member linked to it.
-public struct SeenDevice: Hashable, Sendable {
-    public var topic: String
-    public var name: String?
-    public var lastSeen: UTCTime
-    public var messages: Int
-    public var member: String?
-}
-
-/// What a phone's message did.
-public enum SharedOutcome: Hashable, Sendable {
-    /// A linked member moved: the geofence's events, if any.
-    case moved(member: String, events: [PlaceEvent])
-    /// Older than the member's last report: ignored.
-    case stale(member: String)
-    /// From a topic no member is linked to: recorded as seen.
-    case unlinked
-    /// A card, or a message kind marktime does not apply.
-    case noted
-}
-
 extension AppDatabase {
     /// The most messages the outbox keeps: about a week of positions at one every five
     /// minutes, and a few thousand more. Beyond it the oldest positions go first (a newer
@@ -156,60 +118,19 @@ extension AppDatabase {
                 return .unlinked
             }
             var member = Self.member(row)
-            if let last = member.reportedAt, fix.time < last { return .stale(member: member.name) }
-            var events: [PlaceEvent] = []
-            let places = try Self.places(db)
-            if let transition, let place = places.first(where: { $0.name.lowercased() == transition.place.lowercased() }) {
-                let event = PlaceEvent(place: place.name, kind: transition.kind, time: fix.time, position: fix.position)
-                switch transition.kind {
-                case .enter where member.geofence.place != place.name:
-                    member.geofence = Geofence(place: place.name, since: fix.time)
-                    events.append(event)
-                case .leave where member.geofence.place == place.name:
-                    member.geofence = Geofence()
-                    events.append(event)
-                default:
-                    break
-                }
-            } else {
-                events = member.geofence.handle(fix, places: places, rules: rules)
-            }
+            if member.isStale(fix) { return .stale(member: member.name) }
+            let events = member.geofence.apply(transition: transition, fix: fix, places: try Self.places(db), rules: rules)
             try Self.save(member, at: fix, events: events, db)
             return .moved(member: member.name, events: events)
         }
     }
 }
 
-/// The share service's connection, as the daemon last wrote it beside its status.
-public struct ShareState: Hashable, Sendable {
-    public var connection: String
-    public var connected: Bool
-    public var broker: String
-    public var topic: String
-    public var lastSent: UTCTime?
-    public var lastReceived: UTCTime?
 
-    public init(connection: String, connected: Bool, broker: String, topic: String, lastSent: UTCTime?, lastReceived: UTCTime?) {
-        (self.connection, self.connected, self.broker, self.topic, self.lastSent, self.lastReceived) = (connection, connected, broker, topic, lastSent, lastReceived)
-    }
-
-    struct Coded: Codable {
-        var connection: String, connected: Bool, broker: String, topic: String
-        var last_sent_ns: Int64?, last_received_ns: Int64?
-    }
-
-    public var json: [UInt8] {
-        let coded = Coded(connection: connection, connected: connected, broker: broker, topic: topic,
-                          last_sent_ns: lastSent?.nanosecondsSinceEpoch, last_received_ns: lastReceived?.nanosecondsSinceEpoch)
-        return Array((try? JSONEncoder().encode(coded)) ?? Data())
-    }
-
+extension ShareState {
     /// The state in the file at `path`, or nil when there is none (no daemon sharing).
     public static func read(_ path: String) -> ShareState? {
-        guard let data = FileManager.default.contents(atPath: path), let c = try? JSONDecoder().decode(Coded.self, from: data) else { return nil }
-        return ShareState(connection: c.connection, connected: c.connected, broker: c.broker, topic: c.topic,
-                          lastSent: c.last_sent_ns.map(UTCTime.init(nanosecondsSinceEpoch:)),
-                          lastReceived: c.last_received_ns.map(UTCTime.init(nanosecondsSinceEpoch:)))
+        FileManager.default.contents(atPath: path).flatMap { ShareState(json: Array($0)) }
     }
 }
 
@@ -218,13 +139,6 @@ extension StatusFile {
     public var sharePath: String { (path.hasSuffix(".json") ? String(path.dropLast(5)) : path) + "-share.json" }
 }
 
-/// What `marktime share status` shows: the daemon's connection, the outbox, the devices seen.
-public struct ShareStatus: Hashable, Sendable {
-    /// Nil when no daemon is sharing.
-    public var state: ShareState?
-    public var outbox: Int
-    public var seen: [SeenDevice]
-}
 
 extension AppDatabase {
     public func shareStatus() throws(StoreError) -> ShareStatus {

@@ -32,34 +32,30 @@ public struct SightQuery: Sendable {
 }
 
 extension AppDatabase {
-    /// Stores a new sight durably and returns it with its id: one cached, prepared
-    /// INSERT in SQLite's autocommit (no BEGIN or COMMIT statements) and no read-back.
-    /// A fresh mark binds only the columns a press sets. Inserting the same key-down
-    /// again (a retry) returns the sight already stored.
+    /// Stores a new sight durably and returns it with its id: one INSERT in SQLite's
+    /// autocommit (no BEGIN or COMMIT statements) and no read-back. Inserting the same
+    /// key-down again (a retry) returns the sight already stored.
     public func insert(_ sight: Sight) throws(StoreError) -> Sight {
         // Encoded before the write (the provenance is JSON), to keep the writer's hold short.
-        var columns = SightColumns.encode(sight)
-        let mark = columns[SightColumns.markCount...].allSatisfy { $0.1 == nil }
-        if mark { columns.removeSubrange(SightColumns.markCount...) }
-        let arguments = StatementArguments(columns.map(\.1))
+        var record = SightRecord(sight)
         return try writeWithoutTransaction { db in
-            try db.cachedStatement(sql: mark ? SightColumns.insertMarkSQL : SightColumns.insertSQL).execute(arguments: arguments)
-            var stored = sight
-            if db.changesCount == 1 {
-                stored.id = db.lastInsertedRowID
-            } else {
-                stored.id = try Int64.fetchOne(db, sql: "SELECT id FROM sight WHERE boot_id = ? AND monotonic_ns = ?",
-                                               arguments: [sight.instant.bootID, sight.instant.nanoseconds])
+            do {
+                try record.insert(db)
+            } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
+                record.id = try Int64.fetchOne(db, SightRecord.select(SightRecord.Columns.id)
+                    .filter(SightRecord.Columns.bootID == sight.instant.bootID && SightRecord.Columns.monotonicNs == sight.instant.nanoseconds))
             }
+            var stored = sight
+            stored.id = record.id
             return stored
         }
     }
 
     /// One sight, current or archived.
     public func sight(id: Int64) throws(StoreError) -> (sight: Sight, archived: Bool) {
-        let found = try read { db in try Row.fetchOne(db, sql: "SELECT * FROM sight WHERE id = ?", arguments: [id]) }
+        let found = try read { db in try SightRecord.fetchOne(db, key: id) }
         guard let found else { throw .unknownSight(id) }
-        return (SightColumns.decode(found), found["archived_at_ns"] as Int64? != nil)
+        return (found.sight, found.archivedAtNs != nil)
     }
 
     public func sights(_ query: SightQuery = SightQuery()) throws(StoreError) -> [Sight] {
@@ -72,26 +68,22 @@ extension AppDatabase {
         sql += " ORDER BY utc_ns \(order), id \(order)"
         if let limit = query.limit { sql += " LIMIT ?"; arguments += [limit] }
         let q = sql, a = arguments
-        return try read { db in try Row.fetchAll(db, sql: q, arguments: a).map(SightColumns.decode) }
+        return try read { db in try SightRecord.fetchAll(db, sql: q, arguments: a).map(\.sight) }
     }
 
     /// Applies the navigator's edits in one transaction; unknown ids change nothing.
     public func edit(id: Int64, _ edit: SightEdit, now: UTCTime) throws(StoreError) -> Sight {
         try write { db in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM sight WHERE id = ?", arguments: [id]) else {
+            guard var record = try SightRecord.fetchOne(db, key: id) else {
                 throw StoreError.unknownSight(id)
             }
-            let edited = edit.apply(to: SightColumns.decode(row), at: now)
-            try update(edited, in: db)
+            let edited = edit.apply(to: record.sight, at: now)
+            let archivedAt = record.archivedAtNs
+            record = SightRecord(edited)
+            record.archivedAtNs = archivedAt
+            try record.update(db)
             return edited
         }
-    }
-
-    func update(_ sight: Sight, in db: Database) throws {
-        let columns = SightColumns.encode(sight)
-        try db.execute(
-            sql: "UPDATE sight SET \(columns.map { "\($0.0) = ?" }.joined(separator: ", ")) WHERE id = ?",
-            arguments: StatementArguments(columns.map(\.1) + [sight.id]))
     }
 
     /// Archives every current sight; returns how many.
@@ -131,8 +123,8 @@ extension AppDatabase {
                          better: (Sight) -> UTCEstimate?) throws(StoreError) -> [Sight] {
         // Read first: most heartbeats find nothing to change and need no write.
         let candidates = try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM sight WHERE boot_id = ? AND source IN ('unsynced', 'gps')", arguments: [bootID])
-                .map(SightColumns.decode)
+            try SightRecord.filter(SightRecord.Columns.bootID == bootID && [TimeSource.unsynced, .gps].contains(SightRecord.Columns.source))
+                .fetchAll(db).map(\.sight)
         }
         var updates: [(sight: Sight, was: TimeSource)] = []
         for var sight in candidates {
@@ -146,33 +138,107 @@ extension AppDatabase {
         return try write { db in
             // Only the time columns, and only if no one re-stamped it meanwhile: edits to other fields stay.
             var done: [Sight] = []
+            typealias C = SightRecord.Columns
             for (s, was) in planned {
-                try db.execute(sql: """
-                    UPDATE sight SET utc_ns = ?, source = ?, uncertainty_s = ?, provenance = ?, original_utc_ns = ?, original_source = ?,
-                        original_uncertainty_s = ?, corrected_at_ns = ? WHERE id = ? AND source = ?
-                    """, arguments: [s.estimate.utc.nanosecondsSinceEpoch, s.estimate.source.rawValue, s.estimate.uncertainty,
-                                     SightColumns.provenanceJSON(s.estimate.provenance),
-                                     s.original?.utc.nanosecondsSinceEpoch, s.original?.source.rawValue, s.original?.uncertainty,
-                                     s.correctedAt?.nanosecondsSinceEpoch, s.id, was.rawValue])
-                if db.changesCount == 1 { done.append(s) }
+                let r = SightRecord(s)
+                let changed = try SightRecord.filter(C.id == s.id && C.source == was).updateAll(db, [
+                    C.utcNs.set(to: r.utcNs), C.source.set(to: r.source), C.uncertaintyS.set(to: r.uncertaintyS),
+                    C.provenance.set(to: r.provenance), C.originalUtcNs.set(to: r.originalUtcNs),
+                    C.originalSource.set(to: r.originalSource), C.originalUncertaintyS.set(to: r.originalUncertaintyS),
+                    C.correctedAtNs.set(to: r.correctedAtNs),
+                ])
+                if changed == 1 { done.append(s) }
             }
             return done
         }
     }
 }
 
-/// The mapping between `Sight` and the `sight` table's columns.
-enum SightColumns {
-    static let names = encode(Sight(instant: MonotonicInstant(bootID: "", nanoseconds: 0),
-                                    estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 0), source: .unsynced, uncertainty: nil),
-                                    createdAt: UTCTime(nanosecondsSinceEpoch: 0))).map(\.0)
-    static let insertSQL = insert(names)
-    /// A fresh mark sets only the first `markCount` columns.
-    static let markCount = 12
-    static let insertMarkSQL = insert(Array(names.prefix(markCount)))
+/// A row of the `sight` table, and a line of the pending-presses file: GRDB and
+/// `JSONEncoder` both read and write it by its coding keys, the column names.
+struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "sight"
 
-    static func insert(_ columns: [String]) -> String {
-        "INSERT INTO sight (\(columns.joined(separator: ", "))) VALUES (\(databaseQuestionMarks(count: columns.count))) ON CONFLICT (boot_id, monotonic_ns) DO NOTHING"
+    var id: Int64?
+    var bootID: String
+    var monotonicNs: Int64
+    var utcNs: Int64
+    var source: TimeSource
+    var uncertaintyS: Double?
+    /// `StampProvenance` as JSON text.
+    var provenance: String?
+    var gpsLat: Double?
+    var gpsLon: Double?
+    var fixMode: Int?
+    var fixAgeS: Double?
+    var trigger: SightTrigger?
+    var createdAtNs: Int64
+    var originalUtcNs: Int64?
+    var originalSource: TimeSource?
+    var originalUncertaintyS: Double?
+    var correctedAtNs: Int64?
+    var body: String?
+    var limb: Limb?
+    var hsDeg: Double?
+    var ieArcmin: Double?
+    var eyeHeightM: Double?
+    var temperatureC: Double?
+    var pressureHpa: Double?
+    var drLat: Double?
+    var drLon: Double?
+    var note: String?
+    var editedAtNs: Int64?
+    var archivedAtNs: Int64?
+
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case id, source, provenance, trigger, body, limb, note
+        case bootID = "boot_id", monotonicNs = "monotonic_ns", utcNs = "utc_ns", uncertaintyS = "uncertainty_s"
+        case gpsLat = "gps_lat", gpsLon = "gps_lon", fixMode = "fix_mode", fixAgeS = "fix_age_s", createdAtNs = "created_at_ns"
+        case originalUtcNs = "original_utc_ns", originalSource = "original_source", originalUncertaintyS = "original_uncertainty_s"
+        case correctedAtNs = "corrected_at_ns", hsDeg = "hs_deg", ieArcmin = "ie_arcmin", eyeHeightM = "eye_height_m"
+        case temperatureC = "temperature_c", pressureHpa = "pressure_hpa", drLat = "dr_lat", drLon = "dr_lon"
+        case editedAtNs = "edited_at_ns", archivedAtNs = "archived_at_ns"
+    }
+
+    /// The table's columns, for queries.
+    typealias Columns = CodingKeys
+
+    public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    public init(_ s: Sight) {
+        id = s.id
+        (bootID, monotonicNs) = (s.instant.bootID, s.instant.nanoseconds)
+        (utcNs, source, uncertaintyS) = (s.estimate.utc.nanosecondsSinceEpoch, s.estimate.source, s.estimate.uncertainty)
+        provenance = Self.provenanceJSON(s.estimate.provenance)
+        (gpsLat, gpsLon, fixMode, fixAgeS) = (s.position?.latitude, s.position?.longitude, s.fixMode, s.fixAge)
+        (trigger, createdAtNs) = (s.trigger, s.createdAt.nanosecondsSinceEpoch)
+        (originalUtcNs, originalSource) = (s.original?.utc.nanosecondsSinceEpoch, s.original?.source)
+        (originalUncertaintyS, correctedAtNs) = (s.original?.uncertainty, s.correctedAt?.nanosecondsSinceEpoch)
+        (body, limb, hsDeg, ieArcmin, eyeHeightM) = (s.body, s.limb, s.hs, s.indexError, s.eyeHeight)
+        (temperatureC, pressureHpa, drLat, drLon) = (s.temperature, s.pressure, s.dr?.latitude, s.dr?.longitude)
+        (note, editedAtNs) = (s.note, s.editedAt?.nanosecondsSinceEpoch)
+    }
+
+    public var sight: Sight {
+        func time(_ ns: Int64?) -> UTCTime? { ns.map(UTCTime.init(nanosecondsSinceEpoch:)) }
+        func position(_ lat: Double?, _ lon: Double?) -> Position? {
+            guard let lat, let lon else { return nil }
+            return try? Position(latitude: lat, longitude: lon)
+        }
+        var s = Sight(id: id, instant: MonotonicInstant(bootID: bootID, nanoseconds: monotonicNs),
+                      estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: utcNs), source: source, uncertainty: uncertaintyS,
+                                            provenance: Self.provenance(provenance)),
+                      createdAt: UTCTime(nanosecondsSinceEpoch: createdAtNs))
+        if let utc = time(originalUtcNs), let originalSource {
+            s.original = UTCEstimate(utc: utc, source: originalSource, uncertainty: originalUncertaintyS)
+        }
+        s.correctedAt = time(correctedAtNs)
+        s.position = position(gpsLat, gpsLon)
+        (s.fixMode, s.fixAge, s.trigger) = (fixMode, fixAgeS, trigger)
+        (s.body, s.limb, s.hs, s.indexError, s.eyeHeight) = (body, limb, hsDeg, ieArcmin, eyeHeightM)
+        (s.temperature, s.pressure, s.dr) = (temperatureC, pressureHpa, position(drLat, drLon))
+        (s.note, s.editedAt) = (note, time(editedAtNs))
+        return s
     }
 
     /// The provenance as JSON, written by hand: it is on every press's path, where
@@ -198,70 +264,52 @@ enum SightColumns {
         guard let text else { return nil }
         return try? JSONDecoder().decode(StampProvenance.self, from: Data(text.utf8))
     }
+}
 
-    static func encode(_ s: Sight) -> [(String, (any DatabaseValueConvertible)?)] {
-        [
-            ("boot_id", s.instant.bootID),
-            ("monotonic_ns", s.instant.nanoseconds),
-            ("utc_ns", s.estimate.utc.nanosecondsSinceEpoch),
-            ("source", s.estimate.source.rawValue),
-            ("uncertainty_s", s.estimate.uncertainty),
-            ("provenance", provenanceJSON(s.estimate.provenance)),
-            ("gps_lat", s.position?.latitude),
-            ("gps_lon", s.position?.longitude),
-            ("fix_mode", s.fixMode),
-            ("fix_age_s", s.fixAge),
-            ("trigger", s.trigger?.rawValue),
-            ("created_at_ns", s.createdAt.nanosecondsSinceEpoch),
-            // What a press sets ends here (`markCount`).
-            ("original_utc_ns", s.original?.utc.nanosecondsSinceEpoch),
-            ("original_source", s.original?.source.rawValue),
-            ("original_uncertainty_s", s.original?.uncertainty),
-            ("corrected_at_ns", s.correctedAt?.nanosecondsSinceEpoch),
-            ("body", s.body),
-            ("limb", s.limb?.rawValue),
-            ("hs_deg", s.hs),
-            ("ie_arcmin", s.indexError),
-            ("eye_height_m", s.eyeHeight),
-            ("temperature_c", s.temperature),
-            ("pressure_hpa", s.pressure),
-            ("dr_lat", s.dr?.latitude),
-            ("dr_lon", s.dr?.longitude),
-            ("note", s.note),
-            ("edited_at_ns", s.editedAt?.nanosecondsSinceEpoch),
-        ]
-    }
+/// The columns of a sight that the CSV export reads, fetched by position for speed.
+public struct SightExportRecord: FetchableRecord, Sendable {
+    public var id: Int64
+    public var utc: Int64
+    public var source: String
+    public var uncertainty, hs, indexError, eyeHeight, temperature, pressure, drLat, drLon, lat, lon, fixAge: Double?
+    public var body, limb, note: String?
+    public var fixMode: Int64?
 
-    static func decode(_ row: Row) -> Sight {
-        func time(_ column: String) -> UTCTime? { (row[column] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:)) }
-        func position(_ lat: String, _ lon: String) -> Position? {
-            guard let la: Double = row[lat], let lo: Double = row[lon] else { return nil }
-            return try? Position(latitude: la, longitude: lo)
-        }
-        var s = Sight(
-            id: row["id"],
-            instant: MonotonicInstant(bootID: row["boot_id"], nanoseconds: row["monotonic_ns"]),
-            estimate: UTCEstimate(utc: time("utc_ns")!, source: TimeSource(rawValue: row["source"]) ?? .unsynced,
-                                  uncertainty: row["uncertainty_s"], provenance: provenance(row["provenance"])),
-            createdAt: time("created_at_ns")!)
-        if let utc = time("original_utc_ns"), let source = (row["original_source"] as String?).flatMap(TimeSource.init) {
-            s.original = UTCEstimate(utc: utc, source: source, uncertainty: row["original_uncertainty_s"])
-        }
-        s.correctedAt = time("corrected_at_ns")
-        s.position = position("gps_lat", "gps_lon")
-        s.fixMode = row["fix_mode"]
-        s.fixAge = row["fix_age_s"]
-        s.trigger = (row["trigger"] as String?).flatMap(SightTrigger.init)
-        s.body = row["body"]
-        s.limb = (row["limb"] as String?).flatMap(Limb.init)
-        s.hs = row["hs_deg"]
-        s.indexError = row["ie_arcmin"]
-        s.eyeHeight = row["eye_height_m"]
-        s.temperature = row["temperature_c"]
-        s.pressure = row["pressure_hpa"]
-        s.dr = position("dr_lat", "dr_lon")
-        s.note = row["note"]
-        s.editedAt = time("edited_at_ns")
-        return s
+    static let columns = "id, utc_ns, source, uncertainty_s, body, limb, hs_deg, ie_arcmin, eye_height_m, temperature_c, "
+        + "pressure_hpa, dr_lat, dr_lon, gps_lat, gps_lon, fix_mode, fix_age_s, note"
+
+    public init(row: Row) {
+        (id, utc, source, uncertainty, body, limb) = (row[0], row[1], row[2], row[3], row[4], row[5])
+        (hs, indexError, eyeHeight, temperature, pressure) = (row[6], row[7], row[8], row[9], row[10])
+        (drLat, drLon, lat, lon, fixMode, fixAge, note) = (row[11], row[12], row[13], row[14], row[15], row[16], row[17])
     }
 }
+
+extension AppDatabase {
+    /// Reads the current sights that `query` selects, oldest first, in one read transaction,
+    /// handing each to `each`, then runs `finally` inside the same read; returns how many.
+    public func exportSights(_ query: SightQuery, _ each: (SightExportRecord) throws -> Void,
+                             finally: () throws -> Void) throws(StoreError) -> Int {
+        try query.check()
+        var sql = "SELECT \(SightExportRecord.columns) FROM sight WHERE archived_at_ns IS NULL"
+        var arguments: StatementArguments = []
+        if let since = query.since { sql += " AND utc_ns >= ?"; arguments += [since.nanosecondsSinceEpoch] }
+        if let until = query.until { sql += " AND utc_ns < ?"; arguments += [until.nanosecondsSinceEpoch] }
+        sql += " ORDER BY utc_ns ASC, id ASC"
+        let q = sql, a = arguments
+        return try read { db in
+            var count = 0
+            let records = try SightExportRecord.fetchCursor(db, sql: q, arguments: a)
+            while let record = try records.next() {
+                try each(record)
+                count += 1
+            }
+            try finally()
+            return count
+        }
+    }
+}
+
+extension TimeSource: DatabaseValueConvertible {}
+extension Limb: DatabaseValueConvertible {}
+extension SightTrigger: DatabaseValueConvertible {}

@@ -3,35 +3,6 @@ import MarkTimeCore
 import MarkTimeSystem
 import MarkTimeTasks
 
-/// A task with a deadline, and perhaps a reminder.
-public struct TaskItem: Hashable, Sendable {
-    public var id: Int64
-    public var title: String
-    public var due: UTCTime
-    public var remind: UTCTime?
-    /// When the daemon fired the reminder, and whether it was late.
-    public var remindedAt: UTCTime?
-    public var remindedLate: Bool
-    public var doneAt: UTCTime?
-    public var course: String?
-}
-
-/// The changes `task edit` makes; `nil` leaves a field as it is.
-public struct TaskEdit: Sendable {
-    public var title: String?
-    public var due: UTCTime?
-    /// `.some(nil)` clears the reminder.
-    public var remind: UTCTime??
-    public var course: String??
-
-    public init(title: String? = nil, due: UTCTime? = nil, remind: UTCTime?? = nil, course: String?? = nil) {
-        self.title = title
-        self.due = due
-        self.remind = remind
-        self.course = course
-    }
-}
-
 /// A row of the `task` table: GRDB reads and writes it by its coding keys, the column names.
 struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "task"

@@ -162,6 +162,43 @@ public enum SideFile {
         try systemCall("rename \(temporary)") { rename(temporary, path) }
     }
 
+    /// Replaces `path` with `bytes` durably: a new file beside it, written and `fsync`ed,
+    /// renamed over it, and the folder `fsync`ed, so a power cut leaves the old file or the
+    /// new one whole, never a part. Every call is retried on EINTR.
+    public static func replaceDurably(_ path: String, with bytes: [UInt8],
+                                      permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws(SystemError) {
+        let temporary = path + ".tmp"
+        let fd: FileDescriptor
+        do {
+            fd = try FileDescriptor.open(FilePath(temporary), .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                         permissions: permissions, retryOnInterrupt: true)
+        } catch { throw SystemError("open \(temporary)", error as? Errno ?? .ioError) }
+        do {
+            _ = try fd.writeAll(bytes)
+            try systemCall("fsync \(temporary)") { fsync(fd.rawValue) }
+            try fd.close()
+        } catch {
+            try? fd.close()
+            unlink(temporary)
+            throw error as? SystemError ?? SystemError("write \(temporary)", error as? Errno ?? .ioError)
+        }
+        do { try systemCall("rename \(temporary)") { rename(temporary, path) } } catch {
+            unlink(temporary)
+            throw error
+        }
+        syncFolder(of: path)
+    }
+
+    /// Removes `path` (`unlink(2)`); false when there was no such file.
+    @discardableResult
+    public static func remove(_ path: String) throws(SystemError) -> Bool {
+        do { try systemCall("unlink \(path)") { unlink(path) } } catch {
+            if error.errno == .noSuchFileOrDirectory { return false }
+            throw error
+        }
+        return true
+    }
+
     /// `fsync`s the folder holding `path`, so a new or removed name in it is durable.
     public static func syncFolder(of path: String) {
         let folder = (path as NSString).deletingLastPathComponent

@@ -3,6 +3,7 @@ import Hummingbird
 import MarkTimeCore
 import MarkTimeSky
 import MarkTimeStore
+import MarkTimeExport
 
 /// The Now page (clock, fix, last sights, MARK), the sight log with its filters, a
 /// sight's page with every field editable and its reduction, and the CSV download.

@@ -1,3 +1,4 @@
+import MarkTimeAccounts
 import Hummingbird
 import HummingbirdWebSocket
 import MarkTimeStore

@@ -93,18 +93,18 @@ struct DaemonCoreTests {
         let failed = core.handle(.storeFailed(sight, reason: "disk I/O error"))
         // Then: the sight to the journal, then one failure tone, and it is pending
         #expect(failed.tones == [.failure])
-        #expect(failed.firstIndex(of: .journal(sight)) == 0 && failed[1] == .beep(.failure))
+        #expect(failed.firstIndex(of: .keepPending(sight)) == 0 && failed[1] == .beep(.failure))
         #expect(core.pending == [sight])
         // When the retry at the next tick fails again: no second buzz, no second journal line
         let tick = core.handle(.tick(now: 11 * second, clock: nil))
         #expect(tick.inserts == [sight])
         let again = core.handle(.storeFailed(sight, reason: "disk I/O error"))
         #expect(again.tones == [])
-        #expect(!again.contains(.journal(sight)))
+        #expect(!again.contains(.keepPending(sight)))
         // When it finally lands: the ok tone, and the journal is emptied
         let landed = core.handle(.stored(sight, timing: nil))
         #expect(landed.tones == [.ok])
-        #expect(landed.contains(.clearJournal))
+        #expect(landed.contains(.clearPending))
         #expect(core.pending == [])
     }
 
@@ -133,7 +133,7 @@ struct DaemonCoreTests {
         var core = DaemonCore(configuration: try .init(settings: Settings()))
         let actions = core.handle(.started(bootID: "boot-a", now: 0, track: [], pending: [left]))
         #expect(actions.inserts == [left])
-        #expect(core.handle(.stored(left, timing: nil)).contains(.clearJournal))
+        #expect(core.handle(.stored(left, timing: nil)).contains(.clearPending))
     }
 
     @Test func aPressWhileTheAnchorAlarmSoundsAcknowledgesItAndIsNoSight() {

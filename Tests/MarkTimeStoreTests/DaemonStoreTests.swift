@@ -7,10 +7,10 @@ import Testing
 
 @Suite("The daemon's store work")
 struct DaemonStoreTests {
-    @Test func thePendingJournalKeepsSightsUntilCleared() throws {
+    @Test func thePendingPressesKeepsSightsUntilCleared() throws {
         // Given two sights appended, the second with a position and a provenance
         let tmp = TemporaryFolder()
-        let journal = PendingJournal(storePath: tmp.store)
+        let pendingPresses = PendingPresses(storePath: tmp.store)
         var b = sight(at: 2)
         b.position = try Position(latitude: -27.3807, longitude: 153.3807)
         b.fixMode = 3
@@ -18,13 +18,13 @@ struct DaemonStoreTests {
         b.estimate.provenance = StampProvenance(method: .projected, samples: [
             .init(source: .gps, monotonicNanoseconds: second, utcNanoseconds: logDay + second, uncertainty: 0.5, distance: 1),
         ])
-        try journal.append(sight(at: 1))
-        try journal.append(b)
+        try pendingPresses.append(sight(at: 1))
+        try pendingPresses.append(b)
         // Then both read back exactly, in order; cleared, the file is gone
-        #expect(journal.load() == [sight(at: 1), b])
-        journal.clear()
-        #expect(!FileManager.default.fileExists(atPath: journal.path))
-        #expect(journal.load() == [])
+        #expect(pendingPresses.load() == [sight(at: 1), b])
+        pendingPresses.clear()
+        #expect(!FileManager.default.fileExists(atPath: pendingPresses.path))
+        #expect(pendingPresses.load() == [])
     }
 
     @Test func aPressStoresItsProvenanceAsJSONAndReadsItBackExactly() throws {
@@ -68,16 +68,16 @@ struct DaemonStoreTests {
     }
 
     @Test func aTornLastLineIsSkipped() throws {
-        // Given a journal whose last append was cut off by a power cut
+        // Given a pending-presses file whose last append was cut off by a power cut
         let tmp = TemporaryFolder()
-        let journal = PendingJournal(storePath: tmp.store)
-        try journal.append(sight(at: 1))
-        let handle = try #require(FileHandle(forWritingAtPath: journal.path))
+        let pendingPresses = PendingPresses(storePath: tmp.store)
+        try pendingPresses.append(sight(at: 1))
+        let handle = try #require(FileHandle(forWritingAtPath: pendingPresses.path))
         handle.seekToEndOfFile()
         handle.write(Data("{\"boot_id\":\"boot-a\",\"monot".utf8))
         handle.closeFile()
         // Then the whole line still counts
-        #expect(journal.load() == [sight(at: 1)])
+        #expect(pendingPresses.load() == [sight(at: 1)])
     }
 
     @Test func theLiveStatusComesFromTheStatusFileWhileTheDaemonRuns() throws {

@@ -2,6 +2,7 @@ import Foundation
 import MarkTimeCore
 import MarkTimeSky
 import MarkTimeStore
+import MarkTimeExport
 import Testing
 
 @Suite("The CSV export, written on several threads")

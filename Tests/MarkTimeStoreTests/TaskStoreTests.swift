@@ -1,6 +1,7 @@
 import Foundation
 import MarkTimeCore
 import MarkTimeStore
+import MarkTimeTasks
 import MarkTimeSystem
 import Testing
 

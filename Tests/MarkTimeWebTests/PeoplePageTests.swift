@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MarkTimeCore
+import MarkTimePeople
 import MarkTimeStore
 import Testing
 @testable import MarkTimeWeb

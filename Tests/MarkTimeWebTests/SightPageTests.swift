@@ -5,6 +5,7 @@ import HummingbirdWSTesting
 import MarkTimeCore
 import MarkTimeSky
 import MarkTimeStore
+import MarkTimeExport
 import Synchronization
 import Testing
 @testable import MarkTimeWeb

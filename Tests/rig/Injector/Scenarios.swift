@@ -190,7 +190,7 @@ enum Scenario {
     }
 
     /// The store refuses writes (another process holds its write lock past the busy
-    /// timeout): the press buzzes once, waits in the pending journal, and lands with the
+    /// timeout): the press buzzes once, waits in the pending-presses file, and lands with the
     /// ok beep once the store accepts writes again.
     static func storeRefusal(_ rig: Rig) throws {
         let before = try rig.sights().count
@@ -202,13 +202,13 @@ enum Scenario {
                   "heard \(describe(buzz, after: t)); capture: \(rig.capture.summary)")
         let journalled = eventually(within: 5) { FileManager.default.fileExists(atPath: journal) }
         let waiting = try rig.sights().count == before
-        rig.check(journalled && waiting, "it waits in the pending journal, not in the store")
+        rig.check(journalled && waiting, "it waits in the pending-presses file, not in the store")
         let released = monotonicNow()
         release()
         let ok = rig.capture.tone(after: released, timeout: 15)
         let landed = try eventually(within: 10) { try rig.sights().last?.instant.nanoseconds == t }
         rig.check(isDoubleBeep(ok) && landed && !FileManager.default.fileExists(atPath: journal),
-                  "once the store accepts writes the press lands, with the ok beep, and the journal is emptied",
+                  "once the store accepts writes the press lands, with the ok beep, and the pending-presses file is emptied",
                   "beep \(describe(ok, after: released)), landed \(landed), "
                   + "journal \(FileManager.default.fileExists(atPath: journal))")
     }
@@ -272,9 +272,9 @@ enum Scenario {
             let sights = try db.sights()
             say("# \(sights.count) sights in the store")
             if only {
-                // A press still in the pending journal is kept: the daemon stores it when it next starts.
-                let pending = PendingJournal(storePath: store).load()
-                say("# \(pending.count) presses in the pending journal")
+                // A press still in the pending-presses file is kept: the daemon stores it when it next starts.
+                let pending = PendingPresses(storePath: store).load()
+                say("# \(pending.count) presses in the pending-presses file")
                 for s in sights + pending { say("RIG-STORED \(s.instant.bootID) \(s.instant.nanoseconds)") }
             }
         }
@@ -283,8 +283,8 @@ enum Scenario {
         let rig = try Rig(marktime: marktime, nmea: nmea, folder: "/tmp/rig-powercut", store: store)
         try rig.startDaemon()
         // Half the boots, at random, start with a press the store refuses (another process
-        // holds its write lock): its buzz means it is in the pending journal, so it is
-        // acknowledged too, and the host's cut comes while the lock is held and the journal
+        // holds its write lock): its buzz means it is in the pending-presses file, so it is
+        // acknowledged too, and the host's cut comes while the lock is held and the pending-presses file
         // has it. The other boots are cut among ordinary presses.
         if Bool.random() {
             let release = try holdWriteLock(store)
@@ -292,7 +292,7 @@ enum Scenario {
             let buzz = rig.capture.tone(after: refused, window: 1.2, timeout: 20)
             if isTone(buzz, hertz: 400, count: 1, milliseconds: 1000) {
                 say("RIG-ACK \(rig.bootID) \(refused)")
-                say("# a refused press buzzed: it is in the pending journal")
+                say("# a refused press buzzed: it is in the pending-presses file")
             } else {
                 say("# no buzz recognised for the refused press: \(describe(buzz, after: refused))")
             }

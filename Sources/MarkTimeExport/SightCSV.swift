@@ -1,7 +1,7 @@
 import Foundation
-import GRDB
 import MarkTimeCore
 import MarkTimeSky
+import MarkTimeStore
 
 /// Sights as CSV for sight reduction: RFC 4180, one header row, CRLF line ends, oldest
 /// first. Angles are decimal degrees; the GPS position is repeated in DDM. The last five
@@ -49,25 +49,10 @@ public enum SightCSV {
             note = s.note
         }
 
-        init(_ row: GRDB.Row) {
-            id = row[0]
-            utc = row[1]
-            source = row[2]
-            uncertainty = row[3]
-            body = row[4]
-            limb = row[5]
-            hs = row[6]
-            indexError = row[7]
-            eyeHeight = row[8]
-            temperature = row[9]
-            pressure = row[10]
-            drLat = row[11]
-            drLon = row[12]
-            lat = row[13]
-            lon = row[14]
-            fixMode = row[15]
-            fixAge = row[16]
-            note = row[17]
+        init(_ r: SightExportRecord) {
+            (id, utc, source, uncertainty, body, limb) = (r.id, r.utc, r.source, r.uncertainty, r.body, r.limb)
+            (hs, indexError, eyeHeight, temperature, pressure) = (r.hs, r.indexError, r.eyeHeight, r.temperature, r.pressure)
+            (drLat, drLon, lat, lon, fixMode, fixAge, note) = (r.drLat, r.drLon, r.lat, r.lon, r.fixMode, r.fixAge, r.note)
         }
 
         /// The sight these fields describe, for its reduction.
@@ -93,9 +78,6 @@ public enum SightCSV {
             guard body != nil, hs != nil, eyeHeight != nil else { return nil }
             return try? ReducedSight(sight)
         }
-
-        static let columns = "id, utc_ns, source, uncertainty_s, body, limb, hs_deg, ie_arcmin, eye_height_m, temperature_c, "
-            + "pressure_hpa, dr_lat, dr_lon, gps_lat, gps_lon, fix_mode, fix_age_s, note"
     }
 
     /// The CSV of `sights`, header included.
@@ -112,32 +94,25 @@ public enum SightCSV {
     /// machine's cores while the next is read, and the batches reach `sink` in order.
     public static func export(_ db: AppDatabase, _ query: SightQuery, to sink: @escaping ([UInt8]) throws -> Void) throws(StoreError) -> Int {
         try query.check()
-        var sql = "SELECT \(Row.columns) FROM sight WHERE archived_at_ns IS NULL"
-        var arguments: StatementArguments = []
-        if let since = query.since { sql += " AND utc_ns >= ?"; arguments += [since.nanosecondsSinceEpoch] }
-        if let until = query.until { sql += " AND utc_ns < ?"; arguments += [until.nanosecondsSinceEpoch] }
-        sql += " ORDER BY utc_ns ASC, id ASC"
-        let q = sql, a = arguments
-        return try db.read { database in
-            var header = Writer(sink)
-            header.header()
-            try header.flush()
-            let pipeline = Pipeline(parts: max(1, ProcessInfo.processInfo.activeProcessorCount))
-            var count = 0
-            var batch: [Row] = []
-            batch.reserveCapacity(Pipeline.batchSize)
-            let rows = try GRDB.Row.fetchCursor(database, sql: q, arguments: a)
-            while let row = try rows.next() {
-                batch.append(Row(row))
-                count += 1
-                if batch.count == Pipeline.batchSize {
-                    try pipeline.submit(batch, to: sink)
-                    batch.removeAll(keepingCapacity: true)
-                }
+        var header = Writer(sink)
+        header.header()
+        let pipeline = Pipeline(parts: max(1, ProcessInfo.processInfo.activeProcessorCount))
+        var batch: [Row] = []
+        batch.reserveCapacity(Pipeline.batchSize)
+        // The header goes out as the read starts, before any row.
+        var started = false
+        let start = { () throws in if !started { try header.flush(); started = true } }
+        return try db.exportSights(query) { record in
+            try start()
+            batch.append(Row(record))
+            if batch.count == Pipeline.batchSize {
+                try pipeline.submit(batch, to: sink)
+                batch.removeAll(keepingCapacity: true)
             }
+        } finally: {
+            try start()
             try pipeline.submit(batch, to: sink)
             try pipeline.finish(to: sink)
-            return count
         }
     }
 

@@ -1,22 +1,23 @@
 import Foundation
+import GRDB
 import MarkTimeCore
 import MarkTimeSystem
 
 /// Presses the store could not take yet, in a small append-only file beside it
-/// (`<store>-pending.jsonl`, one JSON object a line).
+/// (`<store>-pending.jsonl`, one `SightRecord` as JSON a line).
 ///
 /// Each append is fsynced before it returns, and the folder is synced when the file is
 /// made, so a press that buzzed survives a crash or a power cut. The daemon reads it at
 /// start, stores what it holds, and empties it once every press has landed. A torn last
 /// line (a cut during an append) is skipped.
-public struct PendingJournal: Sendable {
+public struct PendingPresses: Sendable {
     public let path: String
 
     public init(storePath: String) { path = storePath + "-pending.jsonl" }
 
     /// Appends one sight and syncs it (and the folder, when the file is new).
     public func append(_ sight: Sight) throws(StoreError) {
-        guard let data = try? JSONEncoder().encode(Record(sight)) else { throw .failed(path: path, reason: "cannot encode the sight") }
+        guard let data = try? JSONEncoder().encode(SightRecord(sight)) else { throw .failed(path: path, reason: "cannot encode the sight") }
         do { try SideFile.appendAndSync(Array(data) + [UInt8(ascii: "\n")], to: path) } catch {
             throw .failed(path: path, reason: error.description)
         }
@@ -25,17 +26,21 @@ public struct PendingJournal: Sendable {
     /// Every whole line's sight, oldest first.
     public func load() -> [Sight] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
-        return data.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONDecoder().decode(Record.self, from: Data($0)).sight }
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            let decoder = JSONDecoder()
+            return (try? decoder.decode(SightRecord.self, from: Data(line)))?.sight
+                ?? (try? decoder.decode(EarlierLine.self, from: Data(line)))?.sight
+        }
     }
 
     /// Removes the file once its sights are in the store.
     public func clear() {
-        guard unlink(path) == 0 else { return }
+        guard (try? SideFile.remove(path)) == true else { return }
         SideFile.syncFolder(of: path)
     }
 
-    /// A pending sight's fields.
-    struct Record: Codable {
+    /// A line as marktime 0.150 and earlier wrote it, so presses kept across an upgrade still land.
+    struct EarlierLine: Decodable {
         var boot_id: String
         var monotonic_ns: Int64
         var utc_ns: Int64
@@ -49,30 +54,13 @@ public struct PendingJournal: Sendable {
         var note: String?
         var created_at_ns: Int64
 
-        init(_ s: Sight) {
-            boot_id = s.instant.bootID
-            monotonic_ns = s.instant.nanoseconds
-            utc_ns = s.estimate.utc.nanosecondsSinceEpoch
-            source = s.estimate.source
-            uncertainty_s = s.estimate.uncertainty
-            provenance = s.estimate.provenance
-            lat = s.position?.latitude
-            lon = s.position?.longitude
-            fix_mode = s.fixMode
-            fix_age_s = s.fixAge
-            note = s.note
-            created_at_ns = s.createdAt.nanosecondsSinceEpoch
-        }
-
         var sight: Sight {
             var s = Sight(instant: MonotonicInstant(bootID: boot_id, nanoseconds: monotonic_ns),
                           estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: utc_ns), source: source, uncertainty: uncertainty_s,
                                                 provenance: provenance),
                           createdAt: UTCTime(nanosecondsSinceEpoch: created_at_ns))
             if let lat, let lon { s.position = try? Position(latitude: lat, longitude: lon) }
-            s.fixMode = fix_mode
-            s.fixAge = fix_age_s
-            s.note = note
+            (s.fixMode, s.fixAge, s.note) = (fix_mode, fix_age_s, note)
             return s
         }
     }

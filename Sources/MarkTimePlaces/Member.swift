@@ -1,0 +1,69 @@
+import MarkTimeCore
+
+/// A member of the crew or family, and where the geofence has them.
+public struct Member: Hashable, Sendable {
+    public var id: Int64?
+    public var name: String
+    public var color: MemberColor
+    public var isMe: Bool
+    public var geofence: Geofence
+    /// The last reported position, and when (UTC).
+    public var position: Position?
+    public var reportedAt: UTCTime?
+    /// The OwnTracks device whose locations move this member (`member link`).
+    public var shareTopic: String?
+
+    public init(name: String, color: MemberColor, isMe: Bool = false) {
+        self.name = name
+        self.color = color
+        self.isMe = isMe
+        geofence = Geofence()
+    }
+}
+
+/// A stored enter or leave, with whose it was.
+public struct StoredPlaceEvent: Hashable, Sendable {
+    public var member: String
+    public var event: PlaceEvent
+
+    public init(member: String, event: PlaceEvent) {
+        self.member = member
+        self.event = event
+    }
+}
+
+/// The family clock as stored now: its hands, and a line per member saying where they are.
+public struct FamilyClockBoard: Sendable {
+    public var clock: FamilyClock
+    public var members: [Member]
+    /// `Anna: at Home since 10:02 UTC`, or `Ben: unknown`, one per hand, in order.
+    public var legend: [String]
+
+    public init(clock: FamilyClock, members: [Member], legend: [String]) {
+        self.clock = clock
+        self.members = members
+        self.legend = legend
+    }
+}
+
+extension Member {
+    /// A report older than the member's last one changes nothing.
+    public func isStale(_ fix: GeoFix) -> Bool {
+        reportedAt.map { fix.time < $0 } ?? false
+    }
+}
+
+extension Member {
+    /// The member a report without a name moves when no member is marked as me yet.
+    public static let defaultMe = Member(name: "Me", color: .red, isMe: true)
+
+    /// Whether `fix` matters enough to write (the quiet-report rule for the daemon's own
+    /// fixes): it does when the geofence would change or raise an event, when there is no
+    /// stored position, or when it is `quietDistance` metres or more from the stored one.
+    public func reportMatters(_ fix: GeoFix, places: [Place], rules: GeofenceRules, quietDistance: Double) -> Bool {
+        var geofence = self.geofence
+        let events = geofence.handle(fix, places: places, rules: rules)
+        guard events.isEmpty, geofence == self.geofence, let position else { return true }
+        return GreatCircle.distance(position, fix.position) >= quietDistance
+    }
+}
