@@ -28,6 +28,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        // Named for the modules the phone page imports itself (NIOCore, HTTPTypes); hummingbird already brings both.
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.0"),
         // `swift package generate-documentation`: the manual's articles (MarkTime.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -134,6 +137,7 @@ let package = Package(
                 "MarkTimeDevices",
                 "MarkTimeRecorder",
                 "MarkTimeShare",
+                "MarkTimeSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -152,7 +156,11 @@ let package = Package(
                 "MarkTimeDevices",
                 "MarkTimeRecorder",
                 "MarkTimeExport",
+                "MarkTimePlaces",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -185,6 +193,7 @@ let package = Package(
                 "MarkTimeSystem",
                 "MarkTimeExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Rainbow", package: "Rainbow"),
             ]),
 
@@ -220,23 +229,30 @@ let package = Package(
         .testTarget(
             name: "MarkTimeStoreTests",
             dependencies: ["MarkTimeStore", "MarkTimeAccounts", "MarkTimeRecorder", "MarkTimePlaces", "MarkTimeShare", "MarkTimeExport",
-                           "MarkTimePeople", "MarkTimeTasks", .product(name: "GRDB", package: "GRDB.swift")]),
+                           "MarkTimePeople", "MarkTimeTasks", "MarkTimeCore", "MarkTimeSky", "MarkTimeSystem",
+                           .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "MarkTimeWebTests",
             dependencies: ["MarkTimeWeb", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices", "MarkTimeExport",
+                           "MarkTimePeople", "MarkTimePlaces", "MarkTimeTasks",
+                           .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "Logging", package: "swift-log"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")]),
-        .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig"]),
-        .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices"]),
+        .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig", "MarkTimeCore"]),
+        // The package's shape: declared imports, system calls only through MarkTimeSystem.
+        .testTarget(name: "MarkTimeLayoutTests"),
+        .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices", "MarkTimeCore"]),
         .testTarget(
             name: "MarkTimeSystemTests",
             dependencies: ["MarkTimeSystem", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(
             name: "MarkTimeDaemonTests",
-            dependencies: ["MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "MarkTimeCLITests",
             dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimePlaces", "MarkTimeDevices", "RigSupport",
+                           .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift")]),
     ],
     swiftLanguageModes: [.v6]

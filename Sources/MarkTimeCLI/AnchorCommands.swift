@@ -15,8 +15,8 @@ extension MarkTime {
                   marktime anchor status
                   marktime anchor ack          # silence the alarm and re-arm (the sight button does too)
                   marktime anchor lift         # end the watch
-                From rode and depth the radius is √(rode² − (depth + bow)²) plus anchor.gps_margin_m (10 m).
-                The daemon sounds the alarm after anchor.confirm_fixes (3) fixes in a row outside it, and
+                From rode and depth the radius is √(rode² − (depth + bow)²) plus anchor.gps_margin_m (10 m). \
+                The daemon sounds the alarm after anchor.confirm_fixes (3) fixes in a row outside it, and \
                 the warning tone when no fix came for anchor.stale_s (30 s).
                 """,
             subcommands: [Drop.self, Status.self, Ack.self, Lift.self])

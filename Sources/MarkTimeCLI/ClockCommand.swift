@@ -10,7 +10,7 @@ extension MarkTime {
         static let configuration = CommandConfiguration(
             abstract: "The family clock: one hand per member, pointing at the kind of place they are at.",
             discussion: """
-                Sectors are the place kinds (home, work, school, harbour, anchorage, other) and Unknown.
+                Sectors are the place kinds (home, work, school, harbour, anchorage, other) and Unknown. \
                 Members come from `marktime member add`; the daemon moves the one marked --me.
                   marktime clock
                   marktime clock --svg clock.svg

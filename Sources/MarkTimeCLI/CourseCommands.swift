@@ -39,7 +39,7 @@ extension MarkTime {
                   marktime grade add NAV101 HW1 --type Homework --score 95
                   marktime course show NAV101     (current 88.57%, B: 62 of the 70 graded points)
                   marktime course need NAV101 A   (the Final needs 93.33%)
-                Within a type, each assignment's share is the type's weight divided equally, after any
+                Within a type, each assignment's share is the type's weight divided equally, after any \
                 set with --weight. A type with no assignments yet counts as work still to come.
                 """,
             subcommands: [Add.self, List.self, Remove.self, Weight.self, Show.self, Need.self])

@@ -72,10 +72,10 @@ extension MarkTime {
                   marktime day 2026-11-21 --format json
                   marktime day export 2026-11-21 -o log-2026-11-21.md
                   marktime cal 2026-11                 (which days have entries)
-                Days and times are in the home zone (config home.zone, else the system's).
-                The page opens with the Sun's day: astronomical, nautical and civil dawn (the Sun's centre
-                at −18°, −12°, −6°), sunrise and sunset (the upper limb on the horizon: the centre at
-                −0° 50′), then the dusks; worked at the day's last recorded position (a sight's GPS fix,
+                Days and times are in the home zone (config home.zone, else the system's). \
+                The page opens with the Sun's day: astronomical, nautical and civil dawn (the Sun's centre \
+                at −18°, −12°, −6°), sunrise and sunset (the upper limb on the horizon: the centre at \
+                −0° 50′), then the dusks; worked at the day's last recorded position (a sight's GPS fix, \
                 a check-in, a place), else the daemon's current fix, else the place of kind home.
                 """,
             subcommands: [Show.self, Note.self, Checkin.self, Photo.self, Export.self, Remove.self],

@@ -5,6 +5,7 @@ import MarkTimeConfig
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimeStore
+import MarkTimeSystem
 
 /// `--store PATH`, shared by every subcommand.
 struct StoreOptions: ParsableArguments {
@@ -65,7 +66,7 @@ func parseBound(_ text: String?, upper: Bool, option: String) throws -> UTCTime?
 
 /// Asks on the terminal; refuses (with a hint) when there is no terminal to ask.
 func confirm(_ question: String, hint: String) throws -> Bool {
-    guard isatty(STDIN_FILENO) != 0 else {
+    guard Terminal.isTerminal(STDIN_FILENO) else {
         throw InputError("\(question.trimmingCharacters(in: .punctuationCharacters)): no terminal to confirm on; \(hint)")
     }
     print("\(question) [y/N] ", terminator: "")

@@ -74,12 +74,12 @@ extension MarkTime {
                   marktime people                              (everyone selected, now)
                   marktime people at 07:30 --date 2026-12-24
                   marktime people scroll                       (arrow keys move the time)
-                Your zone is config home.zone (`marktime config set home.zone Australia/Brisbane`), else the
-                system's. When the daemon has a fix from the last hour, a Ship row shows zone time for the
-                longitude: ZD = longitude / 15, rounded, signed so that ZT + ZD = UT (150° E is ZD −10).
+                Your zone is config home.zone (`marktime config set home.zone Australia/Brisbane`), else the \
+                system's. When the daemon has a fix from the last hour, a Ship row shows zone time for the \
+                longitude: ZD = longitude / 15, rounded, signed so that ZT + ZD = UT (150° E is ZD −10). \
                 SKY is the Sun's altitude at the zone's city (the tz database's zone1970.tab) or at the ship:
-                day, then civil, nautical and astronomical twilight down to −6°, −12° and −18°, then night;
-                "-" for a zone with no city (Etc/GMT+5).
+                day, then civil, nautical and astronomical twilight down to −6°, −12° and −18°, then night; \
+                "-" for a zone with no city (Etc/GMT+5). \
                 Names and rules come from the machine's tz database (/usr/share/zoneinfo).
                 """,
             subcommands: [Show.self, Add.self, List.self, Select.self, Deselect.self, Remove.self, Rename.self, Zones.self, Scroll.self],

@@ -3,14 +3,15 @@ import Foundation
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimePeople
+import MarkTimeSystem
 
 extension MarkTime.People {
     struct Scroll: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "A full-screen view: move through your day with the arrow keys and watch everyone's clocks.",
             discussion: """
-                →/← one minute later/earlier, ↑/↓ 15 minutes, PgUp/PgDn an hour, n now, q quits.
-                Each row is tinted with the sky where that person is, from the Sun's altitude there: night,
+                →/← one minute later/earlier, ↑/↓ 15 minutes, PgUp/PgDn an hour, n now, q quits. \
+                Each row is tinted with the sky where that person is, from the Sun's altitude there: night, \
                 the twilights' blues, dawn's rose or dusk's mauve, and day.
                   marktime people scroll
                   marktime people scroll at 06:00 --date 2026-12-24
@@ -20,7 +21,7 @@ extension MarkTime.People {
         @OptionGroup var minute: MinuteOptions
 
         func run() async throws {
-            guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
+            guard Terminal.isTerminal(STDIN_FILENO), Terminal.isTerminal(STDOUT_FILENO) else {
                 throw InputError("people scroll needs a terminal; `marktime people at HH:MM` prints the same times")
             }
             let settings = try config.settings()
@@ -82,12 +83,11 @@ struct KeyReader {
                 if let key { return key }
                 continue
             }
-            var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-            guard poll(&fds, 1, Int32(wait * 1000)) > 0 else { return nil }
-            var buffer = [UInt8](repeating: 0, count: 64)
-            let n = read(STDIN_FILENO, &buffer, buffer.count)
-            if n <= 0 { return .quit }
-            pending += buffer[0..<n]
+            switch Terminal.input(wait: wait) {
+            case .timedOut: return nil
+            case .closed: return .quit
+            case .bytes(let bytes): pending += bytes
+            }
         }
     }
 
@@ -111,82 +111,6 @@ struct KeyReader {
             default: return (nil, 3)
             }
         default: return (nil, 1)
-        }
-    }
-}
-
-/// The terminal's settings before the view took it, for restoring from a signal handler.
-nonisolated(unsafe) private var savedTerminal: termios?
-
-/// Puts the terminal back: cursor, main screen, line mode and echo. Async-signal-safe.
-private func restoreTerminal() {
-    guard var saved = savedTerminal else { return }
-    let reset = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
-    _ = reset.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
-    tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-}
-
-nonisolated(unsafe) private var resized: sig_atomic_t = 0
-
-/// The full-screen terminal: raw keys, the alternate screen, and redraws of only the
-/// lines that changed. Restored on exit and on SIGINT, SIGTERM, SIGHUP or SIGQUIT.
-final class RawTerminal {
-    private var shown: [String] = []
-
-    init() {
-        var t = termios()
-        tcgetattr(STDIN_FILENO, &t)
-        savedTerminal = t
-        t.c_lflag &= ~tcflag_t(ICANON | ECHO)
-        withUnsafeMutableBytes(of: &t.c_cc) { cc in
-            cc[Int(VMIN)] = 1
-            cc[Int(VTIME)] = 0
-        }
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &t)
-        for s in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
-            signal(s) { sig in
-                restoreTerminal()
-                signal(sig, SIG_DFL)
-                raise(sig)
-            }
-        }
-        signal(SIGWINCH) { _ in resized = 1 }
-        emit("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
-    }
-
-    var width: Int {
-        var size = winsize()
-        return ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
-    }
-
-    /// Writes the lines that differ from what is on screen.
-    func draw(_ lines: [String]) {
-        if resized != 0 {
-            resized = 0
-            shown = []
-            emit("\u{1B}[2J")
-        }
-        var out = ""
-        for (i, line) in lines.enumerated() where i >= shown.count || shown[i] != line {
-            out += "\u{1B}[\(i + 1);1H" + line + "\u{1B}[0m\u{1B}[K"
-        }
-        for i in lines.count..<max(lines.count, shown.count) { out += "\u{1B}[\(i + 1);1H\u{1B}[K" }
-        shown = lines
-        emit(out)
-    }
-
-    func restore() {
-        restoreTerminal()
-        savedTerminal = nil
-    }
-
-    private func emit(_ s: String) {
-        guard !s.isEmpty else { return }
-        var bytes = Array(s.utf8)[...]
-        while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if n <= 0 { return }
-            bytes = bytes.dropFirst(n)
         }
     }
 }

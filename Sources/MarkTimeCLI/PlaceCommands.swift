@@ -42,7 +42,7 @@ extension MarkTime {
                   marktime place add Anchorage --here --radius 300 --kind anchorage
                   marktime place list
                   marktime place history --since 2026-11-01
-                Entering takes places.confirm_fixes (3) fixes in a row inside the radius; leaving as many
+                Entering takes places.confirm_fixes (3) fixes in a row inside the radius; leaving as many \
                 outside the radius plus a margin (places.margin_percent, 10 %, or places.margin_min_m, 20 m).
                 """,
             subcommands: [Add.self, List.self, Remove.self, Rename.self, History.self])

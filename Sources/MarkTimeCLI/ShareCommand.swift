@@ -9,7 +9,7 @@ extension MarkTime {
             commandName: "share",
             abstract: "Family and crew over MQTT, as OwnTracks does.",
             discussion: """
-                With share.enabled, the daemon publishes the boat on owntracks/USER/DEVICE (share.user, share.device)
+                With share.enabled, the daemon publishes the boat on owntracks/USER/DEVICE (share.user, share.device) \
                 and puts the phones it sees on the clock. Link a phone to a member with
                   marktime member link Anna owntracks/anna/phone
                 """,

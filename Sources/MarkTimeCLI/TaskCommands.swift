@@ -28,7 +28,7 @@ extension MarkTime {
                   marktime task add "Submit plotting sheet" --due 2026-12-01T09:00Z --course NAV101
                   marktime task add "Wind the chronometer" --due "tomorrow 08:00" --remind "tomorrow 07:55"
                   marktime task list --overdue
-                WHEN is one of: \(WhenParser.forms).
+                WHEN is one of: \(WhenParser.forms). \
                 Local times are in the home zone (config home.zone, else the system's).
                 """,
             subcommands: [Add.self, List.self, Done.self, Undo.self, Remove.self, Edit.self])

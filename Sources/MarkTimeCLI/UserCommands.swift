@@ -3,6 +3,7 @@ import Foundation
 import MarkTimeAccounts
 import MarkTimeCore
 import MarkTimeStore
+import MarkTimeSystem
 
 /// A password: one line of standard input with `--password-stdin`, else typed twice at the
 /// terminal without echo.
@@ -17,7 +18,7 @@ struct PasswordOptions: ParsableArguments {
             }
             return line
         }
-        guard isatty(STDIN_FILENO) != 0 else {
+        guard Terminal.isTerminal(STDIN_FILENO) else {
             throw InputError("no terminal to type the password on: give --password-stdin and pipe it in")
         }
         let first = try Self.prompt("Password for \(name): "), second = try Self.prompt("Again: ")
@@ -28,16 +29,10 @@ struct PasswordOptions: ParsableArguments {
     /// Reads a line from the terminal with echo off, putting the terminal back after.
     static func prompt(_ text: String) throws -> String {
         FileHandle.standardError.write(Data(text.utf8))
-        var saved = termios()
-        tcgetattr(STDIN_FILENO, &saved)
-        var quiet = saved
-        quiet.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
-        defer {
-            tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
-            FileHandle.standardError.write(Data("\n".utf8))
+        defer { FileHandle.standardError.write(Data("\n".utf8)) }
+        guard let line = Terminal.withEchoOff({ readLine(strippingNewline: true) }) else {
+            throw InputError("no password typed; nothing was changed")
         }
-        guard let line = readLine(strippingNewline: true) else { throw InputError("no password typed; nothing was changed") }
         return line
     }
 }
@@ -53,8 +48,8 @@ extension MarkTime {
                   printf '%s\\n' "$PW" | marktime user add crew --password-stdin
                   marktime user invite                       (a one-time code for the page's "Create account")
                   marktime user passwd crew
-                Names are letters, digits, '.', '_' and '-' (at most 32); passwords 8 to 72 bytes.
-                Passwords are kept only as bcrypt hashes (cost 12). Changing a password ends the
+                Names are letters, digits, '.', '_' and '-' (at most 32); passwords 8 to 72 bytes. \
+                Passwords are kept only as bcrypt hashes (cost 12). Changing a password ends the \
                 account's sessions.
                 """,
             subcommands: [Add.self, List.self, Remove.self, Passwd.self, Invite.self],

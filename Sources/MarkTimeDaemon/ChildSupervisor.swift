@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MarkTimeCore
 import ServiceLifecycle
+import MarkTimeSystem
 
 /// A child process the daemon keeps running (`marktime web`): started with the daemon,
 /// started again after a `Backoff` wait whenever it exits, and stopped with SIGTERM
@@ -34,7 +35,7 @@ struct ChildSupervisor: Service {
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment
-        environment["MARKTIME_SUPERVISOR"] = "\(getpid())"
+        environment["MARKTIME_SUPERVISOR"] = "\(ProcessInfo.processInfo.processIdentifier)"
         process.environment = environment
         let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
         process.terminationHandler = { p in
@@ -54,12 +55,12 @@ struct ChildSupervisor: Service {
             for await s in exits { status = s }
             return status
         } onGracefulShutdown: { [stopTimeout, logger, name] in
-            kill(pid, SIGTERM)
+            try? Signals.send(SIGTERM, to: pid)
             Task {
                 try? await Task.sleep(for: stopTimeout)
                 if process.isRunning {
                     logger.warning("\(name) did not stop after SIGTERM; killing it", metadata: ["pid": "\(pid)"])
-                    kill(pid, SIGKILL)
+                    try? Signals.send(SIGKILL, to: pid)
                 }
             }
         }

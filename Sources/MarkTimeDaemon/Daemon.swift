@@ -106,7 +106,7 @@ public final class MarkTimeDaemon: Sendable {
         gps = adapters.gps
         beeper = adapters.beeper
         let s = options.settings
-        core = Mutex(DaemonCore(configuration: try .init(settings: s, pid: getpid(), buttonDevice: options.buttonPath)))
+        core = Mutex(DaemonCore(configuration: try .init(settings: s, pid: ProcessInfo.processInfo.processIdentifier, buttonDevice: options.buttonPath)))
         pendingPresses = PendingPresses(storePath: store.path)
         statusFile = options.statusFile.map(StatusFile.init) ?? StatusFile.choose(storePath: store.path,
                                                                                     environment: ProcessInfo.processInfo.environment)

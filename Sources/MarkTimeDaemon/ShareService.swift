@@ -61,9 +61,11 @@ final class ShareService: Sendable {
         guard let (host, port) = ConfigKey.address(settings.broker) else { throw InputError("share.broker '\(settings.broker)' is not HOST:PORT") }
         var password: String?
         if let file = settings.passwordFile {
-            var info = stat()
-            guard stat(file, &info) == 0 else { throw InputError("cannot read share.password_file \(file): \(String(cString: strerror(errno)))") }
-            guard info.st_mode & 0o004 == 0 else {
+            let readableByAll: Bool
+            do { readableByAll = try Files.isReadableByOthers(file) } catch {
+                throw InputError("cannot read share.password_file \(file): \(String(cString: strerror(error.errno.rawValue)))")
+            }
+            guard !readableByAll else {
                 throw InputError("share.password_file \(file) is readable by every user: `chmod o-r \(file)`, then start the daemon again")
             }
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { throw InputError("cannot read share.password_file \(file)") }
@@ -96,7 +98,7 @@ final class ShareService: Sendable {
 
     func stop() {
         transport.stop()
-        unlink(statePath)
+        _ = try? SideFile.remove(statePath)
     }
 
     // MARK: Out

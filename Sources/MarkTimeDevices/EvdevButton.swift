@@ -65,9 +65,9 @@ public final class EvdevButton: ButtonSource, Sendable {
             state("cannot watch \(folder)")
             return
         }
-        defer { close(watch) }
+        defer { Descriptor.close(watch) }
         let mask = UInt32(IN_CREATE | IN_ATTRIB | IN_MOVED_TO | IN_DELETE)
-        var watching = inotify_add_watch(watch, folder, mask) >= 0
+        var watching = (try? syscall("inotify_add_watch \(folder)", { inotify_add_watch(watch, folder, mask) })) != nil
         var lastState = ""
         func say(_ s: String, _ log: () -> Void) {
             guard s != lastState else { return }
@@ -76,7 +76,7 @@ public final class EvdevButton: ButtonSource, Sendable {
             state(s)
         }
         while true {
-            if !watching { watching = inotify_add_watch(watch, folder, mask) >= 0 }
+            if !watching { watching = (try? syscall("inotify_add_watch \(folder)", { inotify_add_watch(watch, folder, mask) })) != nil }
             do {
                 let device = try Device(path: path, grab: grab)
                 say("ready: \(device.name)") { logger.info("button ready", metadata: ["device": "\(path)", "name": "\(device.name)"]) }
@@ -99,7 +99,7 @@ public final class EvdevButton: ButtonSource, Sendable {
         let woke = try? t.wait([watch], timeout: watching ? nil : .seconds(5))
         if woke == .stopped || woke == nil { return true }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while read(watch, &buffer, buffer.count) > 0 {}
+        while ((try? syscall("read inotify", { read(watch, &buffer, buffer.count) })) ?? 0) > 0 {}
         // udev sets permissions and the symlink just after the node appears.
         usleep(50_000)
         return false
@@ -132,11 +132,11 @@ public final class EvdevButton: ButtonSource, Sendable {
             do {
                 try negativeErrnoCall("libevdev_new_from_fd \(path)") { libevdev_new_from_fd(fd, &d) }
             } catch {
-                Glibc.close(fd)
+                Descriptor.close(fd)
                 throw DeviceError("\(path) is not an input device (\(error))", errno: error.errno.rawValue)
             }
             guard let d else {
-                Glibc.close(fd)
+                Descriptor.close(fd)
                 throw DeviceError("\(path) is not an input device")
             }
             dev = d
@@ -145,7 +145,7 @@ public final class EvdevButton: ButtonSource, Sendable {
                 try negativeErrnoCall("libevdev_set_clock_id \(path)") { libevdev_set_clock_id(d, CLOCK_MONOTONIC) }
             } catch {
                 libevdev_free(d)
-                Glibc.close(fd)
+                Descriptor.close(fd)
                 throw DeviceError("cannot select CLOCK_MONOTONIC on \(path) (\(error))", errno: error.errno.rawValue)
             }
             if grab {
@@ -153,7 +153,7 @@ public final class EvdevButton: ButtonSource, Sendable {
                     try negativeErrnoCall("EVIOCGRAB \(path)") { cevdev_grab(d, 1) }
                 } catch {
                     libevdev_free(d)
-                    Glibc.close(fd)
+                    Descriptor.close(fd)
                     throw DeviceError("cannot grab \(path): another program holds it (set button.grab=false to share it)",
                                       errno: error.errno.rawValue)
                 }
@@ -162,7 +162,7 @@ public final class EvdevButton: ButtonSource, Sendable {
 
         func close() {
             libevdev_free(dev)
-            Glibc.close(fd)
+            Descriptor.close(fd)
         }
 
         /// Reads until -EAGAIN. After SYN_DROPPED it reports the drop, then the events
@@ -215,12 +215,12 @@ public enum InputDevices {
         var devices: [KeyDevice] = [], unreadable: [(String, String)] = []
         for name in names {
             let path = folder + "/" + name
-            let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else {
-                unreadable.append((path, String(cString: strerror(errno))))
+            let fd: Int32
+            do { fd = try syscall("open \(path)") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } } catch {
+                unreadable.append((path, String(cString: strerror(error.errno))))
                 continue
             }
-            defer { close(fd) }
+            defer { Descriptor.close(fd) }
             var d: OpaquePointer? = nil
             guard libevdev_new_from_fd(fd, &d) == 0, let d else { continue }
             defer { libevdev_free(d) }

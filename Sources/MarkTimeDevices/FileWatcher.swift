@@ -35,8 +35,8 @@ public final class FileWatcher: @unchecked Sendable {
             while (try? t.wait([fd])) ?? .stopped != .stopped {
                 var hit = false
                 while true {
-                    let n = read(fd, &buffer, buffer.count)
-                    guard n > 0 else { break }
+                    // EAGAIN: every event is read.
+                    guard let n = try? systemCall("read inotify", { read(fd, &buffer, buffer.count) }), n > 0 else { break }
                     hit = hit || matches(buffer[..<n])
                 }
                 if hit { changed() }
@@ -46,7 +46,7 @@ public final class FileWatcher: @unchecked Sendable {
 
     public func stop() { thread.stop() }
 
-    deinit { close(fd) }
+    deinit { Descriptor.close(fd) }
 
     /// Whether any event in `events` (inotify_event records) names a watched file.
     private func matches(_ events: ArraySlice<UInt8>) -> Bool {

@@ -1,6 +1,7 @@
 import CSystemClock
 import Foundation
 import MarkTimeCore
+import MarkTimeSystem
 
 /// One reading of the machine's clocks.
 public struct SystemClockReading: Hashable, Sendable {
@@ -67,9 +68,7 @@ public struct SystemClock: SystemClockSource {
 
     /// CLOCK_MONOTONIC now, nanoseconds (`clock_gettime`, no other read).
     public static func monotonicNow() -> Int64 {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
-        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
+        Clocks.monotonicNanoseconds()
     }
 
     /// Reads CLOCK_REALTIME between two CLOCK_MONOTONIC reads (their midpoint is

@@ -22,8 +22,8 @@ public final class WallTimer: @unchecked Sendable {
     /// Clears an expiry (or a clock-set cancellation).
     public func drain() {
         var count: UInt64 = 0
-        _ = read(fd, &count, 8)
+        _ = try? systemCall("read timerfd") { read(fd, &count, 8) }
     }
 
-    deinit { close(fd) }
+    deinit { Descriptor.close(fd) }
 }

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import MarkTimeCore
+import MarkTimeSystem
 
 /// The marktime store: one SQLite file shared by the daemon and the CLI.
 ///
@@ -43,7 +44,7 @@ public final class AppDatabase: Sendable {
         // A user who may write the store brings it up to date first (another process may be
         // creating it this moment; the writable open waits for that).
         let folder = (path as NSString).deletingLastPathComponent
-        if access(path, W_OK) == 0, access(folder.isEmpty ? "." : folder, W_OK) == 0 {
+        if Files.isWritable(path), Files.isWritable(folder) {
             _ = try AppDatabase(path: path, createDirectory: false)
         }
         return try opening(path) {

@@ -1,6 +1,7 @@
 import Foundation
 import MarkTimeCore
 import MarkTimeJournal
+import MarkTimeSystem
 
 /// A photo as it went into the journal: its id, whether it is new (else the same image
 /// was already in), what the file is, and the time it was filed under.
@@ -75,25 +76,8 @@ struct MediaFolder {
         } catch {
             throw InputError("cannot make the media folder \(path): \(error.localizedDescription)")
         }
-        let temporary = path + "/.incoming-\(getpid())-" + name
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw InputError("cannot write in \(path): \(String(cString: strerror(errno)))") }
-        let ok = data.withUnsafeBytes { raw -> Bool in
-            var done = 0
-            while done < raw.count {
-                let n = write(fd, raw.baseAddress! + done, raw.count - done)
-                if n <= 0 { return false }
-                done += n
-            }
-            return fsync(fd) == 0
+        do { try SideFile.replaceDurably(target, with: data) } catch {
+            throw InputError("cannot store the photo in \(path): \(String(cString: strerror(error.errno.rawValue)))")
         }
-        close(fd)
-        guard ok, rename(temporary, target) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temporary)
-            throw InputError("cannot store the photo in \(path): \(reason)")
-        }
-        let dir = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if dir >= 0 { fsync(dir); close(dir) }
     }
 }

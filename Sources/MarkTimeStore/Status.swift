@@ -53,7 +53,7 @@ public struct StatusFile: Sendable {
         folders.append("/run/marktime")
         for folder in folders {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            if access(folder, W_OK) == 0 { return StatusFile(path: folder + "/" + name) }
+            if Files.isWritable(folder) { return StatusFile(path: folder + "/" + name) }
         }
         return StatusFile(path: storePath + "." + name)
     }

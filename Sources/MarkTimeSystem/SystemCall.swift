@@ -165,7 +165,7 @@ public enum SideFile {
     /// Replaces `path` with `bytes` durably: a new file beside it, written and `fsync`ed,
     /// renamed over it, and the folder `fsync`ed, so a power cut leaves the old file or the
     /// new one whole, never a part. Every call is retried on EINTR.
-    public static func replaceDurably(_ path: String, with bytes: [UInt8],
+    public static func replaceDurably(_ path: String, with bytes: some Sequence<UInt8>,
                                       permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws(SystemError) {
         let temporary = path + ".tmp"
         let fd: FileDescriptor

@@ -1,0 +1,44 @@
+import Glibc
+import SystemPackage
+
+/// Questions about files that the store and the daemon ask before they act.
+public enum Files {
+    /// Whether this process may write `path` (`access(2)` with W_OK).
+    public static func isWritable(_ path: String) -> Bool {
+        access(path.isEmpty ? "." : path, W_OK) == 0
+    }
+
+    /// Whether every user may read `path` (`stat(2)`: the others' read bit).
+    public static func isReadableByOthers(_ path: String) throws(SystemError) -> Bool {
+        var info = stat()
+        try systemCall("stat \(path)") { stat(path, &info) }
+        return info.st_mode & S_IROTH != 0
+    }
+}
+
+/// Signals to other processes.
+public enum Signals {
+    /// Sends `signal` to `pid` (`kill(2)`).
+    public static func send(_ signal: Int32, to pid: pid_t) throws(SystemError) {
+        try systemCall("kill \(pid)") { kill(pid, signal) }
+    }
+}
+
+/// Raw file descriptors that the adapters hold.
+public enum Descriptor {
+    /// Closes `fd` (`close(2)`), once: Linux releases the descriptor even when close is
+    /// interrupted, so a retry could close another thread's new descriptor.
+    public static func close(_ fd: Int32) {
+        _ = Glibc.close(fd)
+    }
+}
+
+/// The kernel's clocks.
+public enum Clocks {
+    /// CLOCK_MONOTONIC now, in nanoseconds (`clock_gettime(2)`, which cannot fail for it).
+    public static func monotonicNanoseconds() -> Int64 {
+        var t = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &t)
+        return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// The package's shape, read from its files: every module a target imports is declared in
+/// `Package.swift`, and system calls go through `MarkTimeSystem`.
+@Suite("The package's layout")
+struct LayoutTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    /// Modules of the toolchain, which no `Package.swift` declares.
+    static let toolchain: Set<String> = ["Foundation", "FoundationEssentials", "FoundationNetworking", "Glibc", "Musl", "Dispatch",
+                                         "Synchronization", "Testing", "XCTest", "_Concurrency"]
+
+    @Test("Every module a target imports is one of its declared dependencies")
+    func everyImportIsDeclared() throws {
+        // Given the targets of Package.swift with their folders and dependencies
+        let targets = try Self.targets()
+        #expect(targets.count > 20)
+        // When each target's Swift files are read for their imports
+        var undeclared: [String] = []
+        for target in targets {
+            for (file, module) in try Self.imports(under: target.path) where module != target.name {
+                if !target.dependencies.contains(module) && !Self.toolchain.contains(module) {
+                    undeclared.append("\(file) imports \(module), which target \(target.name) does not declare")
+                }
+            }
+        }
+        // Then none is missing from Package.swift
+        #expect(undeclared == [])
+    }
+
+    /// C functions that are system calls (or wrap one), by name; none is also a method name of ours.
+    static let systemCalls = [
+        "openat", "close", "unlink", "rename", "fsync", "fdatasync", "fcntl", "ioctl", "poll", "access", "mkdir", "rmdir", "kill",
+        "sigaction", "stat", "lstat", "fstat", "flock", "pipe", "dup", "dup2", "socket", "sendto", "mmap", "munmap", "ftruncate",
+        "lseek", "chmod", "chown", "readlink", "mkfifo", "eventfd", "inotify_init1", "inotify_add_watch", "adjtimex", "prctl",
+        "fork", "waitpid", "isatty", "umask", "symlink", "timerfd_create", "timerfd_settime", "tcgetattr", "tcsetattr",
+        "clock_gettime",
+    ]
+
+    /// Every raw call: the names above, and those that share a name with methods of ours
+    /// (`read`, `write`, `open`, `signal`) where their arguments give them away (a
+    /// descriptor, `O_` flags, a `SIG` number).
+    static let rawCall = try! NSRegularExpression(pattern: [
+        "(?<![A-Za-z0-9_.])(?:Glibc\\.)?(" + systemCalls.joined(separator: "|") + ")\\(",
+        "(?<![A-Za-z0-9_.])(?:Glibc\\.)?(read|write|pread|pwrite|send|recv)\\(\\s*(?:\\w*(?:fd|Fd|FD|watch|socket)\\w*|STD(?:IN|OUT|ERR)_FILENO)\\s*,",
+        "(?<![A-Za-z0-9_.])(?:Glibc\\.)?(open)\\([^)]*\\bO_[A-Z]+",
+        "(?<![A-Za-z0-9_.])(signal)\\(\\s*SIG",
+    ].joined(separator: "|"))
+
+    /// A line that hands its call to one of these wrappers goes through MarkTimeSystem:
+    /// `systemCall` and `negativeErrnoCall` there, and the adapters' `syscall`, which calls `systemCall`.
+    static let wrappers = ["systemCall(", "negativeErrnoCall(", "syscall("]
+
+    @Test("No source outside MarkTimeSystem and the C shims makes a raw system call")
+    func systemCallsGoThroughMarkTimeSystem() throws {
+        // Given every Swift source outside MarkTimeSystem (the C shims are C)
+        var found: [String] = []
+        for file in try Self.swiftFiles(under: "Sources") where !file.hasPrefix("Sources/MarkTimeSystem/") {
+            let text = try String(contentsOfFile: Self.root + "/" + file, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                // A method of our own with a libc name (`func open(`, `.read {`) is not a system call.
+                if code.contains("func ") || Self.wrappers.contains(where: code.contains) { continue }
+                let range = NSRange(code.startIndex..., in: code)
+                for match in Self.rawCall.matches(in: code, range: range) {
+                    let group = (1...match.numberOfRanges - 1).first { match.range(at: $0).location != NSNotFound } ?? 0
+                    let name = (code as NSString).substring(with: match.range(at: group))
+                    found.append("\(file):\(number + 1) calls \(name)")
+                }
+            }
+        }
+        // Then there is none
+        #expect(found == [])
+    }
+
+    // MARK: Reading the package
+
+    struct Target {
+        var name: String
+        var path: String
+        var dependencies: Set<String>
+    }
+
+    /// The targets `Package.swift` declares, read from its text.
+    static func targets() throws -> [Target] {
+        let text = try String(contentsOfFile: root + "/Package.swift", encoding: .utf8)
+        let start = try NSRegularExpression(pattern: "\\.(target|testTarget|executableTarget|systemLibrary)\\(\\s*name: \"(\\w+)\"")
+        let matches = start.matches(in: text, range: NSRange(text.startIndex..., in: text))
+        let ns = text as NSString
+        return matches.enumerated().map { i, match in
+            let kind = ns.substring(with: match.range(at: 1)), name = ns.substring(with: match.range(at: 2))
+            let end = i + 1 < matches.count ? matches[i + 1].range.location : ns.length
+            let body = ns.substring(with: NSRange(location: match.range.location, length: end - match.range.location))
+            var path = (kind == "testTarget" ? "Tests/" : "Sources/") + name
+            if let p = body.firstMatch(of: /path: "([^"]+)"/) { path = String(p.1) }
+            var dependencies: Set<String> = []
+            if let open = body.range(of: "dependencies: [") {
+                var depth = 1, index = open.upperBound
+                while depth > 0, index < body.endIndex {
+                    if body[index] == "[" { depth += 1 } else if body[index] == "]" { depth -= 1 }
+                    index = body.index(after: index)
+                }
+                let list = String(body[open.upperBound..<index]).replacing(/package: "[^"]*"/, with: "")
+                dependencies = Set(list.matches(of: /"(\w+)"/).map { String($0.1) })
+            }
+            return Target(name: name, path: path, dependencies: dependencies)
+        }
+    }
+
+    /// Each `import` of the Swift files under `folder`: (file, module).
+    static func imports(under folder: String) throws -> [(String, String)] {
+        try swiftFiles(under: folder).flatMap { file in
+            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+            return text.split(separator: "\n").compactMap { line -> (String, String)? in
+                guard let m = line.firstMatch(of: /^(?:@[\w()]+ )*import (?:(?:struct|class|enum|protocol|func|typealias|var) )?(\w+)/) else { return nil }
+                return (file, String(m.1))
+            }
+        }
+    }
+
+    /// The Swift files under `folder`, relative to the package root, sorted.
+    static func swiftFiles(under folder: String) throws -> [String] {
+        guard let walker = FileManager.default.enumerator(atPath: root + "/" + folder) else { return [] }
+        return walker.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") }.map { folder + "/" + $0 }.sorted()
+    }
+}
