@@ -36,7 +36,7 @@ extension MarkTime {
             let (reading, estimate) = try sharedClock(settings, published)
             let recorder = SightRecorder(store: db, beeper: DaemonBeeper(store: db.path), logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }),
                                          attempts: 3)
-            let sight = try recorder.record(instant: reading.instant, estimate: estimate, fix: published?.fix,
+            let sight = try await recorder.record(instant: reading.instant, estimate: estimate, fix: published?.fix,
                                                   settings: settings, note: note, trigger: .cli, createdAt: estimate.utc)
             if quiet {
                 print(sight.id ?? 0)

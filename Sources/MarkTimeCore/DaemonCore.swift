@@ -77,6 +77,8 @@ public struct DaemonCore: Sendable {
         /// The anchor watch, after the writer applied fixes or time to it.
         case anchor(AnchorSignal)
         case stopping(now: Int64)
+        /// The pending-presses file holds presses (another process kept them there).
+        case pendingFound([Sight])
     }
 
     /// What the stored anchor watch says after the writer updated it.
@@ -93,8 +95,8 @@ public struct DaemonCore: Sendable {
         /// Keep this sight in the pending-presses file beside the store until it lands; done
         /// before the actions after it (the failure tone) are carried out.
         case keepPending(Sight)
-        /// Every pending sight has landed: the pending-presses file can be emptied.
-        case clearPending
+        /// Every pending sight has landed: the pending-presses file can let go of them.
+        case settlePending
         case beep(Tone)
         case silenceAlarm
         /// Acknowledge the anchor alarm in the store (it re-arms the watch).
@@ -143,12 +145,10 @@ public struct DaemonCore: Sendable {
     public private(set) var gpsd = "starting"
     public private(set) var button = "starting"
     public private(set) var alarmSounding = false
+    /// The presses' store answers, under the one failure policy.
+    private var recording = Recording()
     /// Sights the store has not taken yet, oldest first; they are in the pending-presses file.
-    public private(set) var pending: [Sight] = []
-    /// Presses whose tone has not played yet: each is confirmed once, however often it is inserted.
-    private var awaiting: Set<MonotonicInstant> = []
-    /// Inserts asked for and not yet answered: a pending sight is not asked for twice at once.
-    private var inFlight: Set<MonotonicInstant> = []
+    public var pending: [Sight] { recording.pending }
     /// Fixes not yet handed to the geofence and the anchor watch.
     private var fixesToWatch: [Fix] = []
     /// The last input event read (its monotonic time), for the edge of a drop.
@@ -172,12 +172,7 @@ public struct DaemonCore: Sendable {
             startedAt = now
             lastTrackSave = now
             track.restore(saved.filter { $0.sample.source != .unsynced })
-            pending = leftOver
-            var actions = leftOver.map { insert($0) }
-            if !leftOver.isEmpty {
-                actions.append(.log(LogLine(.warning, "sights from the pending-presses file go to the store", ["count": "\(leftOver.count)"])))
-            }
-            return actions
+            return recording.adopt(leftOver).map(Action.init)
         case .input(let input, let clock):
             return keyEvent(input, clock: clock)
         case .inputDropped(let at, let clock):
@@ -201,9 +196,11 @@ public struct DaemonCore: Sendable {
             button = text
             return []
         case .stored(let sight, let timing):
-            return stored(sight, timing: timing)
+            return recording.stored(sight, timing: timing).map(Action.init)
         case .storeFailed(let sight, let reason):
-            return failed(sight, reason: reason)
+            return recording.failed(sight, reason: reason).map(Action.init)
+        case .pendingFound(let found):
+            return recording.adopt(found).map(Action.init)
         case .tick(let now, let clock):
             return tick(now: now, clock: clock, stopping: false)
         case .anchor(let signal):
@@ -234,7 +231,7 @@ public struct DaemonCore: Sendable {
                                fix: configuration.recordPosition ? fix : nil, maxFixAge: configuration.maxFixAge,
                                createdAt: estimate.utc)
         if estimate.source != .pps { backfillDue = true }
-        return actions + [insert(sight)]
+        return actions + recording.press(sight).map(Action.init)
     }
 
     private mutating func dropped(at: Int64, clock: ClockSample?) -> [Action] {
@@ -255,54 +252,6 @@ public struct DaemonCore: Sendable {
         ]
     }
 
-    // MARK: The store's answers
-
-    private mutating func insert(_ sight: Sight) -> Action {
-        awaiting.insert(sight.instant)
-        inFlight.insert(sight.instant)
-        return .insert(sight)
-    }
-
-    private mutating func stored(_ sight: Sight, timing: CommitTiming?) -> [Action] {
-        inFlight.remove(sight.instant)
-        // A second answer for a press already confirmed (a retry that raced the first) says nothing.
-        guard awaiting.remove(sight.instant) != nil else { return [] }
-        let wasPending = pending.contains { $0.instant == sight.instant }
-        pending.removeAll { $0.instant == sight.instant }
-        var metadata = [
-            "id": "\(sight.id ?? -1)", "utc": sight.estimate.utc.iso8601, "source": sight.estimate.source.rawValue,
-            "monotonic_ns": "\(sight.instant.nanoseconds)",
-        ]
-        if wasPending { metadata["late"] = "true" }
-        if let t = timing {
-            func ms(_ ns: Int64) -> String { "\(Double(ns) / 1e6)" }
-            metadata["commit_ms"] = ms(t.committedAt - sight.instant.nanoseconds)
-            metadata["queued_ms"] = ms(t.queuedAt - sight.instant.nanoseconds)
-            metadata["wait_ms"] = ms(t.startedAt - t.queuedAt)
-            metadata["insert_ms"] = ms(t.committedAt - t.startedAt)
-        }
-        var actions: [Action] = [.beep(.stored(sight.estimate.source)), .log(LogLine(.info, "sight stored", metadata))]
-        if wasPending, pending.isEmpty { actions.append(.clearPending) }
-        return actions
-    }
-
-    private mutating func failed(_ sight: Sight, reason: String) -> [Action] {
-        inFlight.remove(sight.instant)
-        // A retry that fails again says nothing new: the navigator heard the buzz at the press.
-        if pending.contains(where: { $0.instant == sight.instant }) {
-            return [.log(LogLine(.debug, "pending sight still not stored", ["error": reason]))]
-        }
-        pending.append(sight)
-        // The pending-presses file first: once the buzz is heard, the press is on disk.
-        return [
-            .keepPending(sight),
-            .beep(.failure),
-            .log(LogLine(.critical, "sight kept in the pending-presses file until the store takes it", [
-                "utc": sight.estimate.utc.iso8601, "monotonic_ns": "\(sight.instant.nanoseconds)", "error": reason,
-            ])),
-        ]
-    }
-
     // MARK: Time
 
     private mutating func addClock(_ sample: ClockSample) -> [Action] {
@@ -314,7 +263,7 @@ public struct DaemonCore: Sendable {
         var actions: [Action] = []
         if let clock { actions += addClock(clock) }
         // Presses the store refused: try again, in order, unless an attempt is still under way.
-        for sight in pending where !inFlight.contains(sight.instant) { actions.append(insert(sight)) }
+        actions += recording.retry().map(Action.init)
         if !fixesToWatch.isEmpty || !stopping {
             actions.append(.watch(fixesToWatch, now: now))
             fixesToWatch = []
@@ -353,6 +302,19 @@ public struct DaemonCore: Sendable {
             return [.beep(.warning), .log(LogLine(.warning, "anchor watch has no GPS fix"))]
         default:
             return []
+        }
+    }
+}
+
+extension DaemonCore.Action {
+    /// The daemon carries out the recording policy's actions as its own.
+    init(_ action: Recording.Action) {
+        switch action {
+        case .insert(let sight): self = .insert(sight)
+        case .keepPending(let sight): self = .keepPending(sight)
+        case .settlePending: self = .settlePending
+        case .beep(let tone): self = .beep(tone)
+        case .log(let line): self = .log(line)
         }
     }
 }

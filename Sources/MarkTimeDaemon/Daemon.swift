@@ -3,6 +3,7 @@ import Logging
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimePlaces
+import MarkTimeRecorder
 import MarkTimeShare
 import MarkTimeStore
 import MarkTimeSystem
@@ -224,6 +225,8 @@ public final class MarkTimeDaemon: Sendable {
     /// The heartbeat.
     func beat() {
         guard let reading = try? clock.read() else { return }
+        // Presses that another process kept in the pending-presses file land here.
+        if core.withLock({ $0.pending.isEmpty }), !pendingPresses.isEmpty { feed(.pendingFound(pendingPresses.load())) }
         feed(.tick(now: reading.instant.nanoseconds, clock: reading.sample))
     }
 
@@ -241,7 +244,7 @@ public final class MarkTimeDaemon: Sendable {
         case .keepPending(let sight):
             // Synchronously, on the writer's thread that learnt of the failure: the buzz comes after it.
             perform(.keepPending(sight))
-        case .clearPending: writer.submit(.clearPending)
+        case .settlePending: writer.submit(.settlePending)
         case .beep(let tone): beeper?.play(tone)
         case .silenceAlarm: beeper?.stop()
         case .acknowledgeAnchor: writer.submit(.acknowledgeAnchor)
@@ -274,8 +277,10 @@ public final class MarkTimeDaemon: Sendable {
             do { try pendingPresses.append(sight) } catch {
                 logger.critical("cannot write the pending-presses file: the sight is kept in memory only", metadata: ["error": "\(error)"])
             }
-        case .clearPending:
-            pendingPresses.clear()
+        case .settlePending:
+            do { try pendingPresses.settle { (try? store.contains($0.instant)) ?? false } } catch {
+                logger.error("cannot settle the pending-presses file", metadata: ["error": "\(error)"])
+            }
         case .acknowledgeAnchor:
             do { _ = try store.updateAnchorWatch(settings: options.settings) { w, _ in w.acknowledge() } } catch {
                 logger.error("cannot acknowledge the anchor alarm", metadata: ["error": "\(error)"])
@@ -353,19 +358,6 @@ public final class MarkTimeDaemon: Sendable {
             }
         } catch {
             logger.error("cannot update the anchor watch", metadata: ["error": "\(error)"])
-        }
-    }
-}
-
-extension LogLine.Level {
-    var swiftLog: Logger.Level {
-        switch self {
-        case .debug: .debug
-        case .info: .info
-        case .notice: .notice
-        case .warning: .warning
-        case .error: .error
-        case .critical: .critical
         }
     }
 }

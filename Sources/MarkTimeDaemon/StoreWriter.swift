@@ -11,7 +11,7 @@ final class StoreWriter: Sendable {
         /// A sight, and when it was handed over (monotonic ns).
         case insert(Sight, queuedAt: Int64)
         case keepPending(Sight)
-        case clearPending
+        case settlePending
         case acknowledgeAnchor
         case gap(InputGap)
         case track([ClockTrack.Entry])
@@ -22,7 +22,7 @@ final class StoreWriter: Sendable {
 
         var isUrgent: Bool {
             switch self {
-            case .insert, .keepPending, .clearPending: true
+            case .insert, .keepPending, .settlePending: true
             default: false
             }
         }

@@ -3,61 +3,94 @@ import Logging
 import MarkTimeCore
 import MarkTimeStore
 
-/// The one recording path outside the daemon, for `marktime mark` and the phone page's MARK:
-/// instant → UTC estimate → position → durable insert → beep.
+/// The recording path outside the daemon, for `marktime mark` and the phone page's MARK:
+/// the same `Recording` policy the daemon follows for the button.
 ///
-/// The beep comes only after the commit. A failed insert buzzes and is
-/// retried; it is reported, never dropped silently.
+/// The sight is inserted, and the stored tone plays only after the commit. A press the
+/// store refuses is kept in the pending-presses file first, then buzzed once, and tried
+/// again (waiting without blocking a thread) until it lands or the attempts run out; then
+/// it stays in the file, and the daemon stores it as soon as the store takes writes.
 public struct SightRecorder: Sendable {
     public let store: AppDatabase
     public let beeper: (any Beeper)?
     public let logger: Logger
-    /// Inserts tried before giving up, and the pause between them.
+    public let pendingPresses: PendingPresses
+    /// Inserts tried before the press is left to the daemon, and the pause between them.
     public var attempts: Int
     public var retryDelay: Duration
     /// CLOCK_MONOTONIC now, to log how long key-down to commit took.
-    public var monotonicNow: (@Sendable () -> Int64?)?
+    public var monotonicNow: (@Sendable () -> Int64)?
 
     public init(store: AppDatabase, beeper: (any Beeper)?, logger: Logger, attempts: Int = 5, retryDelay: Duration = .milliseconds(200),
-                monotonicNow: (@Sendable () -> Int64?)? = nil) {
-        self.monotonicNow = monotonicNow
+                monotonicNow: (@Sendable () -> Int64)? = nil) {
         self.store = store
         self.beeper = beeper
         self.logger = logger
+        self.pendingPresses = PendingPresses(storePath: store.path)
         self.attempts = attempts
         self.retryDelay = retryDelay
+        self.monotonicNow = monotonicNow
     }
 
-    /// Stores the sight made from `instant`, then beeps. Throws the last store
-    /// error when every attempt failed. It blocks while it retries: on the
-    /// button's thread the kernel queues later presses with their own timestamps.
+    /// Stores the sight made from `instant`, then beeps. Throws `.keptPending` when every
+    /// attempt failed and the press waits in the pending-presses file, or the store's own
+    /// error when that file could not take it either.
     public func record(instant: MonotonicInstant, estimate: UTCEstimate, fix: Fix?, settings: Settings,
-                       note: String? = nil, trigger: SightTrigger, createdAt: UTCTime) throws(StoreError) -> Sight {
+                       note: String? = nil, trigger: SightTrigger, createdAt: UTCTime) async throws(StoreError) -> Sight {
         let recordPosition: Bool, maxFixAge: Double
         do { (recordPosition, maxFixAge) = (try settings.sight.recordPosition, try settings.sight.maxFixAge) } catch { throw .refused(error.description) }
         let sight = Sight.mark(instant: instant, estimate: estimate, fix: recordPosition ? fix : nil,
                                maxFixAge: maxFixAge, note: note, trigger: trigger, createdAt: createdAt)
-        var attempt = 1
-        while true {
-            do {
-                let stored = try store.insert(sight)
-                let committed = monotonicNow?()
-                beeper?.play(.stored(stored.estimate.source))
-                var metadata: Logger.Metadata = [
-                    "id": "\(stored.id ?? -1)", "utc": "\(stored.estimate.utc.iso8601)", "source": "\(stored.estimate.source.rawValue)",
-                    "monotonic_ns": "\(instant.nanoseconds)",
-                ]
-                if let committed { metadata["commit_ms"] = "\(Double(committed - instant.nanoseconds) / 1e6)" }
-                logger.info("sight stored", metadata: metadata)
-                return stored
-            } catch {
-                beeper?.play(.failure)
-                logger.error("sight not stored", metadata: ["attempt": "\(attempt)", "error": "\(error)"])
-                guard attempt < attempts else { throw error }
-                attempt += 1
-                Thread.sleep(forTimeInterval: retryDelay / .seconds(1))
+        return try await record(sight)
+    }
+
+    /// Stores `sight` under the recording policy; see `record(instant:…)`.
+    public func record(_ sight: Sight) async throws(StoreError) -> Sight {
+        var recording = Recording()
+        var actions = recording.press(sight)
+        var stored: Sight?
+        var lastError: StoreError?
+        for attempt in 1...max(1, attempts) {
+            if attempt > 1 {
+                try? await Task.sleep(for: retryDelay)
+                actions = recording.retry()
             }
+            while !actions.isEmpty {
+                let action = actions.removeFirst()
+                switch action {
+                case .insert(let s):
+                    let started = monotonicNow?()
+                    do {
+                        let done = try store.insert(s)
+                        let timing = started.flatMap { st in monotonicNow.map { CommitTiming(queuedAt: st, startedAt: st, committedAt: $0()) } }
+                        stored = done
+                        actions += recording.stored(done, timing: timing)
+                    } catch {
+                        lastError = error
+                        actions += recording.failed(s, reason: "\(error)")
+                    }
+                case .keepPending(let s):
+                    // Before the buzz: once it is heard, the press is on disk.
+                    do { try pendingPresses.append(s) } catch {
+                        // Neither the store nor the file beside it took the press: the store's
+                        // error is the one to put right.
+                        logger.critical("sight not stored and not kept", metadata: ["error": "\(error)", "store": "\(lastError.map { "\($0)" } ?? "")"])
+                        beeper?.play(.failure)
+                        throw lastError ?? error
+                    }
+                case .settlePending:
+                    do { try pendingPresses.settle { (try? store.contains($0.instant)) ?? false } } catch {
+                        logger.error("cannot settle the pending-presses file", metadata: ["error": "\(error)"])
+                    }
+                case .beep(let tone):
+                    beeper?.play(tone)
+                case .log(let line):
+                    logger.log(level: line.level.swiftLog, "\(line.message)", metadata: line.metadata.mapValues { .string($0) })
+                }
+            }
+            if let stored { return stored }
         }
+        throw .keptPending(path: pendingPresses.path, reason: lastError.map { "\($0)" } ?? "unknown")
     }
 }
 
@@ -67,13 +100,27 @@ extension SightRecorder {
     /// would be at that instant, with half the best round trip added to its uncertainty.
     /// Throws `PhoneClockSync.Refusal` when the phone's clock cannot be trusted, or the store's error.
     public func recordPhoneMark(phoneMillis: Double, receivedAt: MonotonicInstant, sync: PhoneClockSync, system: ClockSample,
-                                published: DaemonStatus?, settings: Settings) throws -> Sight {
+                                published: DaemonStatus?, settings: Settings) async throws -> Sight {
         let (nanoseconds, added) = try sync.instant(ofPhoneMillis: phoneMillis, receivedAt: receivedAt.nanoseconds)
         let instant = MonotonicInstant(bootID: receivedAt.bootID, nanoseconds: nanoseconds)
         var estimate = NowEstimate.estimate(system: system, at: instant, published: published, maxSampleAge: try settings.clock.maxSampleAge)
         estimate.uncertainty = estimate.uncertainty.map { $0 + added }
         estimate.provenance?.phoneRoundTrip = sync.best.map { Double($0.roundTrip) / 1e9 }
-        return try record(instant: instant, estimate: estimate, fix: published?.fix, settings: settings, trigger: .phone,
-                          createdAt: system.utc)
+        return try await record(instant: instant, estimate: estimate, fix: published?.fix, settings: settings, trigger: .phone,
+                                createdAt: system.utc)
+    }
+}
+
+extension LogLine.Level {
+    /// The level as swift-log names it.
+    public var swiftLog: Logger.Level {
+        switch self {
+        case .debug: .debug
+        case .info: .info
+        case .notice: .notice
+        case .warning: .warning
+        case .error: .error
+        case .critical: .critical
+        }
     }
 }

@@ -7,36 +7,64 @@ import MarkTimeSystem
 /// (`<store>-pending.jsonl`, one `SightRecord` as JSON a line).
 ///
 /// Each append is fsynced before it returns, and the folder is synced when the file is
-/// made, so a press that buzzed survives a crash or a power cut. The daemon reads it at
-/// start, stores what it holds, and empties it once every press has landed. A torn last
-/// line (a cut during an append) is skipped.
+/// made, so a press that buzzed survives a crash or a power cut. Any process that records
+/// (the daemon, `marktime mark`, the phone page) appends; the daemon reads the file at
+/// start and whenever it finds it, stores what it holds, and lets go of each press once
+/// it is in the store. Appends and that rewrite take turns under a lock
+/// (`<store>-pending.lock`). A torn last line (a cut during an append) is skipped.
 public struct PendingPresses: Sendable {
     public let path: String
+    /// The lock file that appends and rewrites hold.
+    public var lockPath: String { path.replacingOccurrences(of: ".jsonl", with: ".lock") }
 
     public init(storePath: String) { path = storePath + "-pending.jsonl" }
 
     /// Appends one sight and syncs it (and the folder, when the file is new).
     public func append(_ sight: Sight) throws(StoreError) {
         guard let data = try? JSONEncoder().encode(SightRecord(sight)) else { throw .failed(path: path, reason: "cannot encode the sight") }
-        do { try SideFile.appendAndSync(Array(data) + [UInt8(ascii: "\n")], to: path) } catch {
-            throw .failed(path: path, reason: error.description)
+        do {
+            try FileLock.withExclusive(lockPath) { try SideFile.appendAndSync(Array(data) + [UInt8(ascii: "\n")], to: path) }
+        } catch {
+            throw .failed(path: path, reason: "\(error)")
+        }
+    }
+
+    /// Whether the file holds anything (one `stat`, for the daemon's heartbeat).
+    public var isEmpty: Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) == 0
+    }
+
+    /// Lets go of the presses that `landed` says are in the store: the file keeps the
+    /// others (rewritten durably), or is removed when none is left.
+    public func settle(landed: (Sight) -> Bool) throws(StoreError) {
+        do {
+            try FileLock.withExclusive(lockPath) {
+                let all = load()
+                let left = all.filter { !landed($0) }
+                if left.isEmpty {
+                    if try SideFile.remove(path) { SideFile.syncFolder(of: path) }
+                } else if left.count < all.count {
+                    var bytes: [UInt8] = []
+                    for sight in left { bytes += Array(try JSONEncoder().encode(SightRecord(sight))) + [UInt8(ascii: "\n")] }
+                    try SideFile.replaceDurably(path, with: bytes)
+                }
+            }
+        } catch {
+            throw .failed(path: path, reason: "\(error)")
         }
     }
 
     /// Every whole line's sight, oldest first.
     public func load() -> [Sight] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        let decoder = JSONDecoder()
         return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
-            let decoder = JSONDecoder()
-            return (try? decoder.decode(SightRecord.self, from: Data(line)))?.sight
-                ?? (try? decoder.decode(EarlierLine.self, from: Data(line)))?.sight
+            // An earlier line names its position lat/lon (a record, gps_lat/gps_lon) and
+            // holds its provenance as an object (a record, as text).
+            let earlier = try? decoder.decode(EarlierLine.self, from: Data(line))
+            if let earlier, earlier.lat != nil || earlier.lon != nil { return earlier.sight }
+            return (try? decoder.decode(SightRecord.self, from: Data(line)))?.sight ?? earlier?.sight
         }
-    }
-
-    /// Removes the file once its sights are in the store.
-    public func clear() {
-        guard (try? SideFile.remove(path)) == true else { return }
-        SideFile.syncFolder(of: path)
     }
 
     /// A line as marktime 0.150 and earlier wrote it, so presses kept across an upgrade still land.

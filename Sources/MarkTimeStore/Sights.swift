@@ -51,6 +51,14 @@ extension AppDatabase {
         }
     }
 
+    /// Whether the sight pressed at `instant` is stored (current or archived).
+    public func contains(_ instant: MonotonicInstant) throws(StoreError) -> Bool {
+        try read { db in
+            try SightRecord.filter(SightRecord.Columns.bootID == instant.bootID && SightRecord.Columns.monotonicNs == instant.nanoseconds)
+                .fetchCount(db) > 0
+        }
+    }
+
     /// One sight, current or archived.
     public func sight(id: Int64) throws(StoreError) -> (sight: Sight, archived: Bool) {
         let found = try read { db in try SightRecord.fetchOne(db, key: id) }

@@ -14,6 +14,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case failed(path: String, reason: String)
     /// The request itself is wrong (a duplicate name, an unknown place): nothing was written.
     case refused(String)
+    /// The store did not take a press, which is kept in the pending-presses file at `path`.
+    case keptPending(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -33,6 +35,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             "store \(path) failed: \(reason)"
         case .refused(let reason):
             reason
+        case .keptPending(let path, let reason):
+            "the store did not take the sight (\(reason)); it is kept safe in \(path), and `marktime daemon` stores it as soon as the store takes writes again"
         }
     }
 

@@ -42,3 +42,16 @@ public enum Clocks {
         return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
     }
 }
+
+/// An exclusive advisory lock (`flock(2)`) on a small lock file, held while a body runs,
+/// so that processes that append to a file and one that rewrites it take turns.
+public enum FileLock {
+    /// Runs `body` holding the lock on `path` (made if missing; never removed, so every
+    /// process locks the same file). Waits for another holder; EINTR retried.
+    public static func withExclusive<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        let fd = try systemCall("open \(path)") { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o664) }
+        defer { Descriptor.close(fd) }
+        try systemCall("flock \(path)") { flock(fd, LOCK_EX) }
+        return try body()
+    }
+}

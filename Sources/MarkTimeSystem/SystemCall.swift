@@ -164,10 +164,13 @@ public enum SideFile {
 
     /// Replaces `path` with `bytes` durably: a new file beside it, written and `fsync`ed,
     /// renamed over it, and the folder `fsync`ed, so a power cut leaves the old file or the
-    /// new one whole, never a part. Every call is retried on EINTR.
+    /// new one whole, never a part. The new file keeps the old one's permissions, else
+    /// takes `permissions`. Every call is retried on EINTR.
     public static func replaceDurably(_ path: String, with bytes: some Sequence<UInt8>,
                                       permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws(SystemError) {
         let temporary = path + ".tmp"
+        var info = stat()
+        let permissions = stat(path, &info) == 0 ? FilePermissions(rawValue: info.st_mode & 0o777) : permissions
         let fd: FileDescriptor
         do {
             fd = try FileDescriptor.open(FilePath(temporary), .writeOnly, options: [.create, .truncate, .closeOnExec],

@@ -217,7 +217,7 @@ struct LiveConnection {
                     ])))
                 case "mark":
                     guard let phone = object["phone_ms"] as? Double, phone.isFinite else { continue }
-                    try await outbound.write(.text(Self.json(mark(phoneMillis: phone, received: received, sync: state.sync.withLock { $0 }))))
+                    try await outbound.write(.text(Self.json(await mark(phoneMillis: phone, received: received, sync: state.sync.withLock { $0 }))))
                 default:
                     continue
                 }
@@ -227,10 +227,10 @@ struct LiveConnection {
     }
 
     /// Records a MARK; what the page is told.
-    func mark(phoneMillis: Double, received: SystemClockReading, sync: PhoneClockSync) -> [String: Any] {
+    func mark(phoneMillis: Double, received: SystemClockReading, sync: PhoneClockSync) async -> [String: Any] {
         let recorder = SightRecorder(store: site.store, beeper: DaemonBeeper(store: site.store.path), logger: site.logger, attempts: 3)
         do {
-            let sight = try recorder.recordPhoneMark(phoneMillis: phoneMillis, receivedAt: received.instant, sync: sync, system: received.sample,
+            let sight = try await recorder.recordPhoneMark(phoneMillis: phoneMillis, receivedAt: received.instant, sync: sync, system: received.sample,
                                                      published: try site.store.daemonStatus(), settings: site.settings)
             return ["type": "marked", "sight": SightView.row(sight)]
         } catch {

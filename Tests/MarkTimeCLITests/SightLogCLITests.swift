@@ -177,10 +177,14 @@ struct SightLogCLITests {
         _ = try cli.run(["mark"])
         try DatabaseQueue(path: cli.store).write { try $0.execute(sql: "INSERT INTO grdb_migrations VALUES ('v99')") }
         let r = try cli.run(["mark"])
+        // The store is not written, and the press waits beside it for a daemon that may write it
         #expect(r.status == 1)
-        #expect(r.stderr == "Error: store \(cli.store) was written by a newer marktime (schema v99); this binary only reads it: upgrade marktime to change it\n")
+        #expect(r.stderr == "Error: the store did not take the sight (store \(cli.store) was written by a newer marktime (schema v99); "
+            + "this binary only reads it: upgrade marktime to change it); it is kept safe in \(cli.store)-pending.jsonl, "
+            + "and `marktime daemon` stores it as soon as the store takes writes again\n")
         #expect(try cli.run(["sights"]).status == 0)
         #expect(try cli.database().sightCounts().current == 2)
+        #expect(PendingPresses(storePath: cli.store).load().map(\.trigger) == [.cli])
     }
 
     @Test func theStoreComesFromTheEnvironmentWithoutTheOption() throws {

@@ -104,7 +104,7 @@ struct DaemonCoreTests {
         // When it finally lands: the ok tone, and the journal is emptied
         let landed = core.handle(.stored(sight, timing: nil))
         #expect(landed.tones == [.ok])
-        #expect(landed.contains(.clearPending))
+        #expect(landed.contains(.settlePending))
         #expect(core.pending == [])
     }
 
@@ -133,7 +133,26 @@ struct DaemonCoreTests {
         var core = DaemonCore(configuration: try .init(settings: Settings()))
         let actions = core.handle(.started(bootID: "boot-a", now: 0, track: [], pending: [left]))
         #expect(actions.inserts == [left])
-        #expect(core.handle(.stored(left, timing: nil)).contains(.clearPending))
+        #expect(core.handle(.stored(left, timing: nil)).contains(.settlePending))
+    }
+
+    @Test func pressesAnotherProcessKeptInThePendingFileAreAdoptedOnce() throws {
+        // Given a running core, and a press that `marktime mark` kept in the pending-presses file
+        var core = startedCore()
+        var kept = Sight(instant: MonotonicInstant(bootID: "boot-a", nanoseconds: 7 * second), estimate:
+                            UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5),
+                         createdAt: UTCTime(nanosecondsSinceEpoch: logDay))
+        kept.trigger = .cli
+        // When the heartbeat finds it
+        let found = core.handle(.pendingFound([kept]))
+        // Then it is inserted and pending; found again while under way, nothing new happens
+        #expect(found.inserts == [kept])
+        #expect(core.pending == [kept])
+        #expect(core.handle(.pendingFound([kept])) == [])
+        // And when it lands: the ok tone, and the file lets go of it
+        let landed = core.handle(.stored(kept, timing: nil))
+        #expect(landed.tones == [.ok])
+        #expect(landed.contains(.settlePending))
     }
 
     @Test func aPressWhileTheAnchorAlarmSoundsAcknowledgesItAndIsNoSight() {

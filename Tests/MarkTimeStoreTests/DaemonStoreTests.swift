@@ -7,7 +7,7 @@ import Testing
 
 @Suite("The daemon's store work")
 struct DaemonStoreTests {
-    @Test func thePendingPressesKeepsSightsUntilCleared() throws {
+    @Test func thePendingPressesFileKeepsEachSightUntilItLands() throws {
         // Given two sights appended, the second with a position and a provenance
         let tmp = TemporaryFolder()
         let pendingPresses = PendingPresses(storePath: tmp.store)
@@ -20,11 +20,32 @@ struct DaemonStoreTests {
         ])
         try pendingPresses.append(sight(at: 1))
         try pendingPresses.append(b)
-        // Then both read back exactly, in order; cleared, the file is gone
+        // Then both read back exactly, in order
         #expect(pendingPresses.load() == [sight(at: 1), b])
-        pendingPresses.clear()
+        // When the first has landed: the file keeps only the second
+        try pendingPresses.settle { $0.instant == sight(at: 1).instant }
+        #expect(pendingPresses.load() == [b])
+        // When the second has landed too: the file is gone
+        try pendingPresses.settle { _ in true }
         #expect(!FileManager.default.fileExists(atPath: pendingPresses.path))
         #expect(pendingPresses.load() == [])
+    }
+
+    @Test func aPressKeptByMarktime0150StillLoads() throws {
+        // Given a pending-presses line as marktime 0.150 wrote it (lat/lon, provenance as an object)
+        let tmp = TemporaryFolder()
+        let pendingPresses = PendingPresses(storePath: tmp.store)
+        let line = #"{"boot_id":"boot-a","monotonic_ns":5000000000,"utc_ns":1400000000000000000,"source":"gps","uncertainty_s":0.5,"lat":-27.5,"lon":153.25,"fix_mode":3,"fix_age_s":0.25,"note":"Sun LL","created_at_ns":1400000000000000000}"#
+        try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: pendingPresses.path))
+        // When it is read
+        let loaded = pendingPresses.load()
+        // Then the press comes back whole
+        #expect(loaded.count == 1)
+        #expect(loaded.first?.instant == MonotonicInstant(bootID: "boot-a", nanoseconds: 5_000_000_000))
+        #expect(loaded.first?.estimate.utc == UTCTime(nanosecondsSinceEpoch: 1_400_000_000_000_000_000))
+        #expect(loaded.first?.estimate.source == .gps)
+        #expect(loaded.first?.position == (try Position(latitude: -27.5, longitude: 153.25)))
+        #expect(loaded.first?.note == "Sun LL")
     }
 
     @Test func aPressStoresItsProvenanceAsJSONAndReadsItBackExactly() throws {

@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import GRDB
 import MarkTimeCore
@@ -13,6 +14,18 @@ final class ToneLog: Beeper {
     func stop() {}
 }
 
+/// Records the tones, and puts a refusing store right when the failure tone plays.
+final class MendingToneLog: Beeper {
+    let tones = Mutex<[Tone]>([])
+    let store: String
+    init(store: String) { self.store = store }
+    func play(_ tone: Tone) {
+        tones.withLock { $0.append(tone) }
+        if tone == .failure { try? GRDB.DatabaseQueue(path: store).write { try $0.execute(sql: "DROP TRIGGER refuse") } }
+    }
+    func stop() {}
+}
+
 @Suite("The recording path")
 struct RecorderTests {
     let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -22,7 +35,7 @@ struct RecorderTests {
         let beeps = ToneLog()
         let recorder = SightRecorder(store: db, beeper: beeps, logger: logger)
         let s = sight(at: 3)
-        let stored = try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), trigger: .cli, createdAt: s.createdAt)
+        let stored = try await recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), trigger: .cli, createdAt: s.createdAt)
         #expect(stored.id == 1)
         #expect(try db.sightCounts().current == 1)
         #expect(beeps.tones.withLock { $0 } == [.ok])
@@ -32,11 +45,11 @@ struct RecorderTests {
         let beeps = ToneLog()
         let recorder = SightRecorder(store: try AppDatabase.inMemory(), beeper: beeps, logger: logger)
         let s = sight(at: 3, source: .unsynced)
-        _ = try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), trigger: .cli, createdAt: s.createdAt)
+        _ = try await recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), trigger: .cli, createdAt: s.createdAt)
         #expect(beeps.tones.withLock { $0 } == [.warning])
     }
 
-    @Test func aFailedInsertBuzzesEachAttemptAndThrows() async throws {
+    @Test func aRefusedPressBuzzesOnceAndIsKeptInThePendingFile() async throws {
         // Given a store that refuses writes (a newer schema)
         let tmp = TemporaryFolder()
         _ = try AppDatabase(path: tmp.store, createDirectory: false)
@@ -45,11 +58,42 @@ struct RecorderTests {
         let recorder = SightRecorder(store: try AppDatabase(path: tmp.store, createDirectory: false), beeper: beeps, logger: logger,
                                      attempts: 3, retryDelay: .zero)
         let s = sight(at: 3)
-        // When a sight is recorded, then it throws after three buzzes
-        #expect(throws: StoreError.self) {
-            try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), trigger: .cli, createdAt: s.createdAt)
+        // When a sight is recorded
+        var thrown: StoreError?
+        do { _ = try await recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), trigger: .cli, createdAt: s.createdAt) } catch {
+            thrown = error
         }
-        #expect(beeps.tones.withLock { $0 } == [.failure, .failure, .failure])
+        // Then it buzzes once, the press waits in the pending-presses file, and the error says where
+        #expect(beeps.tones.withLock { $0 } == [.failure])
+        let kept = PendingPresses(storePath: tmp.store).load()
+        #expect(kept.map(\.instant) == [s.instant])
+        #expect(kept.first?.trigger == .cli)
+        guard case .keptPending(let path, _) = thrown else {
+            Issue.record("expected keptPending, got \(String(describing: thrown))")
+            return
+        }
+        #expect(path == tmp.store + "-pending.jsonl")
+    }
+
+    @Test func aRefusedPressLandsOnARetryWithTheStoredToneAndLeavesThePendingFile() async throws {
+        // Given a store whose sight table refuses inserts until the failure tone is heard (then it is put right)
+        let tmp = TemporaryFolder()
+        _ = try AppDatabase(path: tmp.store, createDirectory: false)
+        try await GRDB.DatabaseQueue(path: tmp.store).write {
+            try $0.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON sight BEGIN SELECT RAISE(ABORT, 'refused for the test'); END")
+        }
+        let beeps = MendingToneLog(store: tmp.store)
+        let recorder = SightRecorder(store: try AppDatabase(path: tmp.store, createDirectory: false), beeper: beeps, logger: logger,
+                                     attempts: 3, retryDelay: .zero)
+        let s = sight(at: 3)
+        // When a sight is recorded
+        let stored = try await recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), trigger: .cli,
+                                               createdAt: s.createdAt)
+        // Then it buzzed once, landed on the retry with the ok tone, and the pending-presses file let go of it
+        #expect(beeps.tones.withLock { $0 } == [.failure, .ok])
+        #expect(stored.id == 1)
+        #expect(try AppDatabase(path: tmp.store, createDirectory: false).contains(s.instant))
+        #expect(!FileManager.default.fileExists(atPath: tmp.store + "-pending.jsonl"))
     }
 
     @Test func theFixIsLeftOutWhenPositionsAreOff() async throws {
@@ -58,7 +102,7 @@ struct RecorderTests {
         settings.set("sight.record_position", .bool(false))
         let s = sight(at: 3)
         let fix = Fix(position: try Position(latitude: 1, longitude: 2), mode: 3, horizontalError: nil, time: nil, receivedAt: s.instant)
-        let stored = try SightRecorder(store: db, beeper: nil, logger: logger)
+        let stored = try await SightRecorder(store: db, beeper: nil, logger: logger)
             .record(instant: s.instant, estimate: s.estimate, fix: fix, settings: settings, trigger: .cli, createdAt: s.createdAt)
         #expect(stored.position == nil)
     }
@@ -71,7 +115,7 @@ struct SightTriggerTests {
         let db = try AppDatabase.inMemory()
         let recorder = SightRecorder(store: db, beeper: nil, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let s = sight(at: 3)
-        let stored = try recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), trigger: .phone,
+        let stored = try await recorder.record(instant: s.instant, estimate: s.estimate, fix: nil, settings: Settings(), trigger: .phone,
                                          createdAt: s.createdAt)
         // When it is read back, then it says so
         #expect(try db.sight(id: try #require(stored.id)).sight.trigger == .phone)
