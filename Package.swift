@@ -50,7 +50,7 @@ let package = Package(
         // how the C allocator keeps freed memory.
         .target(
             name: "MarkTimeSystem",
-            dependencies: ["CSystemClock", "CMalloc", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["CSystemClock", "CMalloc", "CLibCrypto", .product(name: "SystemPackage", package: "swift-system")]),
 
         // The pure domain: no I/O, no clock reads.
         .target(name: "MarkTimeCore"),
@@ -86,7 +86,6 @@ let package = Package(
                 "MarkTimeShare",
                 "MarkTimePeople",
                 "MarkTimeSystem",
-                "CLibCrypto",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]),

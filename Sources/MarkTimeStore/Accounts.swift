@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MarkTimeAccounts
 import MarkTimeCore
+import MarkTimeSystem
 
 extension AppDatabase {
     /// A random token: 32 bytes from the system's generator, as hex.
@@ -11,7 +12,8 @@ extension AppDatabase {
     }
 
     static func sha256(_ text: String) throws(StoreError) -> String {
-        try SHA256.hex(text)
+        guard let hex = SHA256.hex(text) else { throw .refused(SHA256.failure) }
+        return hex
     }
 
     static func account(_ row: Row) -> Account {

@@ -4,10 +4,8 @@ import MarkTimeTasks
 
 extension AppDatabase {
     public func addCourse(_ course: Course) throws(StoreError) {
-        let code = course.code.trimmingWhitespace()
-        guard !code.isEmpty, !code.contains(where: \.isWhitespace), !code.unicodeScalars.contains(where: Text.isControl), code.count <= 20 else {
-            throw .refused("a course code is one word of at most 20 characters, e.g. NAV101")
-        }
+        let code: String
+        do { code = try Course.checkedCode(course.code) } catch { throw .refused(error.description) }
         let name = try StoreError.name(course.name, what: "a course", example: "--name \"Celestial Navigation\"")
         try write { db in
             if let other = try String.fetchOne(db, sql: "SELECT code FROM course WHERE code = ?", arguments: [code]) {
@@ -55,24 +53,12 @@ extension AppDatabase {
 
     /// Sets an assignment type's share of the final grade; the course's total may not pass 100.
     public func setWeight(course code: String, type: String, percent: Double) throws(StoreError) {
-        let type = type.trimmingWhitespace()
-        guard !type.isEmpty else { throw .refused("give the assignment type, e.g. Exams") }
-        guard percent.isFinite, (0...100).contains(percent) else { throw .refused("a weight is a percent from 0 to 100, not \(Position.plain(percent))") }
+        do { _ = try CourseRecord.weightInput(type: type, percent: percent) } catch { throw .refused(error.description) }
         try write { db in
             let code = try Self.courseCode(code, db)
-            let record = try Self.record(code, db)
-            let existing = record.weights.first { $0.type.lowercased() == type.lowercased() }
-            let others = record.weights.filter { $0.type.lowercased() != type.lowercased() }.map(\.percent).reduce(0, +)
-            guard others + percent <= 100 + 1e-9 else {
-                throw StoreError.refused("the weights of \(code) would total \(Position.plain(others + percent))%, over 100: "
-                    + "they total \(Position.plain(record.totalWeight))% now (\(record.weights.map { "\($0.type) \(Position.plain($0.percent))" }.joined(separator: ", ")))")
-            }
-            let explicit = record.assignments.filter { $0.assignment.type.lowercased() == type.lowercased() }.compactMap(\.assignment.weight).reduce(0, +)
-            guard explicit <= percent + 1e-9 else {
-                throw StoreError.refused("\(type) assignments of \(code) have explicit weights totalling \(Position.plain(explicit))%: the type needs at least that")
-            }
+            let (type, existing) = try Self.record(code, db).checkWeight(type: type, percent: percent)
             if let existing {
-                try db.execute(sql: "UPDATE course_weight SET percent = ? WHERE course = ? AND type = ?", arguments: [percent, code, existing.type])
+                try db.execute(sql: "UPDATE course_weight SET percent = ? WHERE course = ? AND type = ?", arguments: [percent, code, existing])
             } else {
                 try db.execute(sql: "INSERT INTO course_weight (course, type, percent) VALUES (?, ?, ?)", arguments: [code, type, percent])
             }
@@ -126,31 +112,9 @@ extension AppDatabase {
         }
     }
 
-    /// A title, a known type, a score within 0…out-of, and explicit weights that fit the type.
+    /// The assignment checked against its course as stored.
     static func check(_ a: StoredAssignment, replacing id: Int64?, _ db: Database) throws {
-        let x = a.assignment
-        _ = try StoreError.name(x.title, what: "an assignment", example: "\"Sun run fix\"")
-        let record = try record(a.course, db)
-        guard let type = record.weights.first(where: { $0.type.lowercased() == x.type.lowercased() }) else {
-            throw StoreError.refused("\(a.course) has no assignment type '\(x.type)': "
-                + (record.weights.isEmpty ? "set one with `marktime course weight \(a.course) \(x.type) PERCENT`"
-                                          : "its types are \(record.weights.map(\.type).joined(separator: ", "))"))
-        }
-        guard x.outOf.isFinite, x.outOf > 0 else { throw StoreError.refused("--out-of must be more than 0, not \(Position.plain(x.outOf))") }
-        if let s = x.score, !(s.isFinite && s >= 0 && s <= x.outOf) {
-            throw StoreError.refused("score \(Position.plain(s)) is outside 0…\(Position.plain(x.outOf)) (--out-of \(Position.plain(x.outOf)))")
-        }
-        if let avg = a.classAverage, !(avg.isFinite && avg >= 0 && avg <= x.outOf) {
-            throw StoreError.refused("the class average \(Position.plain(avg)) is outside 0…\(Position.plain(x.outOf))")
-        }
-        if let w = x.weight {
-            guard w.isFinite, w >= 0 else { throw StoreError.refused("--weight must be a percent of the final grade, not \(Position.plain(w))") }
-            let others = record.assignments.filter { $0.id != id && $0.assignment.type.lowercased() == type.type.lowercased() }
-                .compactMap(\.assignment.weight).reduce(0, +)
-            guard others + w <= type.percent + 1e-9 else {
-                throw StoreError.refused("explicit weights of \(type.type) would total \(Position.plain(others + w))%, over the type's \(Position.plain(type.percent))%")
-            }
-        }
+        try record(a.course, db).check(a, replacing: id)
     }
 
     static func courseCode(_ code: String, _ db: Database) throws -> String {

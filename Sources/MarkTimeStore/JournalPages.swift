@@ -46,7 +46,7 @@ extension AppDatabase {
             // A camera clock outside the store's years is ignored: the photo takes now.
             time = (try? UTCTime(validWholeSeconds: minute + Int64(info.capturedSecond))) ?? time
         }
-        let sha = try SHA256.hex(bytes)
+        guard let sha = SHA256.hex(bytes) else { throw StoreError.refused(SHA256.failure) }
         let photo = StoredPhoto(sha256: sha, fileExtension: info.fileExtension, width: info.width, height: info.height)
         try MediaFolder(mediaFolder).keep(Data(bytes), as: photo.fileName)
         let (id, added) = try addPhoto(photo, caption: caption, at: time, now: now)

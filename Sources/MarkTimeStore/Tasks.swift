@@ -57,9 +57,7 @@ extension AppDatabase {
     }
 
     static func checkReminder(_ remind: UTCTime?, due: UTCTime) throws(StoreError) {
-        if let remind, remind > due {
-            throw .refused("the reminder (\(remind.iso8601)) is after the due time (\(due.iso8601)): remind before it, e.g. --remind 30m-before")
-        }
+        do { try TaskItem.checkReminder(remind, due: due) } catch { throw .refused(error.description) }
     }
 
     /// Every task, soonest due first.

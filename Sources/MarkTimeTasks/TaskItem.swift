@@ -40,3 +40,12 @@ public struct TaskEdit: Sendable {
     }
 }
 
+
+extension TaskItem {
+    /// A reminder must come before the task is due.
+    public static func checkReminder(_ remind: UTCTime?, due: UTCTime) throws(InputError) {
+        if let remind, remind > due {
+            throw InputError("the reminder (\(remind.iso8601)) is after the due time (\(due.iso8601)): remind before it, e.g. --remind 30m-before")
+        }
+    }
+}

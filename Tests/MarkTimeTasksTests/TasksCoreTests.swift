@@ -162,3 +162,49 @@ struct GradeRoundingTests {
         #expect(book.need(90) == .secured)
     }
 }
+
+@Suite("A course's rules")
+struct CourseRulesTests {
+    let nav = CourseRecord(course: Course(code: "NAV101", name: "Celestial Navigation"),
+                           weights: [(type: "Exams", percent: 60), (type: "Labs", percent: 30)],
+                           assignments: [StoredAssignment(id: 1, course: "NAV101",
+                                                          assignment: GradeBook.Assignment(title: "Final", type: "Exams", score: nil, outOf: 100, weight: 40))])
+
+    @Test("A code is one word of at most 20 characters, trimmed")
+    func codes() throws {
+        #expect(try Course.checkedCode("  NAV101 ") == "NAV101")
+        #expect(throws: InputError("a course code is one word of at most 20 characters, e.g. NAV101")) { try Course.checkedCode("NAV 101") }
+        #expect(throws: InputError("a course code is one word of at most 20 characters, e.g. NAV101")) { try Course.checkedCode(String(repeating: "N", count: 21)) }
+    }
+
+    @Test("A weight keeps the course's total at 100 or less and covers the type's explicit weights")
+    func weights() throws {
+        // An existing type, matched without case, keeps its spelling
+        #expect(try nav.checkWeight(type: "labs", percent: 40) == ("labs", "Labs"))
+        #expect(try nav.checkWeight(type: "Quizzes", percent: 10) == ("Quizzes", nil))
+        #expect(throws: InputError("the weights of NAV101 would total 101%, over 100: they total 90% now (Exams 60, Labs 30)")) {
+            try nav.checkWeight(type: "Quizzes", percent: 11)
+        }
+        #expect(throws: InputError("Exams assignments of NAV101 have explicit weights totalling 40%: the type needs at least that")) {
+            try nav.checkWeight(type: "Exams", percent: 39)
+        }
+        #expect(throws: InputError("a weight is a percent from 0 to 100, not 101")) { try nav.checkWeight(type: "Labs", percent: 101) }
+        #expect(throws: InputError("give the assignment type, e.g. Exams")) { try nav.checkWeight(type: " ", percent: 1) }
+    }
+
+    @Test("An assignment needs a known type, a score within its scale, and a weight that fits the type")
+    func assignments() throws {
+        func a(_ type: String, score: Double? = nil, outOf: Double = 100, weight: Double? = nil) -> StoredAssignment {
+            StoredAssignment(course: "NAV101", assignment: GradeBook.Assignment(title: "Mid", type: type, score: score, outOf: outOf, weight: weight))
+        }
+        try nav.check(a("exams", score: 100, weight: 20), replacing: nil)
+        #expect(throws: InputError("NAV101 has no assignment type 'Essays': its types are Exams, Labs")) { try nav.check(a("Essays"), replacing: nil) }
+        #expect(throws: InputError("score 101 is outside 0…100 (--out-of 100)")) { try nav.check(a("Exams", score: 101), replacing: nil) }
+        #expect(throws: InputError("--out-of must be more than 0, not 0")) { try nav.check(a("Exams", outOf: 0), replacing: nil) }
+        #expect(throws: InputError("explicit weights of Exams would total 61%, over the type's 60%")) {
+            try nav.check(a("Exams", weight: 21), replacing: nil)
+        }
+        // Replacing the assignment that holds the 40 % frees its share
+        try nav.check(a("Exams", weight: 60), replacing: 1)
+    }
+}

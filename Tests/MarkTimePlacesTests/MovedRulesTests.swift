@@ -1,0 +1,138 @@
+import MarkTimeCore
+import MarkTimePlaces
+import Testing
+
+let marina = try! Place(name: "Marina", kind: .harbour, center: at(-27.40, 153.40), radius: 300)
+
+@Suite("A friend's reported transition")
+struct TransitionTests {
+    @Test("Entering a named place moves the person there at once, with one enter event")
+    func enteringMovesAtOnce() {
+        // Given someone nowhere
+        var g = Geofence()
+        let f = fix(homeCenter, 10, second: 5)
+        // When their phone reports entering "home" (any case)
+        let events = g.apply(transition: ("home", .enter), fix: f, places: [home, marina], rules: GeofenceRules())
+        // Then they are at Home since the fix's time, with one enter event
+        #expect(events == [PlaceEvent(place: "Home", kind: .enter, time: f.time, position: f.position)])
+        #expect(g.place == "Home")
+        #expect(g.since == f.time)
+    }
+
+    @Test("Leaving a place the person is not at changes nothing")
+    func leavingElsewhereIsIgnored() {
+        // Given someone at the Marina
+        var g = Geofence(place: "Marina", since: t0)
+        // When their phone reports leaving Home
+        let events = g.apply(transition: ("Home", .leave), fix: fix(homeCenter, 10, second: 5), places: [home, marina], rules: GeofenceRules())
+        // Then nothing happens
+        #expect(events == [])
+        #expect(g == Geofence(place: "Marina", since: t0))
+    }
+
+    @Test("Leaving the place the person is at clears it")
+    func leavingClears() {
+        var g = Geofence(place: "Home", since: t0)
+        let f = fix(homeCenter, 900, second: 5)
+        let events = g.apply(transition: ("Home", .leave), fix: f, places: [home], rules: GeofenceRules())
+        #expect(events == [PlaceEvent(place: "Home", kind: .leave, time: f.time, position: f.position)])
+        #expect(g == Geofence())
+    }
+
+    @Test("A transition naming an unknown place is an ordinary fix for the state machine")
+    func unknownPlaceIsAFix() {
+        // Given someone nowhere, and a transition for a waypoint marktime does not know, sent from Home
+        var g = Geofence()
+        let f = fix(homeCenter, 10, second: 5)
+        // When it is applied with one confirmation needed
+        let events = g.apply(transition: ("Aunt's", .enter), fix: f, places: [home], rules: GeofenceRules(confirmations: 1))
+        // Then the fix puts them at Home, as `member report` would
+        #expect(events == [PlaceEvent(place: "Home", kind: .enter, time: f.time, position: f.position)])
+    }
+}
+
+@Suite("The rules for a member's reports")
+struct MemberRulesTests {
+    @Test("A report older than the last one is stale; the same time or newer is not")
+    func staleness() {
+        var m = Member(name: "Anna", color: .red)
+        m.reportedAt = UTCTime(nanosecondsSinceEpoch: t0.nanosecondsSinceEpoch + 10_000_000_000)
+        #expect(m.isStale(fix(homeCenter, 0, second: 9)))
+        #expect(!m.isStale(fix(homeCenter, 0, second: 10)))
+        #expect(!Member(name: "Ben", color: .blue).isStale(fix(homeCenter, 0, second: 0)))
+    }
+
+    @Test("A quiet fix matters only when it moves the geofence, is the first, or is as far as the quiet distance")
+    func quietReports() {
+        // Given a member at Home with a stored position at its centre
+        var m = Member(name: "Me", color: .red, isMe: true)
+        m.geofence = Geofence(place: "Home", since: t0, candidate: "Home", streak: 0)
+        m.position = homeCenter
+        // Then a fix 99 m away inside Home does not matter, one 100 m away does
+        #expect(!m.reportMatters(fix(homeCenter, 99, second: 1), places: [home], rules: GeofenceRules(), quietDistance: 100))
+        #expect(m.reportMatters(fix(homeCenter, 100.5, second: 1), places: [home], rules: GeofenceRules(), quietDistance: 100))
+        // And with no stored position, any fix matters
+        m.position = nil
+        #expect(m.reportMatters(fix(homeCenter, 1, second: 1), places: [home], rules: GeofenceRules(), quietDistance: 100))
+        // And a fix that starts a move out of Home (its streak changes) matters
+        m.position = homeCenter
+        #expect(m.reportMatters(fix(homeCenter, 5_000, second: 1), places: [home], rules: GeofenceRules(), quietDistance: 10_000))
+    }
+
+    @Test("The member made for a report without a name is Me, red, marked as me")
+    func defaultMe() {
+        #expect(Member.defaultMe.name == "Me")
+        #expect(Member.defaultMe.color == .red)
+        #expect(Member.defaultMe.isMe)
+    }
+}
+
+@Suite("The daemon's copy of the anchor watch")
+struct AnchorKeeperTests {
+    let second: Int64 = 1_000_000_000
+    func row(state: AnchorWatch.State = .watching, outside: Int = 0, boot: String? = "boot-a") -> StoredAnchorWatch {
+        StoredAnchorWatch(watch: AnchorWatch(anchor: homeCenter, radius: 60, droppedAt: 0, state: state, outside: outside),
+                          droppedAt: t0, bootID: boot)
+    }
+
+    @Test("No row, no watch")
+    func noRow() {
+        var keeper = AnchorKeeper()
+        let step = keeper.advance(row: nil, fixes: [], now: 0, bootID: "boot-a")
+        #expect(step == nil)
+    }
+
+    @Test("A fix inside the radius writes nothing; the third outside raises the alarm and writes")
+    func writesOnlyOnChange() throws {
+        // Given a watch of this boot
+        var keeper = AnchorKeeper()
+        let insideStep = keeper.advance(row: row(), fixes: [fix(homeCenter, 10, second: 1)], now: 1 * second, bootID: "boot-a")
+        let inside = try #require(insideStep)
+        // Then a fix inside changes no state: nothing to write
+        #expect(!inside.write)
+        #expect(inside.actions == [])
+        #expect(inside.watch.watch.distance.map { ($0 * 10).rounded() / 10 } == 10)
+        // When fixes 100 m out come, the streak grows (a write each), and the third sounds the alarm
+        let out = (2...4).map { fix(homeCenter, 100, second: $0) }
+        let firstStep = keeper.advance(row: row(), fixes: [out[0]], now: 2 * second, bootID: "boot-a")
+        let first = try #require(firstStep)
+        #expect(first.write && first.actions == [])
+        keeper.written(first.watch)
+        let restStep = keeper.advance(row: first.watch, fixes: Array(out[1...]), now: 4 * second, bootID: "boot-a")
+        let rest = try #require(restStep)
+        #expect(rest.write)
+        #expect(rest.actions == [.soundAlarm])
+        #expect(rest.watch.watch.state == .alarm)
+    }
+
+    @Test("A row from another boot is rebased and written with this boot")
+    func anotherBoot() throws {
+        var keeper = AnchorKeeper()
+        let stepStep = keeper.advance(row: row(boot: "boot-old"), fixes: [], now: 50 * second, bootID: "boot-a")
+        let step = try #require(stepStep)
+        #expect(step.write)
+        #expect(step.watch.bootID == "boot-a")
+        #expect(step.watch.watch.lastFix == 50 * second)
+        #expect(step.actions == [])
+    }
+}
