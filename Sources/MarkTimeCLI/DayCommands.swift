@@ -32,7 +32,7 @@ func journalDay(_ text: String?, _ zone: SystemZoneRules) throws -> CivilDate {
 
 /// A day's page from the store, the Sun worked at the daemon's fix when there is no better position.
 func dayPage(_ db: AppDatabase, _ date: CivilDate, _ zone: SystemZoneRules) throws -> DayPage {
-    try db.dayPage(date, zone: zone, fix: try daemonPosition(db, maxAge: PeopleBoard.shipFixAge))
+    try db.dayPage(date, zone: zone, fix: try daemonPosition(db, for: .ship))
 }
 
 extension DayEntry {

@@ -75,9 +75,9 @@ func confirm(_ question: String, hint: String) throws -> Bool {
     return answer == "y" || answer == "yes"
 }
 
-/// The daemon's published GPS position when its fix is at most `maxAge` seconds old.
-func daemonPosition(_ db: AppDatabase, maxAge: Double) throws -> Position? {
-    try db.daemonStatus()?.recentPosition(now: try SystemClock().read().instant, maxAge: maxAge)
+/// The daemon's published GPS position when its fix can stand for `use`.
+func daemonPosition(_ db: AppDatabase, for use: FixUse) throws -> Position? {
+    try db.daemonStatus()?.usablePosition(for: use, now: try SystemClock().read().instant)
 }
 
 /// The system's wall clock, for bookkeeping times such as `edited_at`.

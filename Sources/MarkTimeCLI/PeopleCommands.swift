@@ -9,7 +9,7 @@ import MarkTimeStore
 enum PeopleView {
     static func board(_ db: AppDatabase, _ tz: TZDatabase, zone: SystemZoneRules) throws -> PeopleBoard {
         try tz.board(zone: zone, people: try db.people().filter(\.selected).map { ($0.name, $0.zone) },
-                     ship: try daemonPosition(db, maxAge: PeopleBoard.shipFixAge))
+                     ship: try daemonPosition(db, for: .ship))
     }
 
     static func cells(_ r: PersonTime) -> [String] {

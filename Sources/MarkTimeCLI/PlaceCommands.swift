@@ -15,14 +15,8 @@ struct PositionOptions: ParsableArguments {
     var here = false
 
     func resolve(_ db: AppDatabase, _ settings: Settings) throws -> Position {
-        switch (position, here) {
-        case (let text?, false): return try Position.parse(text)
-        case (nil, true):
-            return try DaemonStatus.freshPosition(try db.daemonStatus(), now: try SystemClock().read().instant, maxAge: try settings.places.maxFixAge,
-                                                  maxAgeKey: "places.max_fix_age_s", what: "--here", instead: "--position")
-        case (nil, false): throw ValidationError("give --position POS or --here")
-        case (_?, true): throw ValidationError("give either --position or --here, not both")
-        }
+        try PositionChoice(typed: position, here: here).resolve(try db.daemonStatus(), now: try SystemClock().read().instant,
+                                                                use: try .place(settings), words: .init(typed: "--position", here: "--here"))
     }
 }
 

@@ -10,13 +10,10 @@ struct SkyPositionOptions: ParsableArguments {
     @Option(help: "Where to see the sky from, e.g. \"27 22.84 S 153 22.84 E\". Default: the daemon's current GPS fix.")
     var position: String?
 
-    /// How old the daemon's fix may be to stand for where the ship is, seconds.
-    static let maxFixAge = 60.0
-
     /// The position; nil when there is none and none is `required`.
     func resolve(_ store: StoreOptions, required: Bool) throws -> Position? {
         if let position { return try Position.parse(position) }
-        if let here = try daemonPosition(try store.openForReading(), maxAge: Self.maxFixAge) { return here }
+        if let here = try daemonPosition(try store.openForReading(), for: .sky) { return here }
         if required {
             throw InputError("no position: give --position (e.g. \"50 10.5 N 004 20.0 W\"), or run the daemon with a GPS fix")
         }

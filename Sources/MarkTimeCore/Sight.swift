@@ -92,13 +92,13 @@ public struct Sight: Hashable, Sendable {
         self.createdAt = createdAt
     }
 
-    /// A new sight from a key-down instant. A fix is kept only with a 2D or 3D
-    /// mode, from the same boot, and no older than `maxFixAge` seconds.
+    /// A new sight from a key-down instant. A fix is kept only when it can stand for a
+    /// sight (`FixUse`): a 2D or 3D mode, from the same boot, no older than `maxFixAge` seconds.
     public static func mark(instant: MonotonicInstant, estimate: UTCEstimate, fix: Fix?, maxFixAge: Double = 30,
                             note: String? = nil, trigger: SightTrigger = .button, createdAt: UTCTime) -> Sight {
         var sight = Sight(instant: instant, estimate: estimate, createdAt: createdAt)
         sight.trigger = trigger
-        if let fix, fix.mode >= 2, let age = fix.age(at: instant), age <= maxFixAge {
+        if let fix, fix.isUsable(for: FixUse(maxAge: maxFixAge), at: instant), let age = fix.age(at: instant) {
             sight.position = fix.position
             sight.fixMode = fix.mode
             sight.fixAge = max(0, age)

@@ -50,23 +50,29 @@ public struct DaemonStatus: Hashable, Sendable {
         return age <= Self.liveHeartbeatSeconds
     }
 
-    /// The fix's position when it is at most `maxAge` seconds old at `now`.
-    public func recentPosition(now: MonotonicInstant, maxAge: Double) -> Position? {
-        guard let fix, let age = fix.age(at: now), age <= maxAge else { return nil }
+    /// The fix's position when it can stand for `use` at `now`.
+    public func usablePosition(for use: FixUse, now: MonotonicInstant) -> Position? {
+        guard let fix, fix.isUsable(for: use, at: now) else { return nil }
         return fix.position
     }
 
-    /// The position of the daemon's fix at `now`, if it is at most `maxAge` seconds old.
-    /// `what` names what asked ("--here"), `instead` what to give instead ("--position").
-    public static func freshPosition(_ status: DaemonStatus?, now: MonotonicInstant, maxAge: Double, maxAgeKey: String,
+    /// The position of the daemon's fix when it can stand for `use` at `now`, else a
+    /// refusal naming why. `what` names what asked ("--here"), `instead` what to give instead.
+    public static func freshPosition(_ status: DaemonStatus?, now: MonotonicInstant, use: FixUse,
                                      what: String, instead: String) throws(InputError) -> Position {
         guard let fix = status?.fix else {
             throw InputError("\(what) needs a GPS fix, and the daemon has published none: is `marktime daemon` running with a receiver? Or give \(instead)")
         }
-        guard let age = fix.age(at: now), age <= maxAge else {
-            throw InputError("\(what) needs a fresh GPS fix, and the daemon's last one is \(fix.age(at: now).map { "\(Quantity.whole($0)) s old" } ?? "from another boot") (\(maxAgeKey) is \(Quantity.whole(maxAge)) s); give \(instead)")
+        switch fix.refusal(for: use, at: now) {
+        case nil:
+            return fix.position
+        case .noPosition(let mode):
+            throw InputError("\(what) needs a 2D or 3D GPS fix, and the daemon's last report has mode \(mode) (no position); give \(instead)")
+        case .otherBoot, .tooOld:
+            let age = fix.age(at: now).map { "\(Quantity.whole($0)) s old" } ?? "from another boot"
+            let limit = use.key.map { "\($0) is \(Quantity.whole(use.maxAge)) s" } ?? "the limit is \(Quantity.whole(use.maxAge)) s"
+            throw InputError("\(what) needs a fresh GPS fix, and the daemon's last one is \(age) (\(limit)); give \(instead)")
         }
-        return fix.position
     }
 }
 

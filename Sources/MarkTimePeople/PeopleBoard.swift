@@ -25,9 +25,6 @@ public struct PeopleBoard: Sendable {
     /// The daemon's position, when it has a recent fix.
     public var ship: Position?
 
-    /// How old the daemon's fix may be for the ship's row, in seconds.
-    public static let shipFixAge = 3600.0
-
     public init(zone: any ZoneRules, home: Position?, people: [Entry], ship: Position?) {
         self.zone = zone
         self.home = home

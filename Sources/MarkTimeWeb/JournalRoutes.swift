@@ -80,7 +80,7 @@ struct JournalRoutes {
 
     /// The daemon's position while its fix is fresh enough for the Sun's events.
     func fix() throws -> Position? {
-        try site.store.daemonStatus()?.recentPosition(now: try site.clock.read().instant, maxAge: PeopleBoard.shipFixAge)
+        try site.store.daemonStatus()?.usablePosition(for: .ship, now: try site.clock.read().instant)
     }
 
     /// The instant of the day's `time` (HH:MM), or now when no time is given.

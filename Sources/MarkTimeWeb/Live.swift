@@ -20,7 +20,7 @@ struct NowSnapshot {
             "utc": estimate.utc.sightFormat, "source": estimate.source.rawValue, "uncertainty": SightView.uncertainty(estimate.uncertainty),
             "sights": try site.store.sights(SightQuery(limit: 5)).map(SightView.row),
         ]
-        if let fix = status?.fix, fix.mode >= 2, let age = fix.age(at: reading.instant), age <= (try site.settings.sight.maxFixAge) {
+        if let fix = status?.fix, fix.isUsable(for: try .sight(site.settings), at: reading.instant) {
             values["fix"] = fix.position.ddm
             values["fixMode"] = "\(fix.mode)D"
         } else {

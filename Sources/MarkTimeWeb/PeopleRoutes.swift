@@ -37,8 +37,7 @@ struct PeopleRoutes {
                 return m
             } ?? today.minuteOfDay
             let board = try tz.board(zone: zone, people: try site.store.people().filter(\.selected).map { ($0.name, $0.zone) },
-                                     ship: try site.store.daemonStatus()?.recentPosition(now: try site.clock.read().instant,
-                                                                                          maxAge: PeopleBoard.shipFixAge))
+                                     ship: try site.store.daemonStatus()?.usablePosition(for: .ship, now: try site.clock.read().instant))
             let at = board.instant(on: day, minute: chosen)
             let align = board.day(day)
             values["you"] = PeopleBoard.header(board.you(at: at))

@@ -42,15 +42,8 @@ struct PlaceRoutes {
 
     /// `position` as typed, or the daemon's fix when `here` is ticked.
     func position(typed: String?, here: Bool) throws -> Position {
-        switch (typed.flatMap { $0.isEmpty ? nil : $0 }, here) {
-        case (let text?, false): return try Position.parse(text)
-        case (nil, true):
-            return try DaemonStatus.freshPosition(try site.store.daemonStatus(), now: try site.clock.read().instant,
-                                                  maxAge: try site.settings.places.maxFixAge, maxAgeKey: "places.max_fix_age_s",
-                                                  what: "“At the current fix”", instead: "a position")
-        case (nil, false): throw InputError("give a position, or tick “At the current fix”")
-        case (_?, true): throw InputError("give a position or tick “At the current fix”, not both")
-        }
+        try PositionChoice(typed: typed, here: here).resolve(try site.store.daemonStatus(), now: try site.clock.read().instant,
+                                                             use: try .place(site.settings), words: .init(typed: "a position", here: "“At the current fix”"))
     }
 
     struct PlaceForm: Decodable { var name, kind, radius, position, here: String? }
