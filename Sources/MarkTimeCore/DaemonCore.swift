@@ -79,14 +79,34 @@ public struct DaemonCore: Sendable {
         case stopping(now: Int64)
         /// The pending-presses file holds presses (another process kept them there).
         case pendingFound([Sight])
+        /// Another process rang the store's doorbell.
+        case doorbell(DoorbellMessage)
+        /// A task's reminder is due (`late` when it was missed while the daemon was down).
+        case reminderDue(id: Int64, title: String, due: UTCTime, remind: UTCTime?, late: Bool)
+        /// The geofence moved the boat (its own fixes).
+        case placeEvents([PlaceEvent])
+        /// The backfill re-stamped these sights.
+        case restamped([Sight])
+    }
+
+    /// An enter or leave, as the core logs it (Places' events, without its types).
+    public struct PlaceEvent: Hashable, Sendable {
+        public var entered: Bool
+        public var place: String
+        public var time: UTCTime
+        public var position: Position
+        public init(entered: Bool, place: String, time: UTCTime, position: Position) {
+            (self.entered, self.place, self.time, self.position) = (entered, place, time, position)
+        }
     }
 
     /// What the stored anchor watch says after the writer updated it.
     public enum AnchorSignal: Hashable, Sendable {
-        /// Whether the watch is in alarm (it loops until acknowledged or lifted).
-        case alarm(Bool)
+        /// Whether the watch is in alarm (it loops until acknowledged or lifted), with the
+        /// figures to log when it starts.
+        case alarm(Bool, details: [String: String] = [:])
         /// The watch has had no fix for its stale limit.
-        case stale
+        case stale(details: [String: String] = [:])
     }
 
     public enum Action: Hashable, Sendable {
@@ -99,6 +119,8 @@ public struct DaemonCore: Sendable {
         case settlePending
         case beep(Tone)
         case silenceAlarm
+        /// The places changed: the share service sends the waypoints again.
+        case resendPlaces
         /// Acknowledge the anchor alarm in the store (it re-arms the watch).
         case acknowledgeAnchor
         case recordGap(InputGap)
@@ -201,6 +223,25 @@ public struct DaemonCore: Sendable {
             return recording.failed(sight, reason: reason).map(Action.init)
         case .pendingFound(let found):
             return recording.adopt(found).map(Action.init)
+        case .doorbell(let message):
+            return doorbell(message)
+        case .reminderDue(let id, let title, let due, let remind, let late):
+            let line = LogLine(.notice, late ? "reminder (late)" : "reminder", [
+                "task": "\(id)", "title": title, "due": due.iso8601, "remind": remind?.iso8601 ?? "", "late": "\(late)",
+            ])
+            // A chime would cut the anchor alarm short.
+            return (alarmSounding ? [] : [.beep(.chime)]) + [.log(line)]
+        case .placeEvents(let events):
+            return events.map { e in
+                .log(LogLine(.info, "\(e.entered ? "entered" : "left") \(e.place)", ["utc": e.time.iso8601, "position": e.position.ddm]))
+            }
+        case .restamped(let sights):
+            return sights.map { s in
+                .log(LogLine(.info, "sight re-stamped", [
+                    "id": "\(s.id ?? 0)", "utc": s.estimate.utc.iso8601, "source": s.estimate.source.rawValue,
+                    "uncertainty_s": s.estimate.uncertainty.map { "\($0)" } ?? "unknown",
+                ]))
+            }
         case .tick(let now, let clock):
             return tick(now: now, clock: clock, stopping: false)
         case .anchor(let signal):
@@ -292,16 +333,32 @@ public struct DaemonCore: Sendable {
 
     private mutating func anchor(_ signal: AnchorSignal) -> [Action] {
         switch signal {
-        case .alarm(true) where !alarmSounding:
+        case .alarm(true, let details) where !alarmSounding:
             alarmSounding = true
-            return [.beep(.alarm), .log(LogLine(.critical, "anchor dragging"))]
-        case .alarm(false) where alarmSounding:
+            return [.beep(.alarm), .log(LogLine(.critical, "anchor dragging", details))]
+        case .alarm(false, _) where alarmSounding:
             alarmSounding = false
             return [.silenceAlarm]
-        case .stale:
-            return [.beep(.warning), .log(LogLine(.warning, "anchor watch has no GPS fix"))]
+        case .stale(let details):
+            return [.beep(.warning), .log(LogLine(.warning, "anchor watch has no GPS fix", details))]
         default:
             return []
+        }
+    }
+
+    // MARK: The doorbell
+
+    private func doorbell(_ message: DoorbellMessage) -> [Action] {
+        switch message {
+        case .tasksChanged:
+            return []
+        case .placesChanged:
+            return [.resendPlaces]
+        case .beep(let tone):
+            // Another process asks only for a sight's tones: never the alarm or a chime, and
+            // nothing over the anchor alarm.
+            guard tone != .alarm, tone != .chime, !alarmSounding else { return [] }
+            return [.beep(tone), .log(LogLine(.info, "beep for another process", ["tone": tone.rawValue]))]
         }
     }
 }

@@ -91,7 +91,8 @@ public final class MarkTimeDaemon: Sendable {
     let statusFile: StatusFile
     /// The writer thread's own state: the anchor watch it keeps, and its live figures.
     let anchor = Mutex<(keeper: AnchorKeeper, live: AnchorLive?)>((AnchorKeeper(), nil))
-    private let writerBox = WriterBox()
+    /// The one thread that writes the store (started by `run`).
+    let writer = StoreWriter()
     private let group = Mutex<ServiceGroup?>(nil)
 
     public convenience init(options: Options, store: AppDatabase, logger: Logger) throws {
@@ -111,26 +112,23 @@ public final class MarkTimeDaemon: Sendable {
         pendingPresses = PendingPresses(storePath: store.path)
         statusFile = options.statusFile.map(StatusFile.init) ?? StatusFile.choose(storePath: store.path,
                                                                                     environment: ProcessInfo.processInfo.environment)
-        reminders = try ReminderLoop(store: store, clock: SystemClock(trustSynchronised: s.clock.trustSystem), beeper: beeper, logger: logger)
+        reminders = try ReminderLoop(store: store, clock: SystemClock(trustSynchronised: s.clock.trustSystem), logger: logger)
         if let transport = adapters.share {
             let clock = adapters.clock
             share = ShareService(settings: try s.share, rules: try s.geofenceRules, store: store, transport: transport, logger: logger,
                                  statePath: statusFile.sharePath,
                                  now: { (try? clock.read().realtime) ?? UTCTime(nanosecondsSinceEpoch: 0) },
-                                 submit: { [writerBox] job in writerBox.writer.withLock { $0 }?.submit(.share(job)) })
+                                 submit: { [writer] job in writer.submit(.share(job)) })
         } else {
             share = nil
         }
-        reminders.alarmSounding = { [unowned self] in core.withLock { $0.alarmSounding } }
-        reminders.placesChanged = { [share] in share?.placesChanged() }
+        reminders.feed = { [unowned self] in feed($0) }
     }
 
     /// Stops the daemon as SIGTERM does.
     public func shutdown() async {
         await group.withLock { $0 }?.triggerGracefulShutdown()
     }
-
-    var writer: StoreWriter { writerBox.writer.withLock { $0! } }
 
     /// Runs until SIGTERM or SIGINT.
     public func run() async throws {
@@ -148,7 +146,7 @@ public final class MarkTimeDaemon: Sendable {
         } catch {
             logger.warning("store: cannot grow the WAL file; each sight's commit will grow it instead", metadata: ["error": "\(error)"])
         }
-        writerBox.writer.withLock { $0 = StoreWriter(perform: { [unowned self] in self.perform($0) }) }
+        writer.start { [unowned self] in perform($0) }
         let saved = (try? store.track(bootID: clock.bootID)) ?? []
         feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: pendingPresses.load()))
         feed(.clock(now.sample))
@@ -247,6 +245,7 @@ public final class MarkTimeDaemon: Sendable {
         case .settlePending: writer.submit(.settlePending)
         case .beep(let tone): beeper?.play(tone)
         case .silenceAlarm: beeper?.stop()
+        case .resendPlaces: share?.placesChanged()
         case .acknowledgeAnchor: writer.submit(.acknowledgeAnchor)
         case .recordGap(let gap): writer.submit(.gap(gap))
         case .publish(let s):
@@ -308,12 +307,7 @@ public final class MarkTimeDaemon: Sendable {
             let changed = try store.backfill(bootID: clock.bootID, now: reading.realtime) { sight in
                 track.backfill(instant: sight.instant.nanoseconds, stored: sight.estimate)
             }
-            for s in changed {
-                logger.info("sight re-stamped", metadata: [
-                    "id": "\(s.id ?? 0)", "utc": "\(s.estimate.utc.iso8601)", "source": "\(s.estimate.source.rawValue)",
-                    "uncertainty_s": "\(s.estimate.uncertainty.map { "\($0)" } ?? "unknown")",
-                ])
-            }
+            if !changed.isEmpty { feed(.restamped(changed)) }
         } catch {
             logger.error("cannot backfill sights", metadata: ["error": "\(error)"])
         }
@@ -324,8 +318,8 @@ public final class MarkTimeDaemon: Sendable {
         for fix in fixes {
             do {
                 let events = try store.report(fix, member: nil, rules: options.settings.geofenceRules, quiet: true)
-                for e in events {
-                    logger.info("\(e.kind == .enter ? "entered" : "left") \(e.place)", metadata: ["utc": "\(e.time.iso8601)", "position": "\(e.position.ddm)"])
+                if !events.isEmpty {
+                    feed(.placeEvents(events.map { .init(entered: $0.kind == .enter, place: $0.place, time: $0.time, position: $0.position) }))
                 }
                 share?.transitions(events, error: fix.error)
             } catch {
@@ -343,16 +337,11 @@ public final class MarkTimeDaemon: Sendable {
             anchor.withLock { $0.live = live }
             if let (stored, actions) = result {
                 let w = stored.watch
-                if actions.contains(.soundAlarm) {
-                    logger.critical("anchor dragging", metadata: [
-                        "distance_m": "\(Quantity.whole(w.distance ?? 0))", "radius_m": "\(Quantity.whole(w.radius))", "bearing_deg": "\(Quantity.whole(w.bearing ?? 0))",
-                    ])
-                }
-                if actions.contains(.warnStale) {
-                    logger.warning("anchor watch has no GPS fix", metadata: ["stale_after_s": "\((try? options.settings.anchor.staleAfter) ?? 0)"])
-                    feed(.anchor(.stale))
-                }
-                feed(.anchor(.alarm(w.state == .alarm)))
+                if actions.contains(.warnStale) { feed(.anchor(.stale(details: ["stale_after_s": "\(Quantity.whole(w.staleAfter))"]))) }
+                feed(.anchor(.alarm(w.state == .alarm, details: [
+                    "distance_m": "\(Quantity.whole(w.distance ?? 0))", "radius_m": "\(Quantity.whole(w.radius))",
+                    "bearing_deg": "\(Quantity.whole(w.bearing ?? 0))",
+                ])))
             } else {
                 feed(.anchor(.alarm(false)))
             }
@@ -363,11 +352,6 @@ public final class MarkTimeDaemon: Sendable {
 }
 
 /// Runs a thread-based adapter for the life of the group.
-/// The writer, once `run` has started it; shared with the services that submit to it.
-final class WriterBox: Sendable {
-    let writer = Mutex<StoreWriter?>(nil)
-}
-
 struct ThreadService: Service {
     let start: @Sendable () -> Void
     let stop: @Sendable () -> Void

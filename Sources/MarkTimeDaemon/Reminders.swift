@@ -7,12 +7,12 @@ import MarkTimeSystem
 import MarkTimeTasks
 
 /// The reminder thread. It sleeps in poll(2) until the next reminder's wall-clock
-/// time (a CLOCK_REALTIME timer that a clock step also wakes), until the CLI rings
-/// the store's doorbell, or until the daemon stops. It never polls the store.
+/// time (a CLOCK_REALTIME timer that a clock step also wakes), until another process
+/// rings the store's doorbell, or until the daemon stops. It never polls the store. What
+/// is due and what was rung go to the core as events.
 final class ReminderLoop: @unchecked Sendable {
     let store: AppDatabase
     let clock: SystemClock
-    let beeper: (any Beeper)?
     let logger: Logger
     let schedule = ReminderSchedule(lateAfter: 60)
     /// Wall-clock start of the daemon: a reminder due before it was missed, so it is late.
@@ -20,15 +20,12 @@ final class ReminderLoop: @unchecked Sendable {
     let doorbell: Doorbell?
     let timer: WallTimer
     let thread: PollThread
-    /// Whether the anchor alarm is sounding (then a chime would cut it short); set before `start`.
-    var alarmSounding: @Sendable () -> Bool = { false }
-    /// Called when the doorbell says the places changed (`places`).
-    var placesChanged: @Sendable () -> Void = {}
+    /// Hands an event to the core; set before `start`.
+    var feed: @Sendable (DaemonCore.Event) -> Void = { _ in }
 
-    init(store: AppDatabase, clock: SystemClock, beeper: (any Beeper)?, logger: Logger) throws {
+    init(store: AppDatabase, clock: SystemClock, logger: Logger) throws {
         self.store = store
         self.clock = clock
-        self.beeper = beeper
         self.logger = logger
         startedAt = try clock.read().realtime.nanosecondsSinceEpoch
         timer = try WallTimer()
@@ -62,16 +59,8 @@ final class ReminderLoop: @unchecked Sendable {
                 return
             }
             timer.drain()
-            for message in doorbell?.drain() ?? [] { beep(asked: message) }
+            for message in (doorbell?.drain() ?? []).compactMap(DoorbellMessage.init) { feed(.doorbell(message)) }
         }
-    }
-
-    /// `beep TONE` from the phone page, which stored a sight but has no sound card.
-    private func beep(asked message: String) {
-        if message == "places" { return placesChanged() }
-        guard message.hasPrefix("beep "), let tone = Tone(rawValue: String(message.dropFirst(5))), tone != .alarm, tone != .chime else { return }
-        if !alarmSounding() { beeper?.play(tone) }
-        logger.info("beep for the phone page", metadata: ["tone": "\(tone.rawValue)"])
     }
 
     /// Fires what is due; the next reminder's time, if any. A failed read retries in 5 s.
@@ -81,11 +70,7 @@ final class ReminderLoop: @unchecked Sendable {
             for (id, late) in schedule.due(try store.armedReminders(), now: t, startedAt: startedAt) {
                 // The store decides: a task done or removed meanwhile, or fired by another daemon, returns nil.
                 guard let task = try store.markReminded(id, at: UTCTime(nanosecondsSinceEpoch: t), late: late) else { continue }
-                if !alarmSounding() { beeper?.play(.chime) }
-                logger.notice(late ? "reminder (late)" : "reminder", metadata: [
-                    "task": "\(task.id)", "title": "\(task.title)", "due": "\(task.due.iso8601)",
-                    "remind": "\(task.remind?.iso8601 ?? "")", "late": "\(late)",
-                ])
+                feed(.reminderDue(id: task.id, title: task.title, due: task.due, remind: task.remind, late: late))
             }
             return schedule.next(try store.armedReminders(), now: try now())
         } catch {

@@ -38,8 +38,14 @@ final class StoreWriter: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    /// Starts the thread; `perform` runs each job on it.
-    init(perform: @escaping @Sendable (Job) -> Void) {
+    private let started = Mutex(false)
+
+    /// A writer whose jobs wait until `start`.
+    init() {}
+
+    /// Starts the thread; `perform` runs each job on it, those submitted before first.
+    func start(perform: @escaping @Sendable (Job) -> Void) {
+        started.withLock { $0 = true }
         let thread = Thread { [self] in
             // The bench finds the writer by this name.
             ThreadName.setCurrent("marktime-writer")
@@ -56,11 +62,11 @@ final class StoreWriter: Sendable {
         wake.signal()
     }
 
-    /// Finishes what is queued, then ends the thread.
+    /// Finishes what is queued, then ends the thread (if it was started).
     func stop() {
         queue.withLock { $0.stopping = true }
         wake.signal()
-        finished.wait()
+        if started.withLock({ $0 }) { finished.wait() }
     }
 
     private func next() -> Job? {

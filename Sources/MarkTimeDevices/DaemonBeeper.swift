@@ -8,7 +8,7 @@ public struct DaemonBeeper: Beeper {
 
     public init(store: String) { self.store = store }
 
-    public func play(_ tone: Tone) { Doorbell.ring(store: store, message: "beep \(tone.rawValue)") }
+    public func play(_ tone: Tone) { Doorbell.ring(store: store, message: DoorbellMessage.beep(tone).text) }
     public func stop() {}
     public var state: String { "through the daemon" }
 }

@@ -18,7 +18,7 @@ extension AppDatabase {
     // MARK: Places
 
     public func addPlace(_ place: Place, now: UTCTime) throws(StoreError) {
-        try changing("places") { () throws(StoreError) in try write { db in
+        try changing(.placesChanged) { () throws(StoreError) in try write { db in
             if let other = try String.fetchOne(db, sql: "SELECT name FROM place WHERE name = ? COLLATE NOCASE", arguments: [place.name]) {
                 throw StoreError.refused("a place named '\(other)' already exists; choose another name, or `marktime place remove \(other)` first")
             }
@@ -37,7 +37,7 @@ extension AppDatabase {
 
     /// Removes a place; members at it become "unknown" (their history stays).
     public func removePlace(named name: String) throws(StoreError) {
-        try changing("places") { () throws(StoreError) in try write { db in
+        try changing(.placesChanged) { () throws(StoreError) in try write { db in
             let canonical = try Self.placeName(name, db)
             try db.execute(sql: "DELETE FROM place WHERE name = ?", arguments: [canonical])
             try db.execute(sql: "UPDATE member SET place = NULL, since_ns = NULL WHERE place = ?", arguments: [canonical])
@@ -48,7 +48,7 @@ extension AppDatabase {
     /// Renames a place everywhere: the place, members at it, and its history.
     public func renamePlace(_ old: String, to new: String) throws(StoreError) {
         let trimmed = try StoreError.name(new, what: "a place", example: "Home")
-        try changing("places") { () throws(StoreError) in try write { db in
+        try changing(.placesChanged) { () throws(StoreError) in try write { db in
             let canonical = try Self.placeName(old, db)
             if let other = try String.fetchOne(db, sql: "SELECT name FROM place WHERE name = ? COLLATE NOCASE AND name != ?",
                                                arguments: [trimmed, canonical]) {

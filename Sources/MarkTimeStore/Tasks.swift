@@ -37,7 +37,7 @@ extension AppDatabase {
     public func addTask(title: String, due: UTCTime, remind: UTCTime?, course: String?, now: UTCTime) throws(StoreError) -> Int64 {
         let title = try StoreError.name(title, what: "a task", example: "\"Sun sights\"")
         try Self.checkReminder(remind, due: due)
-        return try changing("tasks") { () throws(StoreError) in
+        return try changing(.tasksChanged) { () throws(StoreError) in
             try write { db in
                 var record = TaskRecord(title: title, dueNs: due.nanosecondsSinceEpoch, remindNs: remind?.nanosecondsSinceEpoch, remindedLate: false,
                                         course: try course.map { try Self.courseCode($0, db) }, createdAtNs: now.nanosecondsSinceEpoch)
@@ -50,9 +50,9 @@ extension AppDatabase {
     /// Runs a change, then rings the daemon's doorbell with `message` (`tasks`: its reminder
     /// thread reads them again; `places`: the share service sends the waypoints again).
     /// Every front end's change reaches the daemon this way; a refused one does not ring.
-    func changing<T>(_ message: String, _ change: () throws(StoreError) -> T) throws(StoreError) -> T {
+    func changing<T>(_ message: DoorbellMessage, _ change: () throws(StoreError) -> T) throws(StoreError) -> T {
         let result = try change()
-        Doorbell.ring(store: path, message: message)
+        Doorbell.ring(store: path, message: message.text)
         return result
     }
 
@@ -78,7 +78,7 @@ extension AppDatabase {
 
     /// Marks a task done at `at`, or open again when `at` is nil.
     public func setTaskDone(_ id: Int64, at: UTCTime?) throws(StoreError) {
-        try changing("tasks") { () throws(StoreError) in
+        try changing(.tasksChanged) { () throws(StoreError) in
             try write { db in
                 var t = try Self.task(id, db)
                 t.doneAtNs = at?.nanosecondsSinceEpoch
@@ -88,14 +88,14 @@ extension AppDatabase {
     }
 
     public func removeTask(_ id: Int64) throws(StoreError) {
-        try changing("tasks") { () throws(StoreError) in
+        try changing(.tasksChanged) { () throws(StoreError) in
             try write { db in _ = try Self.task(id, db).delete(db) }
         }
     }
 
     /// Applies an edit, all or nothing. A new reminder time arms the reminder again.
     public func editTask(_ id: Int64, _ edit: TaskEdit) throws(StoreError) -> TaskItem {
-        try changing("tasks") { () throws(StoreError) in try write { db in
+        try changing(.tasksChanged) { () throws(StoreError) in try write { db in
             var t = try Self.task(id, db)
             if let title = edit.title {
                 t.title = try StoreError.name(title, what: "a task", example: "\"Sun sights\"")

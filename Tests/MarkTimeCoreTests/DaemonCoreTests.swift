@@ -233,3 +233,46 @@ struct DaemonCoreTests {
                                            buttonState: "ready: clicker", soundState: "", stopped: false)])
     }
 }
+
+@Suite("What the doorbell and the reminders ask of the daemon")
+struct DoorbellCoreTests {
+    @Test("Each message reads back from its text; anything else is no message")
+    func messagesRoundTrip() {
+        for m in [DoorbellMessage.tasksChanged, .placesChanged, .beep(.ok), .beep(.failure)] {
+            #expect(DoorbellMessage(m.text) == m)
+        }
+        #expect(DoorbellMessage("beep loud") == nil)
+        #expect(DoorbellMessage("places\n") == nil)
+    }
+
+    @Test("A sight's tone asked by another process plays and is logged; the alarm and the chime are never asked for")
+    func beepsForOthers() {
+        var core = startedCore()
+        let ok = core.handle(.doorbell(.beep(.ok)))
+        #expect(ok.tones == [.ok])
+        #expect(ok.messages == ["beep for another process"])
+        #expect(core.handle(.doorbell(.beep(.alarm))) == [])
+        #expect(core.handle(.doorbell(.beep(.chime))) == [])
+        #expect(core.handle(.doorbell(.placesChanged)) == [.resendPlaces])
+        #expect(core.handle(.doorbell(.tasksChanged)) == [])
+    }
+
+    @Test("While the anchor alarm sounds, neither another process's tone nor a reminder's chime plays; the reminder is still logged")
+    func nothingOverTheAlarm() {
+        var core = startedCore()
+        _ = core.handle(.anchor(.alarm(true, details: ["distance_m": "75"])))
+        #expect(core.handle(.doorbell(.beep(.ok))) == [])
+        let due = UTCTime(nanosecondsSinceEpoch: logDay)
+        let reminder = core.handle(.reminderDue(id: 4, title: "Noon sight", due: due, remind: nil, late: false))
+        #expect(reminder.tones == [])
+        #expect(reminder.messages == ["reminder"])
+    }
+
+    @Test("The anchor alarm is logged once, with its figures")
+    func anchorDraggingLoggedOnce() {
+        var core = startedCore()
+        let first = core.handle(.anchor(.alarm(true, details: ["distance_m": "75", "radius_m": "60"])))
+        #expect(first.contains(.log(LogLine(.critical, "anchor dragging", ["distance_m": "75", "radius_m": "60"]))))
+        #expect(core.handle(.anchor(.alarm(true, details: ["distance_m": "80", "radius_m": "60"]))) == [])
+    }
+}
