@@ -249,23 +249,26 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
         return s
     }
 
-    /// The provenance as JSON, written by hand: it is on every press's path, where
-    /// Foundation's `JSONEncoder` took about a millisecond on the rig. Its fields are
-    /// enum names and numbers, so nothing needs escaping; a non-finite number (which
-    /// JSON cannot hold) gives nil, as the encoder's error did.
+    /// The provenance as JSON, by Core's `JSON` writer: it is on every press's path, where
+    /// Foundation's `JSONEncoder` took about a millisecond on the rig. A non-finite number
+    /// (which JSON cannot hold) gives nil, as the encoder's error did.
     static func provenanceJSON(_ p: StampProvenance?) -> String? {
         guard let p else { return nil }
-        var text = "{\"method\":\"\(p.method.rawValue)\",\"samples\":["
-        for (i, s) in p.samples.enumerated() {
+        var samples: [JSON] = []
+        for s in p.samples {
             guard s.distance.isFinite, s.uncertainty?.isFinite ?? true else { return nil }
-            if i > 0 { text += "," }
-            text += "{\"source\":\"\(s.source.rawValue)\",\"monotonic_ns\":\(s.monotonicNanoseconds),\"utc_ns\":\(s.utcNanoseconds),"
-            if let u = s.uncertainty { text += "\"uncertainty_s\":\(u)," }
-            text += "\"distance_s\":\(s.distance)}"
+            var fields: [(String, JSON)] = [("source", .string(s.source.rawValue)), ("monotonic_ns", .int(s.monotonicNanoseconds)),
+                                            ("utc_ns", .int(s.utcNanoseconds))]
+            if let u = s.uncertainty { fields.append(("uncertainty_s", .number(u))) }
+            fields.append(("distance_s", .number(s.distance)))
+            samples.append(.object(fields))
         }
-        guard let trip = p.phoneRoundTrip else { return text + "]}" }
-        guard trip.isFinite else { return nil }
-        return text + "],\"phone_round_trip_s\":\(trip)}"
+        var fields: [(String, JSON)] = [("method", .string(p.method.rawValue)), ("samples", .array(samples))]
+        if let trip = p.phoneRoundTrip {
+            guard trip.isFinite else { return nil }
+            fields.append(("phone_round_trip_s", .number(trip)))
+        }
+        return JSON.object(fields).compact
     }
 
     static func provenance(_ text: String?) -> StampProvenance? {

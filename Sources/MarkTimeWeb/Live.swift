@@ -37,8 +37,7 @@ struct NowSnapshot {
     var json: String {
         var message = values
         message["type"] = "now"
-        let data = (try? JSONSerialization.data(withJSONObject: message, options: [.sortedKeys])) ?? Data("{}".utf8)
-        return String(decoding: data, as: UTF8.self)
+        return JSON(any: message).compact
     }
 }
 
@@ -246,6 +245,6 @@ struct LiveConnection {
     }
 
     static func json(_ object: [String: Any]) -> String {
-        String(decoding: (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8), as: UTF8.self)
+        JSON(any: object).compact
     }
 }

@@ -69,8 +69,7 @@ struct PeopleRoutes {
              "sky": r.sky.map { s -> Any in s.map { [$0.shade, $0.color] } ?? NSNull() }]
         }
         let object: [String: Any] = ["date": day.date.description, "step": AlignDay.skyStep, "you": row(day.you), "rows": day.rows.map(row)]
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
-        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: "<", with: "\\u003c")
+        return JSON(any: object).compact.replacingOccurrences(of: "<", with: "\\u003c")
     }
 
     func addPerson(_ request: Request, context: WebContext) async throws -> Response {

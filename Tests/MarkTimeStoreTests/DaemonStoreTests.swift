@@ -59,11 +59,12 @@ struct DaemonStoreTests {
         ])
         // When it is inserted
         let stored = try store.insert(press)
-        // Then the column holds this JSON, and the sight reads back as it went in
+        // Then the column holds this JSON (Core's writer: a whole number without a decimal point),
+        // and the sight reads back as it went in
         let text = try DatabaseQueue(path: tmp.store).read { try String.fetchOne($0, sql: "SELECT provenance FROM sight") }
         #expect(text == """
             {"method":"interpolated","samples":[{"source":"gps","monotonic_ns":1000000000,"utc_ns":1176025976000000000,"uncertainty_s":0.5,\
-            "distance_s":1.0},{"source":"system","monotonic_ns":3000000000,"utc_ns":1176025978000000000,"distance_s":-1.25}]}
+            "distance_s":1},{"source":"system","monotonic_ns":3000000000,"utc_ns":1176025978000000000,"distance_s":-1.25}]}
             """)
         press.id = stored.id
         #expect(try store.sight(id: stored.id!).sight == press)
