@@ -88,7 +88,8 @@ let package = Package(
                 "MarkTimeSystem",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]),
+            ],
+            resources: (1...12).map { .embedInCode("Migrations/v\($0).sql") }),
 
         // Sights as CSV for sight reduction, with each sight's reduction, written on every core.
         .target(name: "MarkTimeExport", dependencies: ["MarkTimeCore", "MarkTimeSky", "MarkTimeStore"]),
@@ -229,7 +230,8 @@ let package = Package(
             name: "MarkTimeStoreTests",
             dependencies: ["MarkTimeStore", "MarkTimeAccounts", "MarkTimeRecorder", "MarkTimePlaces", "MarkTimeShare", "MarkTimeExport",
                            "MarkTimePeople", "MarkTimeTasks", "MarkTimeCore", "MarkTimeSky", "MarkTimeSystem",
-                           .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift")]),
+                           .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Schema.sql"]),
         .testTarget(
             name: "MarkTimeWebTests",
             dependencies: ["MarkTimeWeb", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices", "MarkTimeExport",

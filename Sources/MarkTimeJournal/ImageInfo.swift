@@ -113,3 +113,14 @@ public struct ImageInfo: Hashable, Sendable {
         return (LocalDateTime(date: date, minuteOfDay: minute), min(second, 59), offset)
     }
 }
+
+extension ImageInfo {
+    /// The time a photo is filed under when none is given: its EXIF capture time (exact
+    /// with the camera's offset, else read in `zone`), else `now`. A camera clock outside
+    /// the store's years is ignored.
+    public func filingTime(zone: any ZoneRules, now: UTCTime) throws -> UTCTime {
+        guard let captured else { return now }
+        let minute = try capturedOffset.map { captured.secondsAsUTC - Int64($0) } ?? zone.instant(of: captured).seconds
+        return (try? UTCTime(validWholeSeconds: minute + Int64(capturedSecond))) ?? now
+    }
+}

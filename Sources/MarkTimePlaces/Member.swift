@@ -67,3 +67,16 @@ extension Member {
         return GreatCircle.distance(position, fix.position) >= quietDistance
     }
 }
+
+extension FamilyClockBoard {
+    /// The board for `members` at `places`: each hand in the sector of the kind of place
+    /// its member is at, and a legend line per hand.
+    public init(members: [Member], places: [Place]) {
+        let kinds = Dictionary(places.map { ($0.name, $0.kind) }, uniquingKeysWith: { a, _ in a })
+        let clock = FamilyClock(members: members.map { m in (m.name, m.color, m.geofence.place.flatMap { kinds[$0] }) })
+        let legend = members.prefix(FamilyClock.maximumHands).map { m in
+            "\(m.name): " + (m.geofence.place.map { "at \($0)\(m.geofence.since.map { " since \($0.isoTimeOfDay.prefix(5)) UTC" } ?? "")" } ?? "unknown")
+        }
+        self.init(clock: clock, members: members, legend: legend)
+    }
+}

@@ -231,3 +231,17 @@ public final class AppDatabase: Sendable {
         } catch { throw StoreError.wrap(error, path: path) }
     }
 }
+
+extension AppDatabase {
+    /// The stored spelling of `name` in `table` (matched without case when `caseless`), or
+    /// a refusal: `unknown`, then `none` when the table is empty, else `listed` and its names in `order`.
+    static func stored(_ name: String, column: String = "name", of table: String, caseless: Bool = true, order: String,
+                       _ db: Database, unknown: String, none: String, listed: String) throws -> String {
+        let match = caseless ? " COLLATE NOCASE" : ""
+        if let found = try String.fetchOne(db, sql: "SELECT \(column) FROM \(table) WHERE \(column) = ?\(match)", arguments: [name]) {
+            return found
+        }
+        let known = try String.fetchAll(db, sql: "SELECT \(column) FROM \(table) ORDER BY \(order)")
+        throw StoreError.refused("\(unknown); " + (known.isEmpty ? none : "\(listed): \(known.joined(separator: ", "))"))
+    }
+}

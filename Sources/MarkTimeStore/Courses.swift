@@ -118,10 +118,7 @@ extension AppDatabase {
     }
 
     static func courseCode(_ code: String, _ db: Database) throws -> String {
-        guard let found = try String.fetchOne(db, sql: "SELECT code FROM course WHERE code = ?", arguments: [code.trimmingWhitespace()]) else {
-            let known = try String.fetchAll(db, sql: "SELECT code FROM course ORDER BY code")
-            throw StoreError.refused("no course \(code); " + (known.isEmpty ? "`marktime course add CODE --name NAME` adds one" : "courses: \(known.joined(separator: ", "))"))
-        }
-        return found
+        try stored(code.trimmingWhitespace(), column: "code", of: "course", caseless: false, order: "code", db,
+                   unknown: "no course \(code)", none: "`marktime course add CODE --name NAME` adds one", listed: "courses")
     }
 }

@@ -40,12 +40,7 @@ extension AppDatabase {
         guard let info = ImageInfo(bytes) else {
             throw InputError("\(name) is not a JPEG or PNG image (its first bytes say so, whatever its name): nothing added")
         }
-        var time = given ?? now
-        if given == nil, let captured = info.captured {
-            let minute = try info.capturedOffset.map { captured.secondsAsUTC - Int64($0) } ?? zone.instant(of: captured).seconds
-            // A camera clock outside the store's years is ignored: the photo takes now.
-            time = (try? UTCTime(validWholeSeconds: minute + Int64(info.capturedSecond))) ?? time
-        }
+        let time = try given ?? info.filingTime(zone: zone, now: now)
         guard let sha = SHA256.hex(bytes) else { throw StoreError.refused(SHA256.failure) }
         let photo = StoredPhoto(sha256: sha, fileExtension: info.fileExtension, width: info.width, height: info.height)
         try MediaFolder(mediaFolder).keep(Data(bytes), as: photo.fileName)

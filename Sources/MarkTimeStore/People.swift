@@ -57,11 +57,7 @@ extension AppDatabase {
     }
 
     static func personName(_ name: String, _ db: Database) throws -> String {
-        guard let canonical = try String.fetchOne(db, sql: "SELECT name FROM person WHERE name = ? COLLATE NOCASE", arguments: [name]) else {
-            let known = try String.fetchAll(db, sql: "SELECT name FROM person ORDER BY id")
-            throw StoreError.refused("no person named '\(name)'; "
-                + (known.isEmpty ? "`marktime people add NAME CITY` adds one" : "your people: \(known.joined(separator: ", "))"))
-        }
-        return canonical
+        try stored(name, of: "person", order: "id", db, unknown: "no person named '\(name)'", none: "`marktime people add NAME CITY` adds one",
+                   listed: "your people")
     }
 }

@@ -6,13 +6,7 @@ import MarkTimeSystem
 extension AppDatabase {
     /// The family clock: each member's hand in the sector of the kind of place they are at.
     public func familyClock() throws(StoreError) -> FamilyClockBoard {
-        let members = try members()
-        let kinds = Dictionary(try places().map { ($0.name, $0.kind) }, uniquingKeysWith: { a, _ in a })
-        let clock = FamilyClock(members: members.map { m in (m.name, m.color, m.geofence.place.flatMap { kinds[$0] }) })
-        let legend = members.prefix(FamilyClock.maximumHands).map { m in
-            "\(m.name): " + (m.geofence.place.map { "at \($0)\(m.geofence.since.map { " since \($0.isoTimeOfDay.prefix(5)) UTC" } ?? "")" } ?? "unknown")
-        }
-        return FamilyClockBoard(clock: clock, members: members, legend: legend)
+        FamilyClockBoard(members: try members(), places: try places())
     }
 
     // MARK: Places
@@ -61,11 +55,8 @@ extension AppDatabase {
     }
 
     static func placeName(_ name: String, _ db: Database) throws -> String {
-        guard let canonical = try String.fetchOne(db, sql: "SELECT name FROM place WHERE name = ? COLLATE NOCASE", arguments: [name]) else {
-            let known = try String.fetchAll(db, sql: "SELECT name FROM place ORDER BY name COLLATE NOCASE")
-            throw StoreError.refused("no place named '\(name)'; " + (known.isEmpty ? "`marktime place add` makes one" : "known places: \(known.joined(separator: ", "))"))
-        }
-        return canonical
+        try stored(name, of: "place", order: "name COLLATE NOCASE", db, unknown: "no place named '\(name)'", none: "`marktime place add` makes one",
+                   listed: "known places")
     }
 
     // MARK: Members
@@ -112,11 +103,8 @@ extension AppDatabase {
     }
 
     static func memberName(_ name: String, _ db: Database) throws -> String {
-        guard let canonical = try String.fetchOne(db, sql: "SELECT name FROM member WHERE name = ? COLLATE NOCASE", arguments: [name]) else {
-            let known = try String.fetchAll(db, sql: "SELECT name FROM member ORDER BY id")
-            throw StoreError.refused("no member named '\(name)'; " + (known.isEmpty ? "`marktime member add NAME` adds one" : "members: \(known.joined(separator: ", "))"))
-        }
-        return canonical
+        try stored(name, of: "member", order: "id", db, unknown: "no member named '\(name)'", none: "`marktime member add NAME` adds one",
+                   listed: "members")
     }
 
     /// Runs one fix for a member through the geofence, in one transaction: the member's

@@ -291,3 +291,22 @@ struct StoreLockTests {
         _ = try first.sights()
     }
 }
+
+@Suite("The schema the migrations make")
+struct SchemaTests {
+    @Test("A new store's schema is exactly Schema.sql: a shipped migration never changes")
+    func theSchemaIsTheRecordedOne() throws {
+        // Given a new store
+        let tmp = TemporaryFolder()
+        _ = try AppDatabase(path: tmp.store, createDirectory: false)
+        // When its schema is read, as `sqlite3` would list it
+        let schema = try DatabaseQueue(path: tmp.store).read { db in
+            try String.fetchAll(db, sql: """
+                SELECT sql || ';' FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name
+                """).joined(separator: "\n") + "\n"
+        }
+        // Then it is the recorded one (a new migration updates Schema.sql with it)
+        let recorded = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Schema.sql", encoding: .utf8)
+        #expect(schema == recorded)
+    }
+}
