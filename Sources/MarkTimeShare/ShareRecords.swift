@@ -89,3 +89,18 @@ public enum SharedOutcome: Hashable, Sendable {
     case noted
 }
 
+
+extension ShareMessage {
+    /// The most messages the outbox keeps: about a week of positions at one every five
+    /// minutes, and a few thousand more.
+    public static let outboxLimit = 5_000
+
+    /// What a full outbox drops to keep `limit` of its `count` messages (`locations` of them
+    /// positions): the oldest positions first (a newer one supersedes them), then the oldest
+    /// messages of any kind.
+    public static func drops(count: Int, locations: Int, limit: Int = outboxLimit) -> (locations: Int, oldest: Int) {
+        let excess = max(0, count - limit)
+        let positions = min(excess, locations)
+        return (positions, excess - positions)
+    }
+}

@@ -5,12 +5,6 @@ import MarkTimeCore
 import MarkTimeSystem
 
 extension AppDatabase {
-    /// A random token: 32 bytes from the system's generator, as hex.
-    static func randomToken() -> String {
-        var rng = SystemRandomNumberGenerator()
-        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &rng)) }.joined()
-    }
-
     static func sha256(_ text: String) throws(StoreError) -> String {
         guard let hex = SHA256.hex(text) else { throw .refused(SHA256.failure) }
         return hex
@@ -77,7 +71,7 @@ extension AppDatabase {
 
     /// A one-time invite code, good for `AccessRules.inviteSeconds`.
     public func createInvite(by creator: String?, now: UTCTime) throws(StoreError) -> (code: String, expires: UTCTime) {
-        let code = String(Self.randomToken().prefix(16))
+        let code = String(SHA256.randomToken().prefix(16))
         let expires = now.adding(nanoseconds: AccessRules.inviteSeconds * 1_000_000_000)
         try write { db in
             try db.execute(sql: "INSERT INTO invite (code_sha256, created_by, created_at_ns, expires_ns) VALUES (?, ?, ?, ?)",
@@ -122,7 +116,7 @@ extension AppDatabase {
             }
             throw LoginRefusal.wrongNameOrPassword
         }
-        let token = Self.randomToken(), csrf = Self.randomToken()
+        let token = SHA256.randomToken(), csrf = SHA256.randomToken()
         let account = Self.account(row)
         try write { db in
             try db.execute(sql: "DELETE FROM login_failure WHERE name = ?", arguments: [account.name])

@@ -5,12 +5,11 @@ import MarkTimePlaces
 import MarkTimeShare
 
 extension AppDatabase {
-    /// The most messages the outbox keeps: about a week of positions at one every five
-    /// minutes, and a few thousand more. Beyond it the oldest positions go first (a newer
-    /// one supersedes them), then the oldest messages of any kind.
-    public static let outboxLimit = 5_000
+    /// The most messages the outbox keeps (`ShareMessage.outboxLimit`).
+    public static let outboxLimit = ShareMessage.outboxLimit
 
-    /// Queues messages for the broker, in order, within `outboxLimit`.
+    /// Queues messages for the broker, in order, within `outboxLimit`, dropping what
+    /// `ShareMessage.drops` says when it is full.
     public func enqueue(_ messages: [ShareMessage], now: UTCTime) throws(StoreError) {
         guard !messages.isEmpty else { return }
         try write { db in
@@ -20,14 +19,12 @@ extension AppDatabase {
             }
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM share_outbox") ?? 0
             guard count > Self.outboxLimit else { return }
-            let excess = count - Self.outboxLimit
+            let locations = try Int.fetchOne(db, sql: "SELECT count(*) FROM share_outbox WHERE kind = 'location'") ?? 0
+            let drops = ShareMessage.drops(count: count, locations: locations)
             try db.execute(sql: """
                 DELETE FROM share_outbox WHERE id IN (SELECT id FROM share_outbox WHERE kind = 'location' ORDER BY id LIMIT ?)
-                """, arguments: [excess])
-            let left = (try Int.fetchOne(db, sql: "SELECT count(*) FROM share_outbox") ?? 0) - Self.outboxLimit
-            if left > 0 {
-                try db.execute(sql: "DELETE FROM share_outbox WHERE id IN (SELECT id FROM share_outbox ORDER BY id LIMIT ?)", arguments: [left])
-            }
+                """, arguments: [drops.locations])
+            try db.execute(sql: "DELETE FROM share_outbox WHERE id IN (SELECT id FROM share_outbox ORDER BY id LIMIT ?)", arguments: [drops.oldest])
         }
     }
 

@@ -47,15 +47,7 @@ public struct StatusFile: Sendable {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in storePath.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
         let name = "status-\(String(hash, radix: 16)).json"
-        var folders: [String] = []
-        if let d = environment["RUNTIME_DIRECTORY"], !d.isEmpty { folders.append(String(d.split(separator: ":").first ?? "")) }
-        if let d = environment["XDG_RUNTIME_DIR"], !d.isEmpty { folders.append(d + "/marktime") }
-        folders.append("/run/marktime")
-        for folder in folders {
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            if Files.isWritable(folder) { return StatusFile(path: folder + "/" + name) }
-        }
-        return StatusFile(path: storePath + "." + name)
+        return StatusFile(path: Files.runtimeFolder(environment).map { $0 + "/" + name } ?? storePath + "." + name)
     }
 
     /// Replaces the file with `status` (a new file renamed over the old one).

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import SystemPackage
 
@@ -6,6 +7,20 @@ public enum Files {
     /// Whether this process may write `path` (`access(2)` with W_OK).
     public static func isWritable(_ path: String) -> Bool {
         access(path.isEmpty ? "." : path, W_OK) == 0
+    }
+
+    /// The folder for files that matter only while marktime runs (tmpfs, never the SD card),
+    /// made if missing: `$RUNTIME_DIRECTORY` (systemd's `RuntimeDirectory=`), else
+    /// `$XDG_RUNTIME_DIR/marktime`, else `/run/marktime`; nil when none can be written.
+    public static func runtimeFolder(_ environment: [String: String]) -> String? {
+        var folders: [String] = []
+        if let d = environment["RUNTIME_DIRECTORY"], !d.isEmpty { folders.append(String(d.split(separator: ":").first ?? "")) }
+        if let d = environment["XDG_RUNTIME_DIR"], !d.isEmpty { folders.append(d + "/marktime") }
+        folders.append("/run/marktime")
+        return folders.first { folder in
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            return isWritable(folder)
+        }
     }
 
     /// Whether every user may read `path` (`stat(2)`: the others' read bit).

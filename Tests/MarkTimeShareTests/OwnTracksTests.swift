@@ -116,3 +116,14 @@ struct OwnTracksTests {
         #expect(triggers == ["p", nil, "t", nil, "p"])
     }
 }
+
+@Suite("What a full outbox drops")
+struct OutboxDropsTests {
+    @Test("The oldest positions go first, then the oldest messages of any kind; below the limit nothing goes")
+    func drops() {
+        #expect(ShareMessage.drops(count: 5_005, locations: 100) == (5, 0))
+        #expect(ShareMessage.drops(count: 5_010, locations: 3) == (3, 7))
+        #expect(ShareMessage.drops(count: 5_000, locations: 5_000) == (0, 0))
+        #expect(ShareMessage.drops(count: 12, locations: 12, limit: 10) == (2, 0))
+    }
+}
