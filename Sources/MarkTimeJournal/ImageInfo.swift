@@ -124,3 +124,21 @@ extension ImageInfo {
         return (try? UTCTime(validWholeSeconds: minute + Int64(capturedSecond))) ?? now
     }
 }
+
+/// A photo as the journal keeps it: its file's hash and extension, and pixel size.
+public struct StoredPhoto: Hashable, Sendable {
+    public var sha256: String
+    public var fileExtension: String
+    public var width: Int
+    public var height: Int
+
+    public init(sha256: String, fileExtension: String, width: Int, height: Int) {
+        self.sha256 = sha256
+        self.fileExtension = fileExtension
+        self.width = width
+        self.height = height
+    }
+
+    /// `<sha256>.jpg`, in the media folder.
+    public var fileName: String { "\(sha256).\(fileExtension)" }
+}

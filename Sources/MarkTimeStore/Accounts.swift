@@ -10,15 +10,12 @@ extension AppDatabase {
         return hex
     }
 
-    static func account(_ row: Row) -> Account {
-        Account(id: row["id"], name: row["name"], admin: row["admin"], theme: Theme(rawValue: row["theme"]) ?? .day,
-                fontSize: FontSize(rawValue: row["font_size"]) ?? .normal,
-                createdAt: UTCTime(nanosecondsSinceEpoch: row["created_at_ns"]))
-    }
+    typealias A = AccountRecord.CodingKeys
+    typealias S = WebSessionRecord.CodingKeys
 
-    static func accountRow(_ name: String, _ db: Database) throws -> Row {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM account WHERE name = ?", arguments: [name]) else {
-            let names = try String.fetchAll(db, sql: "SELECT name FROM account ORDER BY name")
+    static func accountRow(_ name: String, _ db: Database) throws -> AccountRecord {
+        guard let row = try AccountRecord.filter(A.name == name).fetchOne(db) else {
+            let names = try AccountRecord.order(A.name).fetchAll(db).map(\.name)
             throw StoreError.refused("no account named '\(Text.escaped(name))'"
                 + (names.isEmpty ? "; there are none yet: `marktime user add NAME`" : "; the accounts: \(names.joined(separator: ", "))"))
         }
@@ -35,25 +32,25 @@ extension AppDatabase {
         } catch { throw .refused(error.description) }
         let hash = PasswordHash.hash(password, cost: cost)
         return try write { db in
-            if let other = try String.fetchOne(db, sql: "SELECT name FROM account WHERE name = ?", arguments: [name]) {
-                throw StoreError.refused("there is already an account named '\(other)'; choose another name")
+            if let other = try AccountRecord.filter(A.name == name).fetchOne(db) {
+                throw StoreError.refused("there is already an account named '\(other.name)'; choose another name")
             }
-            try db.execute(sql: "INSERT INTO account (name, password_hash, admin, created_at_ns) VALUES (?, ?, ?, ?)",
-                           arguments: [name, hash, admin, now.nanosecondsSinceEpoch])
-            return Self.account(try Self.accountRow(name, db))
+            var record = AccountRecord(name: name, passwordHash: hash, admin: admin, theme: Theme.day.rawValue, fontSize: FontSize.normal.rawValue,
+                                       createdAtNs: now.nanosecondsSinceEpoch)
+            try record.insert(db)
+            return record.account
         }
     }
 
     /// Every account, by name.
     public func accounts() throws(StoreError) -> [Account] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM account ORDER BY name").map(Self.account) }
+        try read { db in try AccountRecord.order(A.name).fetchAll(db).map(\.account) }
     }
 
     /// Removes an account and ends its sessions.
     public func removeAccount(named name: String) throws(StoreError) {
         try write { db in
-            let row = try Self.accountRow(name, db)
-            try db.execute(sql: "DELETE FROM account WHERE id = ?", arguments: [row["id"] as Int64])
+            try Self.accountRow(name, db).delete(db)
         }
     }
 
@@ -63,9 +60,10 @@ extension AppDatabase {
         do { password = try AccessRules.password(secret) } catch { throw .refused(error.description) }
         let hash = PasswordHash.hash(password, cost: cost)
         try write { db in
-            let id: Int64 = try Self.accountRow(name, db)["id"]
-            try db.execute(sql: "UPDATE account SET password_hash = ? WHERE id = ?", arguments: [hash, id])
-            try db.execute(sql: "DELETE FROM web_session WHERE account_id = ?", arguments: [id])
+            var account = try Self.accountRow(name, db)
+            account.passwordHash = hash
+            try account.update(db)
+            try WebSessionRecord.filter(S.accountID == account.id).deleteAll(db)
         }
     }
 
@@ -74,8 +72,8 @@ extension AppDatabase {
         let code = String(SHA256.randomToken().prefix(16))
         let expires = now.adding(nanoseconds: AccessRules.inviteSeconds * 1_000_000_000)
         try write { db in
-            try db.execute(sql: "INSERT INTO invite (code_sha256, created_by, created_at_ns, expires_ns) VALUES (?, ?, ?, ?)",
-                           arguments: [Self.sha256(code), creator, now.nanosecondsSinceEpoch, expires.nanosecondsSinceEpoch])
+            try InviteRecord(codeSha256: Self.sha256(code), createdAtNs: now.nanosecondsSinceEpoch, expiresNs: expires.nanosecondsSinceEpoch,
+                             createdBy: creator).insert(db)
         }
         return (code, expires)
     }
@@ -84,15 +82,14 @@ extension AppDatabase {
     @discardableResult
     public func redeemInvite(_ code: String, name: String, password: String, now: UTCTime,
                              cost: UInt8 = PasswordHash.cost) throws(StoreError) -> Account {
+        let key = try Self.sha256(code.trimmingWhitespace())
         let valid: Bool = try read { db in
-            try Bool.fetchOne(db, sql: "SELECT used_at_ns IS NULL AND expires_ns > ? FROM invite WHERE code_sha256 = ?",
-                              arguments: [now.nanosecondsSinceEpoch, Self.sha256(code.trimmingWhitespace())]) ?? false
+            try InviteRecord.fetchOne(db, key: key).map { $0.usedAtNs == nil && $0.expiresNs > now.nanosecondsSinceEpoch } ?? false
         }
         guard valid else { throw .refused("that invite code is unknown, used or more than 24 hours old: ask for a new one (`marktime user invite`)") }
         let account = try addAccount(name: name, password: password, admin: false, now: now, cost: cost)
         try write { db in
-            try db.execute(sql: "UPDATE invite SET used_at_ns = ? WHERE code_sha256 = ?",
-                           arguments: [now.nanosecondsSinceEpoch, Self.sha256(code.trimmingWhitespace())])
+            try InviteRecord.filter(key: key).updateAll(db, InviteRecord.CodingKeys.usedAtNs.set(to: now.nanosecondsSinceEpoch))
         }
         return account
     }
@@ -101,27 +98,26 @@ extension AppDatabase {
     /// both the name and the address; while locked, the password is not even checked.
     public func logIn(name: String, password: String, address: String, now: UTCTime) throws -> WebSession {
         let seconds = now.nanosecondsSinceEpoch / 1_000_000_000
-        let (byName, byAddress, row): ([Int64], [Int64], Row?) = try read { db in
-            let since = (seconds - 2 * AccessRules.lockoutSeconds) * 1_000_000_000
-            return (try Int64.fetchAll(db, sql: "SELECT at_ns / 1000000000 FROM login_failure WHERE name = ? AND at_ns > ?", arguments: [name, since]),
-                    try Int64.fetchAll(db, sql: "SELECT at_ns / 1000000000 FROM login_failure WHERE address = ? AND at_ns > ?", arguments: [address, since]),
-                    try Row.fetchOne(db, sql: "SELECT * FROM account WHERE name = ?", arguments: [name]))
+        typealias F = LoginFailureRecord.CodingKeys
+        let (byName, byAddress, row): ([Int64], [Int64], AccountRecord?) = try read { db in
+            let recent = LoginFailureRecord.filter(F.atNs > (seconds - 2 * AccessRules.lockoutSeconds) * 1_000_000_000)
+            return (try recent.filter(F.name == name).fetchAll(db).map { $0.atNs / 1_000_000_000 },
+                    try recent.filter(F.address == address).fetchAll(db).map { $0.atNs / 1_000_000_000 },
+                    try AccountRecord.filter(A.name == name).fetchOne(db))
         }
         let locked = [AccessRules.lockedUntil(failures: byName, now: seconds), AccessRules.lockedUntil(failures: byAddress, now: seconds)].compactMap { $0 }
         if let until = locked.max() { throw LoginRefusal.lockedOut(until: UTCTime(wholeSeconds: until)) }
-        guard let row, PasswordHash.verify(password, hash: row["password_hash"]) else {
-            try write { db in
-                try db.execute(sql: "INSERT INTO login_failure (name, address, at_ns) VALUES (?, ?, ?)",
-                               arguments: [name, address, now.nanosecondsSinceEpoch])
-            }
+        guard let row, PasswordHash.verify(password, hash: row.passwordHash) else {
+            try write { db in try LoginFailureRecord(name: name, address: address, atNs: now.nanosecondsSinceEpoch).insert(db) }
             throw LoginRefusal.wrongNameOrPassword
         }
         let token = SHA256.randomToken(), csrf = SHA256.randomToken()
-        let account = Self.account(row)
+        let account = row.account
+        let key = try Self.sha256(token)
         try write { db in
-            try db.execute(sql: "DELETE FROM login_failure WHERE name = ?", arguments: [account.name])
-            try db.execute(sql: "INSERT INTO web_session (token_sha256, account_id, csrf, created_at_ns, last_seen_ns) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [Self.sha256(token), account.id, csrf, now.nanosecondsSinceEpoch, now.nanosecondsSinceEpoch])
+            try LoginFailureRecord.filter(F.name == account.name).deleteAll(db)
+            try WebSessionRecord(tokenSha256: key, accountID: account.id, csrf: csrf, createdAtNs: now.nanosecondsSinceEpoch,
+                                 lastSeenNs: now.nanosecondsSinceEpoch).insert(db)
         }
         return WebSession(token: token, csrf: csrf, account: account)
     }
@@ -130,24 +126,22 @@ extension AppDatabase {
     /// idle for 30 days (then it is removed).
     public func session(token: String, now: UTCTime) throws(StoreError) -> WebSession? {
         let key = try Self.sha256(token)
-        let found = try read { db in
-            try Row.fetchOne(db, sql: """
-                SELECT s.csrf, s.last_seen_ns, a.* FROM web_session s JOIN account a ON a.id = s.account_id WHERE s.token_sha256 = ?
-                """, arguments: [key])
+        let found = try read { db -> (WebSessionRecord, AccountRecord)? in
+            guard let session = try WebSessionRecord.fetchOne(db, key: key),
+                  let account = try AccountRecord.fetchOne(db, key: session.accountID) else { return nil }
+            return (session, account)
         }
-        guard let row = found else { return nil }
-        let lastSeen: Int64 = row["last_seen_ns"]
+        guard let (session, account) = found else { return nil }
+        let lastSeen = session.lastSeenNs
         guard AccessRules.sessionIsLive(lastSeen: lastSeen / 1_000_000_000, now: now.nanosecondsSinceEpoch / 1_000_000_000) else {
-            try write { db in try db.execute(sql: "DELETE FROM web_session WHERE token_sha256 = ?", arguments: [key]) }
+            try write { db in _ = try WebSessionRecord.deleteOne(db, key: key) }
             return nil
         }
         // Mark it used at most once a minute: a page's requests need not each write.
         if now.nanosecondsSinceEpoch - lastSeen > 60_000_000_000 {
-            try write { db in
-                try db.execute(sql: "UPDATE web_session SET last_seen_ns = ? WHERE token_sha256 = ?", arguments: [now.nanosecondsSinceEpoch, key])
-            }
+            try write { db in try WebSessionRecord.filter(key: key).updateAll(db, S.lastSeenNs.set(to: now.nanosecondsSinceEpoch)) }
         }
-        return WebSession(token: token, csrf: row["csrf"], account: Self.account(row))
+        return WebSession(token: token, csrf: session.csrf, account: account.account)
     }
 
     /// Changes a password after checking the current one; every session of the account ends.
@@ -161,19 +155,21 @@ extension AppDatabase {
     @discardableResult
     public func setAppearance(name: String, theme: Theme, fontSize: FontSize) throws(StoreError) -> Account {
         try write { db in
-            let id: Int64 = try Self.accountRow(name, db)["id"]
-            try db.execute(sql: "UPDATE account SET theme = ?, font_size = ? WHERE id = ?", arguments: [theme.rawValue, fontSize.rawValue, id])
-            return Self.account(try Self.accountRow(name, db))
+            var account = try Self.accountRow(name, db)
+            (account.theme, account.fontSize) = (theme.rawValue, fontSize.rawValue)
+            try account.update(db)
+            return account.account
         }
     }
 
     /// Ends a session.
     public func logOut(token: String) throws(StoreError) {
-        try write { db in try db.execute(sql: "DELETE FROM web_session WHERE token_sha256 = ?", arguments: [Self.sha256(token)]) }
+        let key = try Self.sha256(token)
+        try write { db in _ = try WebSessionRecord.deleteOne(db, key: key) }
     }
 
     /// The stored hash of an account's password (for checks that it is bcrypt).
     public func passwordHash(of name: String) throws(StoreError) -> String {
-        try read { db in try Self.accountRow(name, db)["password_hash"] }
+        try read { db in try Self.accountRow(name, db).passwordHash }
     }
 }

@@ -6,9 +6,9 @@ extension AppDatabase {
     /// Sets a new watch, replacing any other.
     public func dropAnchor(at position: Position, radius: Double, now: UTCTime) throws(StoreError) {
         try write { db in
-            try db.execute(sql: "DELETE FROM anchor_watch")
-            try db.execute(sql: "INSERT INTO anchor_watch (id, lat, lon, radius_m, state, dropped_at_ns) VALUES (1, ?, ?, ?, 'watching', ?)",
-                           arguments: [position.latitude, position.longitude, radius, now.nanosecondsSinceEpoch])
+            try AnchorWatchRecord.deleteAll(db)
+            try AnchorWatchRecord(lat: position.latitude, lon: position.longitude, radiusM: radius, state: AnchorWatch.State.watching.rawValue,
+                                  outside: 0, droppedAtNs: now.nanosecondsSinceEpoch).insert(db)
         }
     }
 
@@ -26,15 +26,14 @@ extension AppDatabase {
     }
 
     static func anchorWatch(_ db: Database, _ settings: Settings) throws -> StoredAnchorWatch? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM anchor_watch WHERE id = 1"),
-              let anchor = try? Position(latitude: row["lat"], longitude: row["lon"]) else { return nil }
-        let watch = AnchorWatch(anchor: anchor, radius: row["radius_m"], confirmations: try settings.anchor.confirmations,
-                                staleAfter: try settings.anchor.staleAfter, droppedAt: row["last_fix_mono_ns"] ?? 0,
-                                state: AnchorWatch.State(rawValue: row["state"]) ?? .watching, outside: row["outside"],
-                                lastFix: row["last_fix_mono_ns"],
-                                lastFixTime: (row["last_fix_utc_ns"] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:)),
-                                distance: row["distance_m"], bearing: row["bearing_deg"])
-        return StoredAnchorWatch(watch: watch, droppedAt: UTCTime(nanosecondsSinceEpoch: row["dropped_at_ns"]), bootID: row["boot_id"])
+        try AnchorWatchRecord.fetchOne(db, key: 1)?.stored(settings)
+    }
+
+    /// What a watch's state changes in its row.
+    static func anchorColumns(_ w: AnchorWatch, bootID: String?) -> [ColumnAssignment] {
+        typealias C = AnchorWatchRecord.CodingKeys
+        return [C.state.set(to: w.state.rawValue), C.outside.set(to: w.outside), C.bootID.set(to: bootID), C.lastFixMonoNs.set(to: w.lastFix),
+                C.lastFixUtcNs.set(to: w.lastFixTime?.nanosecondsSinceEpoch), C.distanceM.set(to: w.distance), C.bearingDeg.set(to: w.bearing)]
     }
 
     /// Reads the watch, lets `change` act on it, and writes it back, in one transaction.
@@ -46,10 +45,7 @@ extension AppDatabase {
             guard var stored = try Self.anchorWatch(db, settings) else { return nil }
             let actions = change(&stored.watch, bootID == nil || stored.bootID == bootID)
             let w = stored.watch
-            try db.execute(sql: """
-                UPDATE anchor_watch SET state = ?, outside = ?, boot_id = coalesce(?, boot_id), last_fix_mono_ns = ?,
-                    last_fix_utc_ns = ?, distance_m = ?, bearing_deg = ? WHERE id = 1
-                """, arguments: [w.state.rawValue, w.outside, bootID, w.lastFix, w.lastFixTime?.nanosecondsSinceEpoch, w.distance, w.bearing])
+            try AnchorWatchRecord.filter(key: 1).updateAll(db, Self.anchorColumns(w, bootID: bootID ?? stored.bootID))
             return (w, actions)
         }
     }
@@ -65,11 +61,8 @@ extension AnchorKeeper {
         if step.write {
             let w = step.watch.watch
             try store.write { db in
-                try db.execute(sql: """
-                    UPDATE anchor_watch SET state = ?, outside = ?, boot_id = ?, last_fix_mono_ns = ?,
-                        last_fix_utc_ns = ?, distance_m = ?, bearing_deg = ? WHERE id = 1 AND dropped_at_ns = ?
-                    """, arguments: [w.state.rawValue, w.outside, bootID, w.lastFix, w.lastFixTime?.nanosecondsSinceEpoch,
-                                     w.distance, w.bearing, step.watch.droppedAt.nanosecondsSinceEpoch])
+                try AnchorWatchRecord.filter(key: 1).filter(AnchorWatchRecord.CodingKeys.droppedAtNs == step.watch.droppedAt.nanosecondsSinceEpoch)
+                    .updateAll(db, AppDatabase.anchorColumns(w, bootID: bootID))
             }
             written(try store.anchorWatch(settings: settings, live: false))
         }

@@ -8,27 +8,23 @@ extension AppDatabase {
         do { code = try Course.checkedCode(course.code) } catch { throw .refused(error.description) }
         let name = try StoreError.name(course.name, what: "a course", example: "--name \"Celestial Navigation\"")
         try write { db in
-            if let other = try String.fetchOne(db, sql: "SELECT code FROM course WHERE code = ?", arguments: [code]) {
+            if let other = try CourseRow.fetchOne(db, key: code)?.code {
                 throw StoreError.refused("course \(other) already exists; `marktime course remove \(other)` first to replace it")
             }
-            try db.execute(sql: "INSERT INTO course (code, name, scale) VALUES (?, ?, ?)", arguments: [code, name, course.scale.description])
+            try CourseRow(code: code, name: name, scale: course.scale.description).insert(db)
         }
     }
 
     public func courses() throws(StoreError) -> [Course] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM course ORDER BY code").map(Self.course) }
-    }
-
-    static func course(_ row: Row) -> Course {
-        Course(code: row["code"], name: row["name"], scale: (try? GradeScale(row["scale"])) ?? .standard)
+        try read { db in try CourseRow.order(CourseRow.CodingKeys.code).fetchAll(db).map(\.course) }
     }
 
     /// Removes a course with its weights and assignments; its tasks keep their title.
     public func removeCourse(_ code: String) throws(StoreError) {
         try write { db in
             let code = try Self.courseCode(code, db)
-            try db.execute(sql: "DELETE FROM course WHERE code = ?", arguments: [code])
-            try db.execute(sql: "UPDATE task SET course = NULL WHERE course = ?", arguments: [code])
+            _ = try CourseRow.deleteOne(db, key: code)
+            try TaskRecord.filter(TaskRecord.CodingKeys.course == code).updateAll(db, TaskRecord.CodingKeys.course.set(to: nil))
         }
     }
 
@@ -37,17 +33,13 @@ extension AppDatabase {
     }
 
     static func record(_ code: String, _ db: Database) throws -> CourseRecord {
-        let course = try Row.fetchOne(db, sql: "SELECT * FROM course WHERE code = ?", arguments: [code]).map(Self.course)!
-        let weights = try Row.fetchAll(db, sql: "SELECT type, percent FROM course_weight WHERE course = ? ORDER BY rowid", arguments: [code])
-            .map { (type: $0["type"] as String, percent: $0["percent"] as Double) }
+        guard let course = try CourseRow.fetchOne(db, key: code)?.course else { throw StoreError.refused("no course \(code)") }
+        let weights = try CourseWeightRecord.filter(CourseWeightRecord.CodingKeys.course == code).order(Column.rowID).fetchAll(db)
+            .map { (type: $0.type, percent: $0.percent) }
         // Types compare without case; an assignment carries its type as the weight spells it.
         func type(_ name: String) -> String { weights.first { $0.type.lowercased() == name.lowercased() }?.type ?? name }
-        let assignments = try Row.fetchAll(db, sql: "SELECT * FROM assignment WHERE course = ? ORDER BY id", arguments: [code]).map { row in
-            StoredAssignment(id: row["id"], course: code,
-                             assignment: GradeBook.Assignment(title: row["title"], type: type(row["type"]), score: row["score"], outOf: row["out_of"],
-                                                              weight: row["weight"]),
-                             due: (row["due_ns"] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:)), classAverage: row["class_average"])
-        }
+        let assignments = try AssignmentRecord.filter(AssignmentRecord.CodingKeys.course == code).order(AssignmentRecord.CodingKeys.id)
+            .fetchAll(db).map { $0.stored(typeName: type) }
         return CourseRecord(course: course, weights: weights, assignments: assignments)
     }
 
@@ -57,11 +49,7 @@ extension AppDatabase {
         try write { db in
             let code = try Self.courseCode(code, db)
             let (type, existing) = try Self.record(code, db).checkWeight(type: type, percent: percent)
-            if let existing {
-                try db.execute(sql: "UPDATE course_weight SET percent = ? WHERE course = ? AND type = ?", arguments: [percent, code, existing])
-            } else {
-                try db.execute(sql: "INSERT INTO course_weight (course, type, percent) VALUES (?, ?, ?)", arguments: [code, type, percent])
-            }
+            try CourseWeightRecord(course: code, type: existing ?? type, percent: percent).save(db)
         }
     }
 
@@ -71,11 +59,10 @@ extension AppDatabase {
             var a = a
             a.course = try Self.courseCode(a.course, db)
             try Self.check(a, replacing: nil, db)
-            try db.execute(sql: """
-                INSERT INTO assignment (course, title, type, score, out_of, weight, due_ns, class_average) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [a.course, a.assignment.title, a.assignment.type, a.assignment.score, a.assignment.outOf, a.assignment.weight,
-                                 a.due?.nanosecondsSinceEpoch, a.classAverage])
-            return db.lastInsertedRowID
+            var record = AssignmentRecord(a)
+            record.id = nil
+            try record.insert(db)
+            return record.id ?? db.lastInsertedRowID
         }
     }
 
@@ -84,7 +71,7 @@ extension AppDatabase {
     }
 
     static func assignment(_ id: Int64, _ db: Database) throws -> StoredAssignment {
-        guard let code = try String.fetchOne(db, sql: "SELECT course FROM assignment WHERE id = ?", arguments: [id]),
+        guard let code = try AssignmentRecord.fetchOne(db, key: id)?.course,
               let found = try record(code, db).assignments.first(where: { $0.id == id }) else {
             throw StoreError.refused("no assignment with id \(id): `marktime course show CODE` lists them")
         }
@@ -94,13 +81,12 @@ extension AppDatabase {
     /// Replaces an assignment with `change(old)`, after the same checks as adding.
     public func editAssignment(_ id: Int64, _ change: (inout StoredAssignment) throws(StoreError) -> Void) throws(StoreError) -> StoredAssignment {
         try write { db in
-            var a = try Self.assignment(id, db)
+            let stored = try Self.assignment(id, db)
+            var a = stored
             try change(&a)
+            (a.id, a.course) = (id, stored.course)
             try Self.check(a, replacing: id, db)
-            try db.execute(sql: """
-                UPDATE assignment SET title = ?, type = ?, score = ?, out_of = ?, weight = ?, due_ns = ?, class_average = ? WHERE id = ?
-                """, arguments: [a.assignment.title, a.assignment.type, a.assignment.score, a.assignment.outOf, a.assignment.weight,
-                                 a.due?.nanosecondsSinceEpoch, a.classAverage, id])
+            try AssignmentRecord(a).update(db)
             return a
         }
     }
@@ -108,7 +94,7 @@ extension AppDatabase {
     public func removeAssignment(_ id: Int64) throws(StoreError) {
         try write { db in
             _ = try Self.assignment(id, db)
-            try db.execute(sql: "DELETE FROM assignment WHERE id = ?", arguments: [id])
+            _ = try AssignmentRecord.deleteOne(db, key: id)
         }
     }
 

@@ -78,13 +78,8 @@ extension AppDatabase {
     /// Saves a batch of track samples (see `lazyWrite`).
     public func saveTrack(_ entries: [ClockTrack.Entry], bootID: String) throws(StoreError) {
         try lazyWrite { db in
-            let statement = try db.cachedStatement(sql: """
-                INSERT OR IGNORE INTO clock_sample (boot_id, source, monotonic_ns, utc_ns, uncertainty_s, segment)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """)
             for e in entries where e.sample.source != .unsynced {
-                try statement.execute(arguments: [bootID, e.sample.source.rawValue, e.sample.monotonicNanoseconds,
-                                                  e.sample.utc.nanosecondsSinceEpoch, e.sample.uncertainty, e.segment])
+                try ClockSampleRecord(bootID: bootID, e).insert(db, onConflict: .ignore)
             }
         }
     }
@@ -92,14 +87,8 @@ extension AppDatabase {
     /// The track saved for `bootID`, oldest first.
     public func track(bootID: String) throws(StoreError) -> [ClockTrack.Entry] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM clock_sample WHERE boot_id = ? ORDER BY monotonic_ns", arguments: [bootID])
-                .compactMap { row in
-                    guard let source = TimeSource(rawValue: row["source"]) else { return nil }
-                    return ClockTrack.Entry(sample: ClockSample(source: source, monotonicNanoseconds: row["monotonic_ns"],
-                                                                utc: UTCTime(nanosecondsSinceEpoch: row["utc_ns"]),
-                                                                uncertainty: row["uncertainty_s"]),
-                                            segment: row["segment"])
-                }
+            try ClockSampleRecord.filter(ClockSampleRecord.CodingKeys.bootID == bootID)
+                .order(ClockSampleRecord.CodingKeys.monotonicNs).fetchAll(db).map(\.entry)
         }
     }
 
@@ -109,26 +98,22 @@ extension AppDatabase {
     @discardableResult
     public func recordGap(_ gap: InputGap) throws(StoreError) -> InputGap {
         try write { db in
-            try db.execute(sql: """
-                INSERT INTO input_gap (boot_id, from_mono_ns, to_mono_ns, from_utc_ns, to_utc_ns) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (boot_id, to_mono_ns) DO NOTHING
-                """, arguments: [gap.bootID, gap.fromNanoseconds, gap.toNanoseconds, gap.from?.nanosecondsSinceEpoch,
-                                 gap.to?.nanosecondsSinceEpoch])
-            var stored = gap
-            stored.id = try Int64.fetchOne(db, sql: "SELECT id FROM input_gap WHERE boot_id = ? AND to_mono_ns = ?",
-                                           arguments: [gap.bootID, gap.toNanoseconds])
-            return stored
+            typealias G = InputGapRecord.CodingKeys
+            if let existing = try InputGapRecord.filter(G.bootID == gap.bootID && G.toMonoNs == gap.toNanoseconds).fetchOne(db) {
+                var stored = gap
+                stored.id = existing.id
+                return stored
+            }
+            var record = InputGapRecord(gap)
+            try record.insert(db)
+            return record.gap
         }
     }
 
     /// Every recorded gap, oldest first.
     public func inputGaps() throws(StoreError) -> [InputGap] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM input_gap ORDER BY coalesce(to_utc_ns, 0), id").map { row in
-                InputGap(id: row["id"], bootID: row["boot_id"], fromNanoseconds: row["from_mono_ns"], toNanoseconds: row["to_mono_ns"],
-                         from: (row["from_utc_ns"] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:)),
-                         to: (row["to_utc_ns"] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:)))
-            }
+            try InputGapRecord.order(InputGapRecord.CodingKeys.toUtcNs ?? 0, InputGapRecord.CodingKeys.id).fetchAll(db).map(\.gap)
         }
     }
 }

@@ -9,20 +9,14 @@ extension AppDatabase {
             if let other = try String.fetchOne(db, sql: "SELECT name FROM person WHERE name = ? COLLATE NOCASE", arguments: [name]) {
                 throw StoreError.refused("'\(other)' is already in your people; choose another name, or `marktime people remove \(other)` first")
             }
-            try db.execute(sql: "INSERT INTO person (name, zone, selected, created_at_ns) VALUES (?, ?, ?, ?)",
-                           arguments: [name, person.zone, person.selected, now.nanosecondsSinceEpoch])
+            var record = PersonRecord(name: name, zone: person.zone, selected: person.selected, createdAtNs: now.nanosecondsSinceEpoch)
+            try record.insert(db)
         }
     }
 
     /// Everyone, in the order they were added.
     public func people() throws(StoreError) -> [Person] {
-        try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM person ORDER BY id").map { row in
-                var p = Person(name: row["name"], zone: row["zone"], selected: row["selected"])
-                p.id = row["id"]
-                return p
-            }
-        }
+        try read { db in try PersonRecord.order(PersonRecord.CodingKeys.id).fetchAll(db).map(\.person) }
     }
 
     /// Selects or deselects people by name; all or nothing.
@@ -30,7 +24,7 @@ extension AppDatabase {
         try write { db in
             for name in names {
                 let canonical = try Self.personName(name, db)
-                try db.execute(sql: "UPDATE person SET selected = ? WHERE name = ?", arguments: [selected, canonical])
+                try PersonRecord.filter(PersonRecord.CodingKeys.name == canonical).updateAll(db, PersonRecord.CodingKeys.selected.set(to: selected))
             }
         }
     }
@@ -39,7 +33,7 @@ extension AppDatabase {
     public func removePeople(_ names: [String]) throws(StoreError) {
         try write { db in
             for name in names {
-                try db.execute(sql: "DELETE FROM person WHERE name = ?", arguments: [try Self.personName(name, db)])
+                try PersonRecord.filter(PersonRecord.CodingKeys.name == (try Self.personName(name, db))).deleteAll(db)
             }
         }
     }
@@ -52,7 +46,7 @@ extension AppDatabase {
                                                arguments: [trimmed, canonical]) {
                 throw StoreError.refused("'\(other)' is already in your people; choose another name")
             }
-            try db.execute(sql: "UPDATE person SET name = ? WHERE name = ?", arguments: [trimmed, canonical])
+            try PersonRecord.filter(PersonRecord.CodingKeys.name == canonical).updateAll(db, PersonRecord.CodingKeys.name.set(to: trimmed))
         }
     }
 

@@ -4,6 +4,8 @@ import MarkTimePlaces
 import MarkTimeSystem
 
 extension AppDatabase {
+    typealias M = MemberRecord.CodingKeys
+
     /// The family clock: each member's hand in the sector of the kind of place they are at.
     public func familyClock() throws(StoreError) -> FamilyClockBoard {
         FamilyClockBoard(members: try members(), places: try places())
@@ -26,7 +28,7 @@ extension AppDatabase {
 
     /// The places by name; a row that does not make a valid place (edited by hand) is left out.
     static func places(_ db: Database) throws -> [Place] {
-        try PlaceRecord.order(Column("name").collating(.nocase)).fetchAll(db).compactMap(\.place)
+        try PlaceRecord.order(PlaceRecord.CodingKeys.name.collating(.nocase)).fetchAll(db).compactMap(\.place)
     }
 
     /// Removes a place; members at it become "unknown" (their history stays).
@@ -73,32 +75,20 @@ extension AppDatabase {
             }
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM member") ?? 0
             guard count < 6 else { throw StoreError.refused("the clock has six hands: remove a member before adding another") }
-            if member.isMe { try db.execute(sql: "UPDATE member SET is_me = 0") }
-            try db.execute(sql: "INSERT INTO member (name, color, is_me) VALUES (?, ?, ?)", arguments: [member.name, member.color.rawValue, member.isMe])
+            if member.isMe { try MemberRecord.updateAll(db, M.isMe.set(to: false)) }
+            try MemberRecord(name: member.name, color: member.color.rawValue, isMe: member.isMe, streak: 0).insert(db)
             return member
         }
     }
 
     public func members() throws(StoreError) -> [Member] {
-        try read { db in try Row.fetchAll(db, sql: "SELECT * FROM member ORDER BY id").map(Self.member) }
-    }
-
-    static func member(_ row: Row) -> Member {
-        // A colour the store should not hold draws the hand white, never a crash.
-        var m = Member(name: row["name"], color: MemberColor(rawValue: row["color"]) ?? .white, isMe: row["is_me"])
-        m.id = row["id"]
-        m.geofence = Geofence(place: row["place"], since: (row["since_ns"] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:)),
-                              candidate: row["candidate"], streak: row["streak"])
-        if let lat: Double = row["lat"], let lon: Double = row["lon"] { m.position = try? Position(latitude: lat, longitude: lon) }
-        m.reportedAt = (row["reported_at_ns"] as Int64?).map(UTCTime.init(nanosecondsSinceEpoch:))
-        m.shareTopic = row["share_topic"]
-        return m
+        try read { db in try MemberRecord.order(M.id).fetchAll(db).map(\.member) }
     }
 
     public func removeMember(named name: String) throws(StoreError) {
         try write { db in
             let canonical = try Self.memberName(name, db)
-            try db.execute(sql: "DELETE FROM member WHERE name = ?", arguments: [canonical])
+            try MemberRecord.filter(M.name == canonical).deleteAll(db)
         }
     }
 
@@ -120,27 +110,24 @@ extension AppDatabase {
                        quietDistance: Double = 100) throws(StoreError) -> [PlaceEvent] {
         if quiet {
             let unchanged = try read { db -> Bool in
-                let row = try name == nil ? Row.fetchOne(db, sql: "SELECT * FROM member WHERE is_me = 1")
-                    : Row.fetchOne(db, sql: "SELECT * FROM member WHERE name = ? COLLATE NOCASE", arguments: [name])
-                guard let row else { return false }
-                return !Self.member(row).reportMatters(fix, places: try Self.places(db), rules: rules, quietDistance: quietDistance)
+                let found = try MemberRecord.filter(name.map { M.name.collating(.nocase) == $0 } ?? (M.isMe == true)).fetchOne(db)
+                guard let found else { return false }
+                return !found.member.reportMatters(fix, places: try Self.places(db), rules: rules, quietDistance: quietDistance)
             }
             if unchanged { return [] }
         }
         return try write { db in
-            let row: Row
+            let found: MemberRecord?
             if let name {
-                let canonical = try Self.memberName(name, db)
-                row = try Row.fetchOne(db, sql: "SELECT * FROM member WHERE name = ?", arguments: [canonical])!
-            } else if let me = try Row.fetchOne(db, sql: "SELECT * FROM member WHERE is_me = 1") {
-                row = me
+                found = try MemberRecord.filter(M.name == (try Self.memberName(name, db))).fetchOne(db)
+            } else if let me = try MemberRecord.filter(M.isMe == true).fetchOne(db) {
+                found = me
             } else {
                 let me = Member.defaultMe
-                try db.execute(sql: "INSERT INTO member (name, color, is_me) VALUES (?, ?, 1) ON CONFLICT (name) DO UPDATE SET is_me = 1",
-                               arguments: [me.name, me.color.rawValue])
-                row = try Row.fetchOne(db, sql: "SELECT * FROM member WHERE is_me = 1")!
+                found = try MemberRecord(name: me.name, color: me.color.rawValue, isMe: true, streak: 0)
+                    .upsertAndFetch(db, onConflict: ["name"], updating: .noColumnUnlessSpecified, doUpdate: { _ in [M.isMe.set(to: true)] })
             }
-            var member = Self.member(row)
+            guard var member = found?.member else { throw StoreError.refused("no member to report for") }
             let events = member.geofence.handle(fix, places: try Self.places(db), rules: rules)
             try Self.save(member, at: fix, events: events, db)
             return events
@@ -150,29 +137,21 @@ extension AppDatabase {
     /// Stores a member's geofence state and position after `fix`, and the events it caused.
     static func save(_ member: Member, at fix: GeoFix, events: [PlaceEvent], _ db: Database) throws {
         let g = member.geofence
-        try db.execute(sql: """
-            UPDATE member SET place = ?, since_ns = ?, candidate = ?, streak = ?, lat = ?, lon = ?, reported_at_ns = ? WHERE id = ?
-            """, arguments: [g.place, g.since?.nanosecondsSinceEpoch, g.candidate, g.streak,
-                             fix.position.latitude, fix.position.longitude, fix.time.nanosecondsSinceEpoch, member.id])
-        for e in events {
-            try db.execute(sql: "INSERT INTO place_event (member, place, event, time_ns, lat, lon) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: [member.name, e.place, e.kind.rawValue, e.time.nanosecondsSinceEpoch,
-                                       e.position.latitude, e.position.longitude])
-        }
+        try MemberRecord.filter(M.id == member.id).updateAll(db, [
+            M.place.set(to: g.place), M.sinceNs.set(to: g.since?.nanosecondsSinceEpoch), M.candidate.set(to: g.candidate),
+            M.streak.set(to: g.streak), M.lat.set(to: fix.position.latitude), M.lon.set(to: fix.position.longitude),
+            M.reportedAtNs.set(to: fix.time.nanosecondsSinceEpoch),
+        ])
+        for e in events { try PlaceEventRecord(member: member.name, e).insert(db) }
     }
 
     /// Enter and leave events, oldest first, from `since` on.
     public func placeEvents(since: UTCTime? = nil, member: String? = nil) throws(StoreError) -> [StoredPlaceEvent] {
         try read { db in
-            var sql = "SELECT * FROM place_event WHERE time_ns >= ?"
-            var arguments: StatementArguments = [since?.nanosecondsSinceEpoch ?? Int64.min]
-            if let member { sql += " AND member = ? COLLATE NOCASE"; arguments += [try Self.memberName(member, db)] }
-            return try Row.fetchAll(db, sql: sql + " ORDER BY time_ns, id", arguments: arguments).compactMap { row in
-                guard let p = try? Position(latitude: row["lat"], longitude: row["lon"]),
-                      let kind = PlaceEvent.Kind(rawValue: row["event"]) else { return nil }
-                return StoredPlaceEvent(member: row["member"], event: PlaceEvent(
-                    place: row["place"], kind: kind, time: UTCTime(nanosecondsSinceEpoch: row["time_ns"]), position: p))
-            }
+            typealias E = PlaceEventRecord.CodingKeys
+            var events = PlaceEventRecord.filter(E.timeNs >= (since?.nanosecondsSinceEpoch ?? Int64.min))
+            if let member { events = events.filter(E.member.collating(.nocase) == (try Self.memberName(member, db))) }
+            return try events.order(E.timeNs, E.id).fetchAll(db).compactMap(\.stored)
         }
     }
 }
@@ -188,7 +167,7 @@ struct PlaceRecord: Codable, FetchableRecord, PersistableRecord {
     var radiusM: Double
     var createdAtNs: Int64
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case name, kind, lat, lon
         case radiusM = "radius_m", createdAtNs = "created_at_ns"
     }

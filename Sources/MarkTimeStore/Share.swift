@@ -14,12 +14,12 @@ extension AppDatabase {
         guard !messages.isEmpty else { return }
         try write { db in
             for m in messages {
-                try db.execute(sql: "INSERT INTO share_outbox (topic, payload, retain, kind, created_at_ns) VALUES (?, ?, ?, ?, ?)",
-                               arguments: [m.topic, Data(m.payload), m.retain, m.kind.rawValue, now.nanosecondsSinceEpoch])
+                var record = OutboxRecord(m, now: now)
+                try record.insert(db)
             }
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM share_outbox") ?? 0
+            let count = try OutboxRecord.fetchCount(db)
             guard count > Self.outboxLimit else { return }
-            let locations = try Int.fetchOne(db, sql: "SELECT count(*) FROM share_outbox WHERE kind = 'location'") ?? 0
+            let locations = try OutboxRecord.filter(OutboxRecord.CodingKeys.kind == ShareMessage.Kind.location.rawValue).fetchCount(db)
             let drops = ShareMessage.drops(count: count, locations: locations)
             try db.execute(sql: """
                 DELETE FROM share_outbox WHERE id IN (SELECT id FROM share_outbox WHERE kind = 'location' ORDER BY id LIMIT ?)
@@ -31,22 +31,17 @@ extension AppDatabase {
     /// Waiting messages after `id`, oldest first.
     public func outbox(after id: Int64 = 0, limit: Int = 100) throws(StoreError) -> [ShareMessage] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM share_outbox WHERE id > ? ORDER BY id LIMIT ?", arguments: [id, limit]).map { row in
-                var m = ShareMessage(topic: row["topic"], payload: [UInt8](row["payload"] as Data), retain: row["retain"],
-                                     kind: ShareMessage.Kind(rawValue: row["kind"]) ?? .location)
-                m.id = row["id"]
-                return m
-            }
+            try OutboxRecord.filter(OutboxRecord.CodingKeys.id > id).order(OutboxRecord.CodingKeys.id).limit(limit).fetchAll(db).map(\.message)
         }
     }
 
     public func outboxCount() throws(StoreError) -> Int {
-        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM share_outbox") ?? 0 }
+        try read { db in try OutboxRecord.fetchCount(db) }
     }
 
     /// Removes a message the broker acknowledged.
     public func acknowledged(_ id: Int64) throws(StoreError) {
-        try writeWithoutTransaction { db in try db.execute(sql: "DELETE FROM share_outbox WHERE id = ?", arguments: [id]) }
+        try writeWithoutTransaction { db in _ = try OutboxRecord.deleteOne(db, key: id) }
     }
 
     // MARK: Links
@@ -75,11 +70,11 @@ extension AppDatabase {
     /// Every device seen, most recent first, with the member linked to it.
     public func seenDevices() throws(StoreError) -> [SeenDevice] {
         try read { db in
-            try Row.fetchAll(db, sql: """
-                SELECT s.*, m.name AS member FROM share_seen s LEFT JOIN member m ON m.share_topic = s.topic ORDER BY s.last_seen_ns DESC, s.topic
-                """).map { row in
-                SeenDevice(topic: row["topic"], name: row["name"], lastSeen: UTCTime(nanosecondsSinceEpoch: row["last_seen_ns"]),
-                           messages: row["messages"], member: row["member"])
+            let linked = Dictionary(try MemberRecord.filter(M.shareTopic != nil).fetchAll(db).map { ($0.shareTopic!, $0.name) },
+                                    uniquingKeysWith: { a, _ in a })
+            return try SeenRecord.order(SeenRecord.CodingKeys.lastSeenNs.desc, SeenRecord.CodingKeys.topic).fetchAll(db).map { s in
+                SeenDevice(topic: s.topic, name: s.name, lastSeen: UTCTime(nanosecondsSinceEpoch: s.lastSeenNs), messages: s.messages,
+                           member: linked[s.topic])
             }
         }
     }
@@ -93,15 +88,16 @@ extension AppDatabase {
     public func applyShared(_ incoming: OwnTracks.Incoming, topic: OwnTracks.Topic, rules: GeofenceRules,
                             now: UTCTime) throws(StoreError) -> SharedOutcome {
         try write { db in
-            try db.execute(sql: """
-                INSERT INTO share_seen (topic, last_seen_ns, messages) VALUES (?, ?, 1)
-                ON CONFLICT (topic) DO UPDATE SET last_seen_ns = excluded.last_seen_ns, messages = messages + 1
-                """, arguments: [topic.base, now.nanosecondsSinceEpoch])
+            typealias C = SeenRecord.CodingKeys
+            _ = try SeenRecord(topic: topic.base, lastSeenNs: now.nanosecondsSinceEpoch, messages: 1)
+                .upsertAndFetch(db, onConflict: ["topic"], updating: .noColumnUnlessSpecified) { excluded in
+                    [C.lastSeenNs.set(to: excluded[C.lastSeenNs]), C.messages += 1]
+                }
             let fix: GeoFix
             var transition: (place: String, kind: PlaceEvent.Kind)?
             switch incoming {
             case .card(let name):
-                try db.execute(sql: "UPDATE share_seen SET name = ? WHERE topic = ?", arguments: [name, topic.base])
+                try SeenRecord.filter(key: topic.base).updateAll(db, C.name.set(to: name))
                 return .noted
             case .ignored:
                 return .noted
@@ -111,10 +107,7 @@ extension AppDatabase {
                 fix = f
                 transition = (place, kind)
             }
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM member WHERE share_topic = ?", arguments: [topic.base]) else {
-                return .unlinked
-            }
-            var member = Self.member(row)
+            guard var member = try MemberRecord.filter(M.shareTopic == topic.base).fetchOne(db)?.member else { return .unlinked }
             if member.isStale(fix) { return .stale(member: member.name) }
             let events = member.geofence.apply(transition: transition, fix: fix, places: try Self.places(db), rules: rules)
             try Self.save(member, at: fix, events: events, db)

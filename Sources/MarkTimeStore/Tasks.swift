@@ -17,13 +17,18 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var course: String?
     var createdAtNs: Int64
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, title, course
         case dueNs = "due_ns", remindNs = "remind_ns", remindedAtNs = "reminded_at_ns", remindedLate = "reminded_late"
         case doneAtNs = "done_at_ns", createdAtNs = "created_at_ns"
     }
 
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
+
+    /// Tasks whose reminder may still fire: set, not fired, the task not done.
+    static var armed: QueryInterfaceRequest<TaskRecord> {
+        filter(CodingKeys.remindNs != nil && CodingKeys.remindedAtNs == nil && CodingKeys.doneAtNs == nil)
+    }
 
     var item: TaskItem {
         TaskItem(id: id ?? 0, title: title, due: UTCTime(nanosecondsSinceEpoch: dueNs), remind: remindNs.map(UTCTime.init(nanosecondsSinceEpoch:)),
@@ -62,7 +67,7 @@ extension AppDatabase {
 
     /// Every task, soonest due first.
     public func tasks() throws(StoreError) -> [TaskItem] {
-        try read { db in try TaskRecord.order(Column("due_ns"), Column("id")).fetchAll(db).map(\.item) }
+        try read { db in try TaskRecord.order(TaskRecord.CodingKeys.dueNs, TaskRecord.CodingKeys.id).fetchAll(db).map(\.item) }
     }
 
     public func task(_ id: Int64) throws(StoreError) -> TaskItem {
@@ -116,8 +121,7 @@ extension AppDatabase {
     /// Reminders that may still fire: set, not fired, task not done.
     public func armedReminders() throws(StoreError) -> [ReminderState] {
         try read { db in
-            try Row.fetchAll(db, sql: "SELECT id, remind_ns FROM task WHERE remind_ns IS NOT NULL AND reminded_at_ns IS NULL AND done_at_ns IS NULL")
-                .map { ReminderState(id: $0["id"], remindAt: $0["remind_ns"]) }
+            try TaskRecord.armed.fetchAll(db).compactMap { t in t.remindNs.map { ReminderState(id: t.id ?? 0, remindAt: $0) } }
         }
     }
 
@@ -125,11 +129,10 @@ extension AppDatabase {
     /// done or removed meanwhile (then it must not sound).
     public func markReminded(_ id: Int64, at: UTCTime, late: Bool) throws(StoreError) -> TaskItem? {
         try write { db in
-            try db.execute(sql: """
-                UPDATE task SET reminded_at_ns = ?, reminded_late = ?
-                WHERE id = ? AND remind_ns IS NOT NULL AND reminded_at_ns IS NULL AND done_at_ns IS NULL
-                """, arguments: [at.nanosecondsSinceEpoch, late, id])
-            return db.changesCount == 1 ? try Self.task(id, db).item : nil
+            typealias T = TaskRecord.CodingKeys
+            let changed = try TaskRecord.armed.filter(T.id == id)
+                .updateAll(db, [T.remindedAtNs.set(to: at.nanosecondsSinceEpoch), T.remindedLate.set(to: late)])
+            return changed == 1 ? try Self.task(id, db).item : nil
         }
     }
 }
