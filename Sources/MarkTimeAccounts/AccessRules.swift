@@ -55,6 +55,19 @@ public enum AccessRules {
         return until
     }
 
+    /// Until when a login is refused, given the recent failures for its name and from its
+    /// address (seconds): the later of the two lockouts; nil when neither is locked. While
+    /// locked, the password is not even checked.
+    public static func lockedUntil(byName: [Int64], byAddress: [Int64], now: Int64) -> Int64? {
+        [lockedUntil(failures: byName, now: now), lockedUntil(failures: byAddress, now: now)].compactMap { $0 }.max()
+    }
+
+    /// Whether a session last marked used at `lastSeen` must be marked again at `now`
+    /// (nanoseconds): at most once a minute, so that a page's requests need not each write.
+    public static func sessionNeedsTouch(lastSeen: Int64, now: Int64) -> Bool {
+        now - lastSeen > 60_000_000_000
+    }
+
     /// Whether a session last used at `lastSeen` is still good at `now`.
     public static func sessionIsLive(lastSeen: Int64, now: Int64) -> Bool {
         now - lastSeen < sessionIdleSeconds

@@ -225,3 +225,26 @@ public struct ClockTrack: Hashable, Sendable {
                            provenance: StampProvenance(method: .interpolated, [a, b], at: instant))
     }
 }
+
+extension StampProvenance {
+    /// As JSON, by `JSON`'s writer (on every press's path, where Foundation's `JSONEncoder`
+    /// took about a millisecond on the rig); nil when a number is not finite (JSON cannot
+    /// hold it), as the encoder's error was.
+    public var json: String? {
+        var items: [JSON] = []
+        for s in samples {
+            guard s.distance.isFinite, s.uncertainty?.isFinite ?? true else { return nil }
+            var fields: [(String, JSON)] = [("source", .string(s.source.rawValue)), ("monotonic_ns", .int(s.monotonicNanoseconds)),
+                                            ("utc_ns", .int(s.utcNanoseconds))]
+            if let u = s.uncertainty { fields.append(("uncertainty_s", .number(u))) }
+            fields.append(("distance_s", .number(s.distance)))
+            items.append(.object(fields))
+        }
+        var fields: [(String, JSON)] = [("method", .string(method.rawValue)), ("samples", .array(items))]
+        if let trip = phoneRoundTrip {
+            guard trip.isFinite else { return nil }
+            fields.append(("phone_round_trip_s", .number(trip)))
+        }
+        return JSON.object(fields).compact
+    }
+}

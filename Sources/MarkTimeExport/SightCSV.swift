@@ -93,7 +93,7 @@ public enum SightCSV {
     /// Rows are read in batches on this thread; each batch is reduced and written on all the
     /// machine's cores while the next is read, and the batches reach `sink` in order.
     public static func export(_ db: AppDatabase, _ query: SightQuery, to sink: @escaping ([UInt8]) throws -> Void) throws(StoreError) -> Int {
-        try query.check()
+        do { try query.check() } catch { throw .refused(error.description) }
         var header = Writer(sink)
         header.header()
         let pipeline = Pipeline(parts: max(1, ProcessInfo.processInfo.activeProcessorCount))

@@ -80,3 +80,18 @@ extension FamilyClockBoard {
         self.init(clock: clock, members: members, legend: legend)
     }
 }
+
+extension Member {
+    /// A new member of a crew of `existing` ones: refused when the name is taken (without
+    /// case) or the clock's hands are all used; its colour `color`, else the first no one has.
+    public static func joining(_ existing: [Member], name: String, color: MemberColor?, isMe: Bool) throws(InputError) -> Member {
+        if let other = existing.first(where: { $0.name.lowercased() == name.lowercased() }) {
+            throw InputError("a member named '\(other.name)' already exists")
+        }
+        guard existing.count < FamilyClock.maximumHands else {
+            throw InputError("the clock has six hands: remove a member before adding another")
+        }
+        let taken = Set(existing.map(\.color))
+        return Member(name: name, color: color ?? MemberColor.allCases.first { !taken.contains($0) } ?? .white, isMe: isMe)
+    }
+}

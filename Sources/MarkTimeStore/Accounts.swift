@@ -105,8 +105,9 @@ extension AppDatabase {
                     try recent.filter(F.address == address).fetchAll(db).map { $0.atNs / 1_000_000_000 },
                     try AccountRecord.filter(A.name == name).fetchOne(db))
         }
-        let locked = [AccessRules.lockedUntil(failures: byName, now: seconds), AccessRules.lockedUntil(failures: byAddress, now: seconds)].compactMap { $0 }
-        if let until = locked.max() { throw LoginRefusal.lockedOut(until: UTCTime(wholeSeconds: until)) }
+        if let until = AccessRules.lockedUntil(byName: byName, byAddress: byAddress, now: seconds) {
+            throw LoginRefusal.lockedOut(until: UTCTime(wholeSeconds: until))
+        }
         guard let row, PasswordHash.verify(password, hash: row.passwordHash) else {
             try write { db in try LoginFailureRecord(name: name, address: address, atNs: now.nanosecondsSinceEpoch).insert(db) }
             throw LoginRefusal.wrongNameOrPassword
@@ -137,8 +138,7 @@ extension AppDatabase {
             try write { db in _ = try WebSessionRecord.deleteOne(db, key: key) }
             return nil
         }
-        // Mark it used at most once a minute: a page's requests need not each write.
-        if now.nanosecondsSinceEpoch - lastSeen > 60_000_000_000 {
+        if AccessRules.sessionNeedsTouch(lastSeen: lastSeen, now: now.nanosecondsSinceEpoch) {
             try write { db in try WebSessionRecord.filter(key: key).updateAll(db, S.lastSeenNs.set(to: now.nanosecondsSinceEpoch)) }
         }
         return WebSession(token: token, csrf: session.csrf, account: account.account)

@@ -43,7 +43,9 @@ extension AppDatabase {
         let time = try given ?? info.filingTime(zone: zone, now: now)
         guard let sha = SHA256.hex(bytes) else { throw StoreError.refused(SHA256.failure) }
         let photo = StoredPhoto(sha256: sha, fileExtension: info.fileExtension, width: info.width, height: info.height)
-        try MediaFolder(mediaFolder).keep(Data(bytes), as: photo.fileName)
+        do { try SideFile.keep(bytes, as: photo.fileName, in: mediaFolder) } catch {
+            throw InputError("cannot store the photo in \(mediaFolder): \(String(cString: strerror(error.errno.rawValue)))")
+        }
         let (id, added) = try addPhoto(photo, caption: caption, at: time, now: now)
         return PhotoAdded(id: id, added: added, info: info, time: time)
     }
@@ -52,27 +54,6 @@ extension AppDatabase {
     public func removePhoto(_ id: Int64) throws(StoreError) {
         if let photo = try removeJournal(kind: "photo", id: id) {
             try? FileManager.default.removeItem(atPath: mediaFolder + "/" + photo.fileName)
-        }
-    }
-}
-
-/// The media folder: files written whole (temporary file, fsync, rename, fsync of
-/// the folder), so a power cut leaves either no file or the complete one.
-struct MediaFolder {
-    let path: String
-
-    init(_ path: String) { self.path = path }
-
-    func keep(_ data: Data, as name: String) throws {
-        let target = path + "/" + name
-        guard !FileManager.default.fileExists(atPath: target) else { return }
-        do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        } catch {
-            throw InputError("cannot make the media folder \(path): \(error.localizedDescription)")
-        }
-        do { try SideFile.replaceDurably(target, with: data) } catch {
-            throw InputError("cannot store the photo in \(path): \(String(cString: strerror(error.errno.rawValue)))")
         }
     }
 }

@@ -35,9 +35,9 @@ extension AppDatabase {
     public func removePlace(named name: String) throws(StoreError) {
         try changing(.placesChanged) { () throws(StoreError) in try write { db in
             let canonical = try Self.placeName(name, db)
-            try db.execute(sql: "DELETE FROM place WHERE name = ?", arguments: [canonical])
-            try db.execute(sql: "UPDATE member SET place = NULL, since_ns = NULL WHERE place = ?", arguments: [canonical])
-            try db.execute(sql: "UPDATE member SET candidate = NULL, streak = 0 WHERE candidate = ?", arguments: [canonical])
+            try PlaceRecord.filter(PlaceRecord.CodingKeys.name == canonical).deleteAll(db)
+            try MemberRecord.filter(M.place == canonical).updateAll(db, [M.place.set(to: nil), M.sinceNs.set(to: nil)])
+            try MemberRecord.filter(M.candidate == canonical).updateAll(db, [M.candidate.set(to: nil), M.streak.set(to: 0)])
         } }
     }
 
@@ -68,13 +68,8 @@ extension AppDatabase {
     public func addMember(name: String, color: MemberColor?, isMe: Bool) throws(StoreError) -> Member {
         let name = try StoreError.name(name, what: "a member", example: "Skipper")
         return try write { db in
-            let taken = Set(try String.fetchAll(db, sql: "SELECT color FROM member"))
-            let member = Member(name: name, color: color ?? MemberColor.allCases.first { !taken.contains($0.rawValue) } ?? .white, isMe: isMe)
-            if let other = try String.fetchOne(db, sql: "SELECT name FROM member WHERE name = ? COLLATE NOCASE", arguments: [member.name]) {
-                throw StoreError.refused("a member named '\(other)' already exists")
-            }
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM member") ?? 0
-            guard count < 6 else { throw StoreError.refused("the clock has six hands: remove a member before adding another") }
+            let existing = try MemberRecord.fetchAll(db).map(\.member)
+            let member = try Member.joining(existing, name: name, color: color, isMe: isMe)
             if member.isMe { try MemberRecord.updateAll(db, M.isMe.set(to: false)) }
             try MemberRecord(name: member.name, color: member.color.rawValue, isMe: member.isMe, streak: 0).insert(db)
             return member
@@ -160,12 +155,7 @@ extension AppDatabase {
 struct PlaceRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "place"
 
-    var name: String
-    var kind: String
-    var lat: Double
-    var lon: Double
-    var radiusM: Double
-    var createdAtNs: Int64
+    var name: String, kind: String, lat: Double, lon: Double, radiusM: Double, createdAtNs: Int64
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case name, kind, lat, lon

@@ -2,35 +2,6 @@ import Foundation
 import GRDB
 import MarkTimeCore
 
-/// Which sights a listing wants.
-public struct SightQuery: Sendable {
-    /// Refuses a range that ends before it starts: nothing could match.
-    public func check() throws(StoreError) {
-        if let since, let until, until < since {
-            throw .refused("the range ends (\(until.iso8601)) before it starts (\(since.iso8601)), so no sight can match: swap --since and --until")
-        }
-    }
-
-    /// Newest first, at most this many; `nil` for all.
-    public var limit: Int?
-    /// Inclusive lower bound on UTC.
-    public var since: UTCTime?
-    /// Exclusive upper bound on UTC.
-    public var until: UTCTime?
-    /// The archived sights instead of the current ones.
-    public var archived = false
-    /// Oldest first (for export) instead of newest first.
-    public var oldestFirst = false
-
-    public init(limit: Int? = nil, since: UTCTime? = nil, until: UTCTime? = nil, archived: Bool = false, oldestFirst: Bool = false) {
-        self.limit = limit
-        self.since = since
-        self.until = until
-        self.archived = archived
-        self.oldestFirst = oldestFirst
-    }
-}
-
 extension AppDatabase {
     /// Stores a new sight durably and returns it with its id: one INSERT in SQLite's
     /// autocommit (no BEGIN or COMMIT statements) and no read-back. Inserting the same
@@ -67,7 +38,7 @@ extension AppDatabase {
     }
 
     public func sights(_ query: SightQuery = SightQuery()) throws(StoreError) -> [Sight] {
-        try query.check()
+        do { try query.check() } catch { throw .refused(error.description) }
         var sql = "SELECT * FROM sight WHERE archived_at_ns IS \(query.archived ? "NOT NULL" : "NULL")"
         var arguments: StatementArguments = []
         if let since = query.since { sql += " AND utc_ns >= ?"; arguments += [since.nanosecondsSinceEpoch] }
@@ -96,32 +67,23 @@ extension AppDatabase {
 
     /// Archives every current sight; returns how many.
     public func archiveAll(now: UTCTime) throws(StoreError) -> Int {
-        try write { db in
-            try db.execute(sql: "UPDATE sight SET archived_at_ns = ? WHERE archived_at_ns IS NULL", arguments: [now.nanosecondsSinceEpoch])
-            return db.changesCount
-        }
+        try write { db in try SightRecord.filter(SightRecord.Columns.archivedAtNs == nil).updateAll(db, SightRecord.Columns.archivedAtNs.set(to: now.nanosecondsSinceEpoch)) }
     }
 
     /// Brings every archived sight back; returns how many.
     public func restoreArchived() throws(StoreError) -> Int {
-        try write { db in
-            try db.execute(sql: "UPDATE sight SET archived_at_ns = NULL WHERE archived_at_ns IS NOT NULL")
-            return db.changesCount
-        }
+        try write { db in try SightRecord.filter(SightRecord.Columns.archivedAtNs != nil).updateAll(db, SightRecord.Columns.archivedAtNs.set(to: nil)) }
     }
 
     /// Deletes every sight, current and archived, for good; returns how many.
     public func purgeSights() throws(StoreError) -> Int {
-        try write { db in
-            try db.execute(sql: "DELETE FROM sight")
-            return db.changesCount
-        }
+        try write { db in try SightRecord.deleteAll(db) }
     }
 
     public func sightCounts() throws(StoreError) -> (current: Int, archived: Int) {
         try read { db in
-            let row = try Row.fetchOne(db, sql: "SELECT COUNT(*) FILTER (WHERE archived_at_ns IS NULL), COUNT(*) FILTER (WHERE archived_at_ns IS NOT NULL) FROM sight")!
-            return (row[0], row[1])
+            (try SightRecord.filter(SightRecord.Columns.archivedAtNs == nil).fetchCount(db),
+             try SightRecord.filter(SightRecord.Columns.archivedAtNs != nil).fetchCount(db))
         }
     }
 
@@ -168,35 +130,14 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
     static let databaseTableName = "sight"
 
     var id: Int64?
-    var bootID: String
-    var monotonicNs: Int64
-    var utcNs: Int64
-    var source: TimeSource
-    var uncertaintyS: Double?
+    var bootID: String, monotonicNs: Int64, utcNs: Int64, source: TimeSource, createdAtNs: Int64
+    var uncertaintyS: Double? = nil, gpsLat: Double? = nil, gpsLon: Double? = nil, fixMode: Int? = nil, fixAgeS: Double? = nil
     /// `StampProvenance` as JSON text.
-    var provenance: String?
-    var gpsLat: Double?
-    var gpsLon: Double?
-    var fixMode: Int?
-    var fixAgeS: Double?
-    var trigger: SightTrigger?
-    var createdAtNs: Int64
-    var originalUtcNs: Int64?
-    var originalSource: TimeSource?
-    var originalUncertaintyS: Double?
-    var correctedAtNs: Int64?
-    var body: String?
-    var limb: Limb?
-    var hsDeg: Double?
-    var ieArcmin: Double?
-    var eyeHeightM: Double?
-    var temperatureC: Double?
-    var pressureHpa: Double?
-    var drLat: Double?
-    var drLon: Double?
-    var note: String?
-    var editedAtNs: Int64?
-    var archivedAtNs: Int64?
+    var provenance: String? = nil, trigger: SightTrigger? = nil
+    var originalUtcNs: Int64? = nil, originalSource: TimeSource? = nil, originalUncertaintyS: Double? = nil, correctedAtNs: Int64? = nil
+    var body: String? = nil, limb: Limb? = nil, hsDeg: Double? = nil, ieArcmin: Double? = nil, eyeHeightM: Double? = nil
+    var temperatureC: Double? = nil, pressureHpa: Double? = nil, drLat: Double? = nil, drLon: Double? = nil, note: String? = nil
+    var editedAtNs: Int64? = nil, archivedAtNs: Int64? = nil
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, source, provenance, trigger, body, limb, note
@@ -217,7 +158,7 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
         id = s.id
         (bootID, monotonicNs) = (s.instant.bootID, s.instant.nanoseconds)
         (utcNs, source, uncertaintyS) = (s.estimate.utc.nanosecondsSinceEpoch, s.estimate.source, s.estimate.uncertainty)
-        provenance = Self.provenanceJSON(s.estimate.provenance)
+        provenance = s.estimate.provenance?.json
         (gpsLat, gpsLon, fixMode, fixAgeS) = (s.position?.latitude, s.position?.longitude, s.fixMode, s.fixAge)
         (trigger, createdAtNs) = (s.trigger, s.createdAt.nanosecondsSinceEpoch)
         (originalUtcNs, originalSource) = (s.original?.utc.nanosecondsSinceEpoch, s.original?.source)
@@ -235,7 +176,7 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
         }
         var s = Sight(id: id, instant: MonotonicInstant(bootID: bootID, nanoseconds: monotonicNs),
                       estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: utcNs), source: source, uncertainty: uncertaintyS,
-                                            provenance: Self.provenance(provenance)),
+                                            provenance: provenance.flatMap { try? JSONDecoder().decode(StampProvenance.self, from: Data($0.utf8)) }),
                       createdAt: UTCTime(nanosecondsSinceEpoch: createdAtNs))
         if let utc = time(originalUtcNs), let originalSource {
             s.original = UTCEstimate(utc: utc, source: originalSource, uncertainty: originalUncertaintyS)
@@ -247,33 +188,6 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
         (s.temperature, s.pressure, s.dr) = (temperatureC, pressureHpa, position(drLat, drLon))
         (s.note, s.editedAt) = (note, time(editedAtNs))
         return s
-    }
-
-    /// The provenance as JSON, by Core's `JSON` writer: it is on every press's path, where
-    /// Foundation's `JSONEncoder` took about a millisecond on the rig. A non-finite number
-    /// (which JSON cannot hold) gives nil, as the encoder's error did.
-    static func provenanceJSON(_ p: StampProvenance?) -> String? {
-        guard let p else { return nil }
-        var samples: [JSON] = []
-        for s in p.samples {
-            guard s.distance.isFinite, s.uncertainty?.isFinite ?? true else { return nil }
-            var fields: [(String, JSON)] = [("source", .string(s.source.rawValue)), ("monotonic_ns", .int(s.monotonicNanoseconds)),
-                                            ("utc_ns", .int(s.utcNanoseconds))]
-            if let u = s.uncertainty { fields.append(("uncertainty_s", .number(u))) }
-            fields.append(("distance_s", .number(s.distance)))
-            samples.append(.object(fields))
-        }
-        var fields: [(String, JSON)] = [("method", .string(p.method.rawValue)), ("samples", .array(samples))]
-        if let trip = p.phoneRoundTrip {
-            guard trip.isFinite else { return nil }
-            fields.append(("phone_round_trip_s", .number(trip)))
-        }
-        return JSON.object(fields).compact
-    }
-
-    static func provenance(_ text: String?) -> StampProvenance? {
-        guard let text else { return nil }
-        return try? JSONDecoder().decode(StampProvenance.self, from: Data(text.utf8))
     }
 }
 
@@ -301,7 +215,7 @@ extension AppDatabase {
     /// handing each to `each`, then runs `finally` inside the same read; returns how many.
     public func exportSights(_ query: SightQuery, _ each: (SightExportRecord) throws -> Void,
                              finally: () throws -> Void) throws(StoreError) -> Int {
-        try query.check()
+        do { try query.check() } catch { throw .refused(error.description) }
         var sql = "SELECT \(SightExportRecord.columns) FROM sight WHERE archived_at_ns IS NULL"
         var arguments: StatementArguments = []
         if let since = query.since { sql += " AND utc_ns >= ?"; arguments += [since.nanosecondsSinceEpoch] }

@@ -75,28 +75,12 @@ struct DaemonStatusRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "daemon_status"
 
     var id: Int64 = 1
-    var pid: Int32
-    var bootID: String
-    var startedMonoNs: Int64
-    var heartbeatMonoNs: Int64
-    var clockSource: TimeSource?
-    var clockMonoNs: Int64?
-    var clockUtcNs: Int64?
-    var clockUncertaintyS: Double?
-    var fixMode: Int?
-    var fixLat: Double?
-    var fixLon: Double?
-    var fixEphM: Double?
-    var fixTimeNs: Int64?
-    var fixMonoNs: Int64?
-    var gpsd: String?
-    var buttonDevice: String?
-    var buttonState: String?
-    var soundState: String?
+    var pid: Int32, bootID: String, startedMonoNs: Int64, heartbeatMonoNs: Int64, clockSource: TimeSource?, clockMonoNs: Int64?
+    var clockUtcNs: Int64?, clockUncertaintyS: Double?, fixMode: Int?, fixLat: Double?, fixLon: Double?, fixEphM: Double?
+    var fixTimeNs: Int64?, fixMonoNs: Int64?, gpsd: String?, buttonDevice: String?, buttonState: String?, soundState: String?
     var stopped: Bool
     /// Where the daemon writes this record while it runs (the row only).
-    var statusFile: String?
-    var anchor: AnchorLive?
+    var statusFile: String?, anchor: AnchorLive?
 
     enum CodingKeys: String, CodingKey {
         case id, pid, gpsd, stopped, anchor

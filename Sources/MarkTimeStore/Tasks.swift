@@ -8,14 +8,8 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "task"
 
     var id: Int64?
-    var title: String
-    var dueNs: Int64
-    var remindNs: Int64?
-    var remindedAtNs: Int64?
-    var remindedLate: Bool
-    var doneAtNs: Int64?
-    var course: String?
-    var createdAtNs: Int64
+    var title: String, dueNs: Int64, remindedLate: Bool, createdAtNs: Int64
+    var remindNs: Int64? = nil, remindedAtNs: Int64? = nil, doneAtNs: Int64? = nil, course: String? = nil
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, title, course
@@ -44,8 +38,8 @@ extension AppDatabase {
         try Self.checkReminder(remind, due: due)
         return try changing(.tasksChanged) { () throws(StoreError) in
             try write { db in
-                var record = TaskRecord(title: title, dueNs: due.nanosecondsSinceEpoch, remindNs: remind?.nanosecondsSinceEpoch, remindedLate: false,
-                                        course: try course.map { try Self.courseCode($0, db) }, createdAtNs: now.nanosecondsSinceEpoch)
+                var record = TaskRecord(title: title, dueNs: due.nanosecondsSinceEpoch, remindedLate: false, createdAtNs: now.nanosecondsSinceEpoch,
+                                        remindNs: remind?.nanosecondsSinceEpoch, course: try course.map { try Self.courseCode($0, db) })
                 try record.insert(db)
                 return record.id ?? db.lastInsertedRowID
             }
@@ -102,19 +96,12 @@ extension AppDatabase {
     public func editTask(_ id: Int64, _ edit: TaskEdit) throws(StoreError) -> TaskItem {
         try changing(.tasksChanged) { () throws(StoreError) in try write { db in
             var t = try Self.task(id, db)
-            if let title = edit.title {
-                t.title = try StoreError.name(title, what: "a task", example: "\"Sun sights\"")
-            }
-            if let due = edit.due { t.dueNs = due.nanosecondsSinceEpoch }
-            if let remind = edit.remind, remind?.nanosecondsSinceEpoch != t.remindNs {
-                t.remindNs = remind?.nanosecondsSinceEpoch
-                t.remindedAtNs = nil
-                t.remindedLate = false
-            }
-            if let course = edit.course { t.course = try course.map { try Self.courseCode($0, db) } }
-            try Self.checkReminder(t.remindNs.map(UTCTime.init(nanosecondsSinceEpoch:)), due: UTCTime(nanosecondsSinceEpoch: t.dueNs))
+            let course = try edit.course.map { try $0.map { try Self.courseCode($0, db) } }
+            let edited = try edit.apply(to: t.item, course: course)
+            (t.title, t.dueNs, t.remindNs) = (edited.title, edited.due.nanosecondsSinceEpoch, edited.remind?.nanosecondsSinceEpoch)
+            (t.remindedAtNs, t.remindedLate, t.course) = (edited.remindedAt?.nanosecondsSinceEpoch, edited.remindedLate, edited.course)
             try t.update(db)
-            return t.item
+            return edited
         } }
     }
 

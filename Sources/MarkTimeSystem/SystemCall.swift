@@ -192,6 +192,18 @@ public enum SideFile {
         syncFolder(of: path)
     }
 
+    /// Keeps `bytes` as the file `name` in `folder` (made if missing), written whole and
+    /// durably (`replaceDurably`), unless a file of that name is there already: for files
+    /// named by their content, such as photos by their hash.
+    public static func keep(_ bytes: [UInt8], as name: String, in folder: String) throws(SystemError) {
+        let target = folder + "/" + name
+        guard !FileManager.default.fileExists(atPath: target) else { return }
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw SystemError("mkdir \(folder)", (error as NSError).code == NSFileWriteNoPermissionError ? .permissionDenied : .ioError)
+        }
+        try replaceDurably(target, with: bytes)
+    }
+
     /// Removes `path` (`unlink(2)`); false when there was no such file.
     @discardableResult
     public static func remove(_ path: String) throws(SystemError) -> Bool {

@@ -49,3 +49,22 @@ extension TaskItem {
         }
     }
 }
+
+extension TaskEdit {
+    /// `task` after this edit: a new title checked, a new reminder time arming the reminder
+    /// again, and the reminder before the due time. `course` is the course as the store
+    /// spells it (the caller looks it up), `.some(nil)` to clear it.
+    public func apply(to task: TaskItem, course: String??) throws(InputError) -> TaskItem {
+        var t = task
+        if let title { t.title = try Text.name(title, what: "a task", example: "\"Sun sights\"") }
+        if let due { t.due = due }
+        if let remind, remind != t.remind {
+            t.remind = remind
+            t.remindedAt = nil
+            t.remindedLate = false
+        }
+        if let course { t.course = course }
+        try TaskItem.checkReminder(t.remind, due: t.due)
+        return t
+    }
+}
