@@ -136,3 +136,19 @@ struct AnchorKeeperTests {
         #expect(step.actions == [])
     }
 }
+
+@Suite("A member joining the crew")
+struct MemberJoiningTests {
+    @Test("The first colour no member has; a taken name or a seventh hand is refused")
+    func joining() throws {
+        let crew = [Member(name: "Anna", color: .red), Member(name: "Ben", color: .blue)]
+        let cara = try Member.joining(crew, name: "Cara", color: nil, isMe: false)
+        #expect(cara.color == MemberColor.allCases.first { $0 != .red && $0 != .blue })
+        #expect(try Member.joining(crew, name: "Cara", color: .red, isMe: true).color == .red)
+        #expect(throws: InputError("a member named 'Anna' already exists")) { try Member.joining(crew, name: "anna", color: nil, isMe: false) }
+        let six = MemberColor.allCases.prefix(6).enumerated().map { Member(name: "M\($0.offset)", color: $0.element) }
+        #expect(throws: InputError("the clock has six hands: remove a member before adding another")) {
+            try Member.joining(six, name: "Seven", color: nil, isMe: false)
+        }
+    }
+}

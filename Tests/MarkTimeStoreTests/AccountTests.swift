@@ -155,6 +155,18 @@ struct AccountTests {
 
 @Suite("The lockout rule")
 struct LockoutRuleTests {
+    @Test func theLaterOfTheNamesAndTheAddresssLockoutsHolds() {
+        let five = [Int64(0), 60, 120, 180, 240], later = [Int64(100), 160, 220, 280, 340]
+        #expect(AccessRules.lockedUntil(byName: five, byAddress: later, now: 350) == Int64(340 + 900))
+        #expect(AccessRules.lockedUntil(byName: five, byAddress: [], now: 300) == Int64(240 + 900))
+        #expect(AccessRules.lockedUntil(byName: [0], byAddress: [60], now: 100) == nil)
+    }
+
+    @Test func aSessionIsMarkedUsedAtMostOnceAMinute() {
+        #expect(!AccessRules.sessionNeedsTouch(lastSeen: 0, now: 60_000_000_000))
+        #expect(AccessRules.sessionNeedsTouch(lastSeen: 0, now: 60_000_000_001))
+    }
+
     @Test func fourFailuresDoNotLock() {
         #expect(AccessRules.lockedUntil(failures: [0, 60, 120, 180], now: 200) == nil)
     }

@@ -208,3 +208,34 @@ struct CourseRulesTests {
         try nav.check(a("Exams", weight: 60), replacing: 1)
     }
 }
+
+@Suite("A task's edit")
+struct TaskEditTests {
+    let due = UTCTime(nanosecondsSinceEpoch: 1_800_000_000_000_000_000)
+    var task: TaskItem {
+        TaskItem(id: 3, title: "Sun sights", due: due, remind: due.adding(nanoseconds: -600_000_000_000),
+                 remindedAt: due.adding(nanoseconds: -600_000_000_000), remindedLate: true, course: "NAV101")
+    }
+
+    @Test("A new reminder time arms the reminder again; the same time leaves it fired")
+    func reminders() throws {
+        let earlier = due.adding(nanoseconds: -3_600_000_000_000)
+        let moved = try TaskEdit(remind: .some(earlier)).apply(to: task, course: nil)
+        #expect(moved.remind == earlier)
+        #expect(moved.remindedAt == nil)
+        #expect(!moved.remindedLate)
+        let same = try TaskEdit(remind: .some(task.remind)).apply(to: task, course: nil)
+        #expect(same.remindedAt == task.remindedAt)
+    }
+
+    @Test("A title is checked, a course cleared with .some(nil), and a reminder after the due time refused")
+    func checks() throws {
+        #expect(try TaskEdit(title: "  Moon sights ").apply(to: task, course: .some(nil)) .title == "Moon sights")
+        #expect(try TaskEdit().apply(to: task, course: .some(nil)).course == nil)
+        #expect(throws: InputError.self) { try TaskEdit(title: " ").apply(to: task, course: nil) }
+        let late = due.adding(nanoseconds: 1_000_000_000)
+        #expect(throws: InputError("the reminder (\(late.iso8601)) is after the due time (\(due.iso8601)): remind before it, e.g. --remind 30m-before")) {
+            try TaskEdit(remind: .some(late)).apply(to: task, course: nil)
+        }
+    }
+}
