@@ -99,6 +99,7 @@ let package = Package(
             name: "MarkTimeConfig",
             dependencies: [
                 "MarkTimeCore",
+                "MarkTimeSystem",
                 .product(name: "TOMLKit", package: "TOMLKit"),
             ]),
 

@@ -3,6 +3,7 @@ import Foundation
 import MarkTimeCore
 import MarkTimePlaces
 import MarkTimeStore
+import MarkTimeSystem
 import Rainbow
 
 extension MarkTime {
@@ -22,11 +23,7 @@ extension MarkTime {
             let board = try store.openForReading().familyClock()
             let (clock, members, legend) = (board.clock, board.members, board.legend)
             if let svg {
-                do {
-                    try clock.svg(legend: legend).write(toFile: svg, atomically: true, encoding: .utf8)
-                } catch {
-                    throw InputError("cannot write \(svg): \(error.localizedDescription)")
-                }
+                do { try SideFile.replaceDurably(svg, with: Array(clock.svg(legend: legend).utf8)) } catch { throw cannotWrite(svg, error) }
                 print("wrote \(svg)")
                 return
             }

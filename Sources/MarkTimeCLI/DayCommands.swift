@@ -6,6 +6,7 @@ import MarkTimeJournal
 import MarkTimePeople
 import MarkTimePlaces
 import MarkTimeStore
+import MarkTimeSystem
 import Rainbow
 
 /// `--date YYYY-MM-DD` and `--time HH:MM` in the home zone; now by default.
@@ -205,9 +206,7 @@ extension MarkTime {
                 let page = try dayPage(try store.openForReading(), try journalDay(date, zone), zone)
                 let text = format == .md ? page.markdown : page.json.render() + "\n"
                 guard let output else { print(text, terminator: ""); return }
-                do { try text.write(toFile: output, atomically: true, encoding: .utf8) } catch {
-                    throw InputError("cannot write \(output): \(error.localizedDescription)")
-                }
+                do { try SideFile.replaceDurably(output, with: Array(text.utf8)) } catch { throw cannotWrite(output, error) }
                 print("wrote \(output)")
             }
         }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MarkTimeCore
 import MarkTimeStore
+import MarkTimeSystem
 import MarkTimeExport
 
 extension MarkTime {
@@ -47,20 +48,15 @@ extension MarkTime.Export {
             if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
                 throw InputError("cannot write \(output): it is a folder; give a file name, e.g. --output \((output as NSString).appendingPathComponent("sights.csv"))")
             }
-            // A new file beside the target, renamed over it once complete.
-            let temporary = output + ".partial"
-            guard FileManager.default.createFile(atPath: temporary, contents: nil), let file = FileHandle(forWritingAtPath: temporary) else {
-                throw InputError("cannot write \(output): check the folder exists and that you may write to it")
-            }
+            // A new file beside the target, synced and renamed over it once complete.
             let count: Int
             do {
-                count = try SightCSV.export(db, query) { chunk in try file.write(contentsOf: chunk) }
-                try file.close()
-                if FileManager.default.fileExists(atPath: output) { try FileManager.default.removeItem(atPath: output) }
-                try FileManager.default.moveItem(atPath: temporary, toPath: output)
-            } catch {
-                try? FileManager.default.removeItem(atPath: temporary)
-                throw InputError("cannot write \(output): \(error)")
+                count = try SideFile.replaceDurably(output) { write in
+                    // The export has written every chunk by the time it returns.
+                    try withoutActuallyEscaping(write) { sink in try SightCSV.export(db, query, to: sink) }
+                }
+            } catch let error as SystemError {
+                throw cannotWrite(output, error)
             }
             FileHandle.standardError.write(Data("Wrote \(count) sights to \(output).\n".utf8))
         }

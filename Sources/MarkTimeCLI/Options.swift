@@ -97,3 +97,17 @@ func logToStandardError() {
         return handler
     }
 }
+
+/// Why the output file `path` could not be written, in words: a folder that does not
+/// exist, one the user may not write in, or the system's own reason.
+func cannotWrite(_ path: String, _ error: any Error) -> InputError {
+    let folder = (path as NSString).deletingLastPathComponent
+    switch (error as? SystemError)?.errno {
+    case .noSuchFileOrDirectory?:
+        return InputError("cannot write \(path): folder \(folder.isEmpty ? "." : folder) does not exist; create it, or choose another file")
+    case .permissionDenied?, .readOnlyFileSystem?:
+        return InputError("cannot write \(path): you may not write in \(folder.isEmpty ? "." : folder); choose another file")
+    default:
+        return InputError("cannot write \(path): \(error)")
+    }
+}

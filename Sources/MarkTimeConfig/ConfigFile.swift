@@ -1,5 +1,6 @@
 import Foundation
 import MarkTimeCore
+import MarkTimeSystem
 import TOMLKit
 
 /// The TOML config file: where it lives, reading it, and changing one key without losing the rest.
@@ -131,7 +132,7 @@ public struct ConfigFile: Sendable {
         do {
             let url = URL(fileURLWithPath: path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try Data(text.utf8).write(to: url, options: .atomic)
+            try SideFile.replaceDurably(path, with: Array(text.utf8))
         } catch {
             throw ConfigError("cannot write config file \(path): \(error.localizedDescription); check its permissions or use --config")
         }

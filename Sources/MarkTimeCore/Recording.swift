@@ -23,6 +23,9 @@ public struct Recording: Sendable {
     private var awaiting: Set<MonotonicInstant> = []
     /// Inserts asked for and not yet answered: a pending sight is not asked for twice at once.
     private var inFlight: Set<MonotonicInstant> = []
+    /// Pending presses that have landed: the file may still hold them for a moment, and
+    /// finding them there again must not store or confirm them twice.
+    private var landed: Set<MonotonicInstant> = []
 
     public init() {}
 
@@ -34,7 +37,7 @@ public struct Recording: Sendable {
     /// Presses found in the pending-presses file (left by an earlier run or another
     /// process): the ones not already known are adopted and inserted.
     public mutating func adopt(_ found: [Sight]) -> [Action] {
-        let new = found.filter { f in !pending.contains { $0.instant == f.instant } && !awaiting.contains(f.instant) }
+        let new = found.filter { f in !pending.contains { $0.instant == f.instant } && !awaiting.contains(f.instant) && !landed.contains(f.instant) }
         guard !new.isEmpty else { return [] }
         pending += new
         return new.map { insert($0) }
@@ -57,7 +60,10 @@ public struct Recording: Sendable {
             "monotonic_ns": "\(sight.instant.nanoseconds)",
         ]
         if let trigger = sight.trigger { metadata["trigger"] = trigger.rawValue }
-        if wasPending { metadata["late"] = "true" }
+        if wasPending {
+            metadata["late"] = "true"
+            landed.insert(sight.instant)
+        }
         if let t = timing {
             func ms(_ ns: Int64) -> String { "\(Double(ns) / 1e6)" }
             metadata["commit_ms"] = ms(t.committedAt - sight.instant.nanoseconds)

@@ -223,8 +223,12 @@ public final class MarkTimeDaemon: Sendable {
     /// The heartbeat.
     func beat() {
         guard let reading = try? clock.read() else { return }
-        // Presses that another process kept in the pending-presses file land here.
-        if core.withLock({ $0.pending.isEmpty }), !pendingPresses.isEmpty { feed(.pendingFound(pendingPresses.load())) }
+        // Presses that another process kept in the pending-presses file land here (those
+        // already in the store, landed a moment ago, are the writer's to let go of).
+        if core.withLock({ $0.pending.isEmpty }), !pendingPresses.isEmpty {
+            let waiting = pendingPresses.load().filter { !((try? store.contains($0.instant)) ?? false) }
+            if !waiting.isEmpty { feed(.pendingFound(waiting)) }
+        }
         feed(.tick(now: reading.instant.nanoseconds, clock: reading.sample))
     }
 

@@ -39,15 +39,14 @@ extension AppDatabase {
 
     public func sights(_ query: SightQuery = SightQuery()) throws(StoreError) -> [Sight] {
         do { try query.check() } catch { throw .refused(error.description) }
-        var sql = "SELECT * FROM sight WHERE archived_at_ns IS \(query.archived ? "NOT NULL" : "NULL")"
-        var arguments: StatementArguments = []
-        if let since = query.since { sql += " AND utc_ns >= ?"; arguments += [since.nanosecondsSinceEpoch] }
-        if let until = query.until { sql += " AND utc_ns < ?"; arguments += [until.nanosecondsSinceEpoch] }
-        let order = query.oldestFirst ? "ASC" : "DESC"
-        sql += " ORDER BY utc_ns \(order), id \(order)"
-        if let limit = query.limit { sql += " LIMIT ?"; arguments += [limit] }
-        let q = sql, a = arguments
-        return try read { db in try SightRecord.fetchAll(db, sql: q, arguments: a).map(\.sight) }
+        typealias C = SightRecord.Columns
+        var request = SightRecord.filter(query.archived ? C.archivedAtNs != nil : C.archivedAtNs == nil)
+        if let since = query.since { request = request.filter(C.utcNs >= since.nanosecondsSinceEpoch) }
+        if let until = query.until { request = request.filter(C.utcNs < until.nanosecondsSinceEpoch) }
+        request = query.oldestFirst ? request.order(C.utcNs.asc, C.id.asc) : request.order(C.utcNs.desc, C.id.desc)
+        if let limit = query.limit { request = request.limit(limit) }
+        let fetch = request
+        return try read { db in try fetch.fetchAll(db).map(\.sight) }
     }
 
     /// Applies the navigator's edits in one transaction; unknown ids change nothing.
@@ -200,13 +199,15 @@ public struct SightExportRecord: FetchableRecord, Sendable {
     public var body, limb, note: String?
     public var fixMode: Int64?
 
-    static let columns = "id, utc_ns, source, uncertainty_s, body, limb, hs_deg, ie_arcmin, eye_height_m, temperature_c, "
-        + "pressure_hpa, dr_lat, dr_lon, gps_lat, gps_lon, fix_mode, fix_age_s, note"
+    typealias C = SightRecord.Columns
+    /// The columns the export reads.
+    static let selection: [C] = [.id, .utcNs, .source, .uncertaintyS, .body, .limb, .hsDeg, .ieArcmin, .eyeHeightM, .temperatureC,
+                                 .pressureHpa, .drLat, .drLon, .gpsLat, .gpsLon, .fixMode, .fixAgeS, .note]
 
     public init(row: Row) {
-        (id, utc, source, uncertainty, body, limb) = (row[0], row[1], row[2], row[3], row[4], row[5])
-        (hs, indexError, eyeHeight, temperature, pressure) = (row[6], row[7], row[8], row[9], row[10])
-        (drLat, drLon, lat, lon, fixMode, fixAge, note) = (row[11], row[12], row[13], row[14], row[15], row[16], row[17])
+        (id, utc, source, uncertainty, body, limb) = (row[C.id], row[C.utcNs], row[C.source], row[C.uncertaintyS], row[C.body], row[C.limb])
+        (hs, indexError, eyeHeight, temperature, pressure) = (row[C.hsDeg], row[C.ieArcmin], row[C.eyeHeightM], row[C.temperatureC], row[C.pressureHpa])
+        (drLat, drLon, lat, lon, fixMode, fixAge, note) = (row[C.drLat], row[C.drLon], row[C.gpsLat], row[C.gpsLon], row[C.fixMode], row[C.fixAgeS], row[C.note])
     }
 }
 
@@ -216,15 +217,14 @@ extension AppDatabase {
     public func exportSights(_ query: SightQuery, _ each: (SightExportRecord) throws -> Void,
                              finally: () throws -> Void) throws(StoreError) -> Int {
         do { try query.check() } catch { throw .refused(error.description) }
-        var sql = "SELECT \(SightExportRecord.columns) FROM sight WHERE archived_at_ns IS NULL"
-        var arguments: StatementArguments = []
-        if let since = query.since { sql += " AND utc_ns >= ?"; arguments += [since.nanosecondsSinceEpoch] }
-        if let until = query.until { sql += " AND utc_ns < ?"; arguments += [until.nanosecondsSinceEpoch] }
-        sql += " ORDER BY utc_ns ASC, id ASC"
-        let q = sql, a = arguments
+        typealias C = SightRecord.Columns
+        var request = SightRecord.select(SightExportRecord.selection).filter(C.archivedAtNs == nil)
+        if let since = query.since { request = request.filter(C.utcNs >= since.nanosecondsSinceEpoch) }
+        if let until = query.until { request = request.filter(C.utcNs < until.nanosecondsSinceEpoch) }
+        let ordered = request.order(C.utcNs.asc, C.id.asc).asRequest(of: SightExportRecord.self)
         return try read { db in
             var count = 0
-            let records = try SightExportRecord.fetchCursor(db, sql: q, arguments: a)
+            let records = try ordered.fetchCursor(db)
             while let record = try records.next() {
                 try each(record)
                 count += 1

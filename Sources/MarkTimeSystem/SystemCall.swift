@@ -162,12 +162,21 @@ public enum SideFile {
         try systemCall("rename \(temporary)") { rename(temporary, path) }
     }
 
-    /// Replaces `path` with `bytes` durably: a new file beside it, written and `fsync`ed,
-    /// renamed over it, and the folder `fsync`ed, so a power cut leaves the old file or the
-    /// new one whole, never a part. The new file keeps the old one's permissions, else
-    /// takes `permissions`. Every call is retried on EINTR.
+    /// Replaces `path` with `bytes` durably (`replaceDurably(_:writing:)`).
     public static func replaceDurably(_ path: String, with bytes: some Sequence<UInt8>,
                                       permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws(SystemError) {
+        do { try replaceDurably(path, permissions: permissions) { write in try write(Array(bytes)) } } catch {
+            throw error as? SystemError ?? SystemError("write \(path)", .ioError)
+        }
+    }
+
+    /// Replaces `path` with what `body` writes, durably: a new file beside it, written
+    /// chunk by chunk and `fsync`ed, renamed over it, and the folder `fsync`ed, so a power
+    /// cut leaves the old file or the new one whole, never a part. The new file keeps the
+    /// old one's permissions, else takes `permissions`. Every call is retried on EINTR; on
+    /// any error the new file is removed and the old one is left as it was.
+    public static func replaceDurably<T>(_ path: String, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead],
+                                         _ body: (_ write: ([UInt8]) throws -> Void) throws -> T) throws -> T {
         let temporary = path + ".tmp"
         var info = stat()
         let permissions = stat(path, &info) == 0 ? FilePermissions(rawValue: info.st_mode & 0o777) : permissions
@@ -176,20 +185,21 @@ public enum SideFile {
             fd = try FileDescriptor.open(FilePath(temporary), .writeOnly, options: [.create, .truncate, .closeOnExec],
                                          permissions: permissions, retryOnInterrupt: true)
         } catch { throw SystemError("open \(temporary)", error as? Errno ?? .ioError) }
+        let result: T
         do {
-            _ = try fd.writeAll(bytes)
+            result = try body { chunk in
+                do { _ = try fd.writeAll(chunk) } catch { throw SystemError("write \(temporary)", error as? Errno ?? .ioError) }
+            }
             try systemCall("fsync \(temporary)") { fsync(fd.rawValue) }
             try fd.close()
+            try systemCall("rename \(temporary)") { rename(temporary, path) }
         } catch {
             try? fd.close()
-            unlink(temporary)
-            throw error as? SystemError ?? SystemError("write \(temporary)", error as? Errno ?? .ioError)
-        }
-        do { try systemCall("rename \(temporary)") { rename(temporary, path) } } catch {
             unlink(temporary)
             throw error
         }
         syncFolder(of: path)
+        return result
     }
 
     /// Keeps `bytes` as the file `name` in `folder` (made if missing), written whole and

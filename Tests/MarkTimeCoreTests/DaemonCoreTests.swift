@@ -276,3 +276,21 @@ struct DoorbellCoreTests {
         #expect(core.handle(.anchor(.alarm(true, details: ["distance_m": "80", "radius_m": "60"]))) == [])
     }
 }
+
+@Suite("A pending press found again after it landed")
+struct PendingFoundAgainTests {
+    @Test("A press the file still holds a moment after it landed is not stored or confirmed twice")
+    func noSecondConfirmation() {
+        // Given a press adopted from the pending-presses file, which has landed with the ok tone
+        var core = startedCore()
+        var kept = Sight(instant: MonotonicInstant(bootID: "boot-a", nanoseconds: 7 * second), estimate:
+                            UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5),
+                         createdAt: UTCTime(nanosecondsSinceEpoch: logDay))
+        kept.trigger = .cli
+        _ = core.handle(.pendingFound([kept]))
+        #expect(core.handle(.stored(kept, timing: nil)).tones == [.ok])
+        // When the heartbeat finds it in the file again before the writer let go of it
+        // Then nothing happens
+        #expect(core.handle(.pendingFound([kept])) == [])
+    }
+}
