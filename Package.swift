@@ -231,8 +231,7 @@ let package = Package(
             name: "MarkTimeStoreTests",
             dependencies: ["MarkTimeStore", "MarkTimeAccounts", "MarkTimeRecorder", "MarkTimePlaces", "MarkTimeShare", "MarkTimeExport",
                            "MarkTimePeople", "MarkTimeTasks", "MarkTimeCore", "MarkTimeSky", "MarkTimeSystem",
-                           .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift")],
-            exclude: ["Schema.sql"]),
+                           .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "MarkTimeWebTests",
             dependencies: ["MarkTimeWeb", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices", "MarkTimeExport",

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import MarkTimeCore
 import MarkTimeStore
+import MarkTimeSystem
 import Testing
 
 @Suite("The store")
@@ -264,7 +265,12 @@ struct StoreLockTests {
 
 @Suite("The schema the migrations make")
 struct SchemaTests {
-    @Test("A new store's schema is exactly Schema.sql: a shipped migration never changes")
+    /// The SHA-256 of a new store's schema as `sqlite3` lists it (tables, indexes and
+    /// triggers by type and name, each statement with a `;`). A new migration changes it:
+    /// put the hash the failure prints here. A shipped migration never does.
+    static let schemaSHA256 = "0ebfb335ea8c5eed9d70fd74fd97807e5c0a2a6f9f80df8e735a88b3e31065cb"
+
+    @Test("A new store's schema is the recorded one: a shipped migration never changes")
     func theSchemaIsTheRecordedOne() throws {
         // Given a new store
         let tmp = TemporaryFolder()
@@ -275,8 +281,7 @@ struct SchemaTests {
                 SELECT sql || ';' FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name
                 """).joined(separator: "\n") + "\n"
         }
-        // Then it is the recorded one (a new migration updates Schema.sql with it)
-        let recorded = try String(contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().path + "/Schema.sql", encoding: .utf8)
-        #expect(schema == recorded)
+        // Then its digest is the recorded one
+        #expect(SHA256.hex(schema) == Self.schemaSHA256, "the schema is now:\n\(schema)")
     }
 }
