@@ -49,9 +49,7 @@ extension AppDatabase {
 
     /// Removes an account and ends its sessions.
     public func removeAccount(named name: String) throws(StoreError) {
-        try write { db in
-            try Self.accountRow(name, db).delete(db)
-        }
+        try write { db in _ = try Self.accountRow(name, db).delete(db) }
     }
 
     /// Sets a new password; every session of the account ends.
@@ -88,9 +86,7 @@ extension AppDatabase {
         }
         guard valid else { throw .refused("that invite code is unknown, used or more than 24 hours old: ask for a new one (`marktime user invite`)") }
         let account = try addAccount(name: name, password: password, admin: false, now: now, cost: cost)
-        try write { db in
-            try InviteRecord.filter(key: key).updateAll(db, InviteRecord.CodingKeys.usedAtNs.set(to: now.nanosecondsSinceEpoch))
-        }
+        try write { db in _ = try InviteRecord.filter(key: key).updateAll(db, InviteRecord.CodingKeys.usedAtNs.set(to: now.nanosecondsSinceEpoch)) }
         return account
     }
 
@@ -139,7 +135,7 @@ extension AppDatabase {
             return nil
         }
         if AccessRules.sessionNeedsTouch(lastSeen: lastSeen, now: now.nanosecondsSinceEpoch) {
-            try write { db in try WebSessionRecord.filter(key: key).updateAll(db, S.lastSeenNs.set(to: now.nanosecondsSinceEpoch)) }
+            try write { db in _ = try WebSessionRecord.filter(key: key).updateAll(db, S.lastSeenNs.set(to: now.nanosecondsSinceEpoch)) }
         }
         return WebSession(token: token, csrf: session.csrf, account: account.account)
     }

@@ -61,7 +61,7 @@ extension AnchorKeeper {
         if step.write {
             let w = step.watch.watch
             try store.write { db in
-                try AnchorWatchRecord.filter(key: 1).filter(AnchorWatchRecord.CodingKeys.droppedAtNs == step.watch.droppedAt.nanosecondsSinceEpoch)
+                _ = try AnchorWatchRecord.filter(key: 1).filter(AnchorWatchRecord.CodingKeys.droppedAtNs == step.watch.droppedAt.nanosecondsSinceEpoch)
                     .updateAll(db, AppDatabase.anchorColumns(w, bootID: bootID))
             }
             written(try store.anchorWatch(settings: settings, live: false))
