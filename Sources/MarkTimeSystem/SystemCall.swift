@@ -146,23 +146,12 @@ public enum SideFile {
     /// Replaces `path` with `bytes`: a new file written beside it and renamed over it,
     /// never synced (for files on tmpfs, such as the daemon's status).
     public static func replace(_ path: String, with bytes: [UInt8]) throws(SystemError) {
-        let temporary = path + ".tmp"
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor.open(FilePath(temporary), .writeOnly, options: [.create, .truncate, .closeOnExec],
-                                         permissions: [.ownerReadWrite, .groupRead, .otherRead])
-        } catch { throw SystemError("open \(temporary)", error as? Errno ?? .ioError) }
-        do {
-            _ = try fd.writeAll(bytes)
-            try fd.close()
-        } catch {
-            try? fd.close()
-            throw SystemError("write \(temporary)", error as? Errno ?? .ioError)
+        do { try rewrite(path, permissions: [.ownerReadWrite, .groupRead, .otherRead], sync: false) { write in try write(bytes) } } catch {
+            throw error as? SystemError ?? SystemError("write \(path)", .ioError)
         }
-        try systemCall("rename \(temporary)") { rename(temporary, path) }
     }
 
-    /// Replaces `path` with `bytes` durably (`replaceDurably(_:writing:)`).
+    /// Replaces `path` with `bytes` durably (`replaceDurably(_:permissions:_:)`).
     public static func replaceDurably(_ path: String, with bytes: some Sequence<UInt8>,
                                       permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead]) throws(SystemError) {
         do { try replaceDurably(path, permissions: permissions) { write in try write(Array(bytes)) } } catch {
@@ -177,6 +166,13 @@ public enum SideFile {
     /// any error the new file is removed and the old one is left as it was.
     public static func replaceDurably<T>(_ path: String, permissions: FilePermissions = [.ownerReadWrite, .groupRead, .otherRead],
                                          _ body: (_ write: ([UInt8]) throws -> Void) throws -> T) throws -> T {
+        try rewrite(path, permissions: permissions, sync: true, body)
+    }
+
+    /// The one way a file is replaced: a new file beside it (`path.tmp`), renamed over it;
+    /// with `sync`, the new file is `fsync`ed before the rename and the folder after it.
+    static func rewrite<T>(_ path: String, permissions: FilePermissions, sync: Bool,
+                           _ body: (_ write: ([UInt8]) throws -> Void) throws -> T) throws -> T {
         let temporary = path + ".tmp"
         var info = stat()
         let permissions = stat(path, &info) == 0 ? FilePermissions(rawValue: info.st_mode & 0o777) : permissions
@@ -185,20 +181,23 @@ public enum SideFile {
             fd = try FileDescriptor.open(FilePath(temporary), .writeOnly, options: [.create, .truncate, .closeOnExec],
                                          permissions: permissions, retryOnInterrupt: true)
         } catch { throw SystemError("open \(temporary)", error as? Errno ?? .ioError) }
+        var open = true
         let result: T
         do {
             result = try body { chunk in
                 do { _ = try fd.writeAll(chunk) } catch { throw SystemError("write \(temporary)", error as? Errno ?? .ioError) }
             }
-            try systemCall("fsync \(temporary)") { fsync(fd.rawValue) }
-            try fd.close()
+            if sync { try systemCall("fsync \(temporary)") { fsync(fd.rawValue) } }
+            open = false
+            do { try fd.close() } catch { throw SystemError("close \(temporary)", error as? Errno ?? .ioError) }
             try systemCall("rename \(temporary)") { rename(temporary, path) }
         } catch {
-            try? fd.close()
+            // Closed once only: a second close could close another thread's new descriptor.
+            if open { try? fd.close() }
             unlink(temporary)
             throw error
         }
-        syncFolder(of: path)
+        if sync { syncFolder(of: path) }
         return result
     }
 

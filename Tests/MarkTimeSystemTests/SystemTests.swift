@@ -79,4 +79,31 @@ struct SystemTests {
         #expect(!FileManager.default.fileExists(atPath: status + ".tmp"))
         #expect(throws: SystemError.self) { try SideFile.appendAndSync([1], to: folder + "/missing/j") }
     }
+
+    @Test("A durable replace keeps the old file's permissions, and a failed one leaves the old file and no temporary")
+    func durableReplace() throws {
+        // Given a file readable by its owner only
+        let folder = NSTemporaryDirectory() + "marktime-system-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let file = folder + "/out.csv"
+        try SideFile.replaceDurably(file, with: Array("one\n".utf8))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file)
+        // When it is replaced in two chunks
+        let written = try SideFile.replaceDurably(file) { write in
+            try write(Array("two\n".utf8))
+            try write(Array("three\n".utf8))
+            return 2
+        }
+        // Then it holds both, with its permissions, and the temporary is gone
+        #expect(written == 2)
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "two\nthree\n")
+        #expect((try FileManager.default.attributesOfItem(atPath: file)[.posixPermissions] as? Int) == 0o600)
+        #expect(!FileManager.default.fileExists(atPath: file + ".tmp"))
+        // When a replace fails half-way, the old file stays whole and no temporary is left
+        struct Cut: Error {}
+        #expect(throws: Cut.self) { try SideFile.replaceDurably(file) { write in try write(Array("half".utf8)); throw Cut() } }
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == "two\nthree\n")
+        #expect(!FileManager.default.fileExists(atPath: file + ".tmp"))
+    }
 }
