@@ -148,7 +148,7 @@ public final class MarkTimeDaemon: Sendable {
         }
         writer.start { [unowned self] in perform($0) }
         let saved = (try? store.track(bootID: clock.bootID)) ?? []
-        feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: pendingPresses.load()))
+        feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: waitingPresses()))
         feed(.clock(now.sample))
         try store.publish(status(core.withLock { $0.status(now: now.instant.nanoseconds) }), statusFile: statusFile.path)
         let services: [any Service] = [
@@ -223,13 +223,18 @@ public final class MarkTimeDaemon: Sendable {
     /// The heartbeat.
     func beat() {
         guard let reading = try? clock.read() else { return }
-        // Presses that another process kept in the pending-presses file land here (those
-        // already in the store, landed a moment ago, are the writer's to let go of).
+        // Presses that another process kept in the pending-presses file land here.
         if core.withLock({ $0.pending.isEmpty }), !pendingPresses.isEmpty {
-            let waiting = pendingPresses.load().filter { !((try? store.contains($0.instant)) ?? false) }
+            let waiting = waitingPresses()
             if !waiting.isEmpty { feed(.pendingFound(waiting)) }
         }
         feed(.tick(now: reading.instant.nanoseconds, clock: reading.sample))
+    }
+
+    /// The presses in the pending-presses file that the store does not hold yet (one that
+    /// landed a moment ago, or before a restart, is the writer's to let go of).
+    func waitingPresses() -> [Sight] {
+        pendingPresses.load().filter { !((try? store.contains($0.instant)) ?? false) }
     }
 
     /// The status as published: the core's, with the sound and the anchor watch.

@@ -15,9 +15,12 @@ import MarkTimeSystem
 public struct PendingPresses: Sendable {
     public let path: String
     /// The lock file that appends and rewrites hold.
-    public var lockPath: String { path.replacingOccurrences(of: ".jsonl", with: ".lock") }
+    public let lockPath: String
 
-    public init(storePath: String) { path = storePath + "-pending.jsonl" }
+    public init(storePath: String) {
+        path = storePath + "-pending.jsonl"
+        lockPath = storePath + "-pending.lock"
+    }
 
     /// Appends one sight and syncs it (and the folder, when the file is new).
     public func append(_ sight: Sight) throws(StoreError) {
