@@ -87,6 +87,8 @@ public struct DaemonCore: Sendable {
         case placeEvents([PlaceEvent])
         /// The backfill re-stamped these sights.
         case restamped([Sight])
+        /// An adapter saw something, or could not do a chore.
+        case report(DaemonReport)
     }
 
     /// An enter or leave, as the core logs it (Places' events, without its types).
@@ -248,6 +250,8 @@ public struct DaemonCore: Sendable {
             return anchor(signal)
         case .stopping(let now):
             return tick(now: now, clock: nil, stopping: true)
+        case .report(let report):
+            return [.log(report.line)]
         }
     }
 

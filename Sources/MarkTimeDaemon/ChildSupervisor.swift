@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import MarkTimeCore
 import ServiceLifecycle
 import MarkTimeSystem
@@ -11,7 +10,8 @@ import MarkTimeSystem
 struct ChildSupervisor: Service {
     let name: String
     let command: [String]
-    let logger: Logger
+    /// Tells the core what happened to the child.
+    let report: @Sendable (DaemonReport) -> Void
     var backoff = Backoff()
     var stopTimeout: Duration = .seconds(5)
 
@@ -22,9 +22,7 @@ struct ChildSupervisor: Service {
             let status = await runOnce()
             if Task.isShuttingDownGracefully { break }
             let wait = backoff.next(after: ContinuousClock.now - started)
-            logger.warning("\(name) exited; starting it again", metadata: [
-                "status": "\(status.map(String.init) ?? "not started")", "wait_s": "\(wait.components.seconds)",
-            ])
+            report(.childExited(name: name, status: status, waitSeconds: wait.components.seconds))
             do { try await cancelWhenGracefulShutdown { try await Task.sleep(for: wait) } } catch { break }
         }
     }
@@ -45,21 +43,21 @@ struct ChildSupervisor: Service {
         do {
             try process.run()
         } catch {
-            logger.error("cannot start \(name)", metadata: ["command": "\(command.joined(separator: " "))", "error": "\(error)"])
+            report(.failed(.startChild(name: name, command: command.joined(separator: " ")), error: "\(error)"))
             return nil
         }
         let pid = process.processIdentifier
-        logger.info("\(name) started", metadata: ["pid": "\(pid)"])
+        report(.childStarted(name: name, pid: pid))
         return await withGracefulShutdownHandler {
             var status: Int32 = -1
             for await s in exits { status = s }
             return status
-        } onGracefulShutdown: { [stopTimeout, logger, name] in
+        } onGracefulShutdown: { [stopTimeout, report, name] in
             try? Signals.send(SIGTERM, to: pid)
             Task {
                 try? await Task.sleep(for: stopTimeout)
                 if process.isRunning {
-                    logger.warning("\(name) did not stop after SIGTERM; killing it", metadata: ["pid": "\(pid)"])
+                    report(.childKilled(name: name, pid: pid))
                     try? Signals.send(SIGKILL, to: pid)
                 }
             }

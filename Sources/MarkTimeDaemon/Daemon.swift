@@ -42,6 +42,8 @@ public final class MarkTimeDaemon: Sendable {
         public var beeper: (any Beeper)?
         /// The MQTT connection when share.enabled.
         public var share: (any ShareTransport)?
+        /// Why sharing is off although share.enabled (its settings' problem).
+        public var shareProblem: String?
 
         public init(clock: any SystemClockSource, button: any ButtonSource, gps: any GPSSource, beeper: (any Beeper)?,
                     share: (any ShareTransport)? = nil) {
@@ -56,24 +58,25 @@ public final class MarkTimeDaemon: Sendable {
         public static func real(_ options: Options, logger: Logger) throws -> Adapters {
             let s = options.settings
             let clock = try SystemClock(trustSynchronised: try s.clock.trustSystem)
-            return Adapters(clock: clock,
+            var adapters = Adapters(clock: clock,
                             button: try EvdevButton(path: options.buttonPath, grab: try s.button.grab, logger: logger),
                             gps: try GPSDClient(address: options.gpsdAddress, nmeaUncertainty: try s.clock.nmeaUncertainty, clock: clock, logger: logger),
                             beeper: try s.sound.enabled ? try ALSABeeper(device: try s.sound.device, volume: try s.sound.volume, logger: logger) : nil,
-                            share: try sharing(s, clock: clock, logger: logger))
+                            share: nil)
+            do {
+                adapters.share = try sharing(s, clock: clock)
+            } catch {
+                adapters.shareProblem = "\(error)"
+            }
+            return adapters
         }
 
-        /// The MQTT connection when share.enabled; a problem with sharing's settings turns
-        /// sharing off with an error in the log, and never stops the daemon.
-        static func sharing(_ s: Settings, clock: SystemClock, logger: Logger) throws -> (any ShareTransport)? {
-            do {
-                let share = try s.share
-                guard share.enabled else { return nil }
-                return try ShareService.transport(share, will: OwnTracks.lastWill(time: try clock.read().realtime))
-            } catch {
-                logger.error("sharing is off: \(error)")
-                return nil
-            }
+        /// The MQTT connection when share.enabled. A problem with sharing's settings turns
+        /// sharing off (reported when the daemon runs), and never stops the daemon.
+        static func sharing(_ s: Settings, clock: SystemClock) throws -> (any ShareTransport)? {
+            let share = try s.share
+            guard share.enabled else { return nil }
+            return try ShareService.transport(share, will: OwnTracks.lastWill(time: try clock.read().realtime))
         }
     }
 
@@ -86,6 +89,7 @@ public final class MarkTimeDaemon: Sendable {
     let beeper: (any Beeper)?
     let reminders: ReminderLoop
     let share: ShareService?
+    let shareProblem: String?
     let core: Mutex<DaemonCore>
     let pendingPresses: PendingPresses
     let statusFile: StatusFile
@@ -112,10 +116,11 @@ public final class MarkTimeDaemon: Sendable {
         pendingPresses = PendingPresses(storePath: store.path)
         statusFile = options.statusFile.map(StatusFile.init) ?? StatusFile.choose(storePath: store.path,
                                                                                     environment: ProcessInfo.processInfo.environment)
-        reminders = try ReminderLoop(store: store, clock: SystemClock(trustSynchronised: s.clock.trustSystem), logger: logger)
+        shareProblem = adapters.shareProblem
+        reminders = try ReminderLoop(store: store, clock: SystemClock(trustSynchronised: s.clock.trustSystem))
         if let transport = adapters.share {
             let clock = adapters.clock
-            share = ShareService(settings: try s.share, rules: try s.geofenceRules, store: store, transport: transport, logger: logger,
+            share = ShareService(settings: try s.share, rules: try s.geofenceRules, store: store, transport: transport,
                                  statePath: statusFile.sharePath,
                                  now: { (try? clock.read().realtime) ?? UTCTime(nanosecondsSinceEpoch: 0) },
                                  submit: { [writer] job in writer.submit(.share(job)) })
@@ -123,6 +128,7 @@ public final class MarkTimeDaemon: Sendable {
             share = nil
         }
         reminders.feed = { [unowned self] in feed($0) }
+        share?.report = { [unowned self] in report($0) }
     }
 
     /// Stops the daemon as SIGTERM does.
@@ -134,17 +140,14 @@ public final class MarkTimeDaemon: Sendable {
     public func run() async throws {
         // Before the threads start: freed heap memory handed back to the kernel at once
         // cost the writer's thread ~60 page faults, about 1 ms on the rig, in every commit.
-        if Heap.keepFreedMemory(upTo: Heap.daemonKeeps) {
-            logger.info("heap: freed memory kept, so a commit faults no pages back in", metadata: ["bytes": "\(Heap.daemonKeeps)"])
-        } else {
-            logger.notice("heap: the C library refused to keep freed memory; commits may fault pages back in")
-        }
+        if let shareProblem { report(.failed(.sharing, error: shareProblem)) }
+        report(.heapKept(bytes: Heap.keepFreedMemory(upTo: Heap.daemonKeeps) ? Heap.daemonKeeps : nil))
         let now = try clock.read()
         do {
             let grown = try store.reserveWAL()
-            if grown > 0 { logger.info("store: WAL file grown once to its checkpoint size", metadata: ["bytes": "\(grown)"]) }
+            if grown > 0 { report(.walReserved(bytes: grown)) }
         } catch {
-            logger.warning("store: cannot grow the WAL file; each sight's commit will grow it instead", metadata: ["error": "\(error)"])
+            report(.failed(.reserveWAL, error: "\(error)"))
         }
         writer.start { [unowned self] in perform($0) }
         let saved = (try? store.track(bootID: clock.bootID)) ?? []
@@ -163,16 +166,14 @@ public final class MarkTimeDaemon: Sendable {
                 let me = try? store.members().first(where: \.isMe)
                 try share.start(boatName: me?.name ?? share.settings.user, at: me?.geofence.place)
             } catch {
-                logger.error("sharing is off: \(error)")
+                report(.failed(.sharing, error: "\(error)"))
             }
-        }, stop: { share.stop() })] } ?? []) + (options.web.map { [ChildSupervisor(name: "phone page", command: $0, logger: logger)] } ?? [])
+        }, stop: { share.stop() })] } ?? [])
+            + (options.web.map { [ChildSupervisor(name: "phone page", command: $0, report: { [unowned self] in report($0) })] } ?? [])
         let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
                                                       gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         self.group.withLock { $0 = group }
-        logger.info("marktime daemon started", metadata: [
-            "store": "\(store.path)", "button": "\(options.buttonPath)", "gpsd": "\(options.gpsdAddress)",
-            "status_file": "\(statusFile.path)",
-        ])
+        report(.started(store: store.path, button: options.buttonPath, gpsd: options.gpsdAddress, statusFile: statusFile.path))
         try await group.run()
         let end = (try? clock.read())?.instant.nanoseconds ?? now.instant.nanoseconds
         feed(.stopping(now: end))
@@ -180,12 +181,15 @@ public final class MarkTimeDaemon: Sendable {
         do {
             try store.publish(status(core.withLock { $0.status(now: end, stopping: true) }), statusFile: statusFile.path)
         } catch {
-            logger.error("cannot record the stop in the store", metadata: ["error": "\(error)"])
+            report(.failed(.recordStop, error: "\(error)"))
         }
         statusFile.remove()
         beeper?.finish()
-        logger.info("marktime daemon stopped")
+        report(.stopped)
     }
+
+    /// Tells the core what an adapter saw or could not do.
+    func report(_ report: DaemonReport) { feed(.report(report)) }
 
     /// Hands an event to the core and carries out its actions.
     func feed(_ event: DaemonCore.Event) {
@@ -259,7 +263,7 @@ public final class MarkTimeDaemon: Sendable {
         case .recordGap(let gap): writer.submit(.gap(gap))
         case .publish(let s):
             do { try statusFile.write(status(s)) } catch {
-                logger.error("cannot write the status file", metadata: ["path": "\(statusFile.path)", "error": "\(error)"])
+                report(.failed(.statusFile(path: statusFile.path), error: "\(error)"))
             }
         case .saveTrack(let entries): writer.submit(.track(entries))
         case .backfill(let track): writer.submit(.backfill(track))
@@ -283,23 +287,23 @@ public final class MarkTimeDaemon: Sendable {
             }
         case .keepPending(let sight):
             do { try pendingPresses.append(sight) } catch {
-                logger.critical("cannot write the pending-presses file: the sight is kept in memory only", metadata: ["error": "\(error)"])
+                report(.failed(.pendingFile, error: "\(error)"))
             }
         case .settlePending:
             do { try pendingPresses.settle { (try? store.contains($0.instant)) ?? false } } catch {
-                logger.error("cannot settle the pending-presses file", metadata: ["error": "\(error)"])
+                report(.failed(.settlePending, error: "\(error)"))
             }
         case .acknowledgeAnchor:
             do { _ = try store.updateAnchorWatch(settings: options.settings) { w, _ in w.acknowledge() } } catch {
-                logger.error("cannot acknowledge the anchor alarm", metadata: ["error": "\(error)"])
+                report(.failed(.acknowledgeAnchor, error: "\(error)"))
             }
         case .gap(let gap):
             do { try store.recordGap(gap) } catch {
-                logger.error("cannot record the input gap", metadata: ["error": "\(error)"])
+                report(.failed(.recordGap, error: "\(error)"))
             }
         case .track(let entries):
             do { try store.saveTrack(entries, bootID: clock.bootID) } catch {
-                logger.error("cannot save the clock track", metadata: ["error": "\(error)"])
+                report(.failed(.saveTrack, error: "\(error)"))
             }
         case .backfill(let track):
             backfill(track)
@@ -318,7 +322,7 @@ public final class MarkTimeDaemon: Sendable {
             }
             if !changed.isEmpty { feed(.restamped(changed)) }
         } catch {
-            logger.error("cannot backfill sights", metadata: ["error": "\(error)"])
+            report(.failed(.backfill, error: "\(error)"))
         }
     }
 
@@ -332,7 +336,7 @@ public final class MarkTimeDaemon: Sendable {
                 }
                 share?.transitions(events, error: fix.error)
             } catch {
-                logger.error("cannot record the fix for places", metadata: ["error": "\(error)"])
+                report(.failed(.placesFix, error: "\(error)"))
             }
         }
         do {
@@ -355,7 +359,7 @@ public final class MarkTimeDaemon: Sendable {
                 feed(.anchor(.alarm(false)))
             }
         } catch {
-            logger.error("cannot update the anchor watch", metadata: ["error": "\(error)"])
+            report(.failed(.anchorWatch, error: "\(error)"))
         }
     }
 }

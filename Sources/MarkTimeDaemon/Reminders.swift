@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimeStore
@@ -13,28 +12,29 @@ import MarkTimeTasks
 final class ReminderLoop: @unchecked Sendable {
     let store: AppDatabase
     let clock: SystemClock
-    let logger: Logger
     let schedule = ReminderSchedule(lateAfter: 60)
     /// Wall-clock start of the daemon: a reminder due before it was missed, so it is late.
     let startedAt: Int64
     let doorbell: Doorbell?
+    /// Why there is no doorbell, reported when the thread starts.
+    let doorbellProblem: String?
     let timer: WallTimer
     let thread: PollThread
     /// Hands an event to the core; set before `start`.
     var feed: @Sendable (DaemonCore.Event) -> Void = { _ in }
 
-    init(store: AppDatabase, clock: SystemClock, logger: Logger) throws {
+    init(store: AppDatabase, clock: SystemClock) throws {
         self.store = store
         self.clock = clock
-        self.logger = logger
         startedAt = try clock.read().realtime.nanosecondsSinceEpoch
         timer = try WallTimer()
         thread = try PollThread(name: "marktime-remind")
         do {
             doorbell = try Doorbell(path: Doorbell.path(forStore: store.path))
+            doorbellProblem = nil
         } catch {
-            logger.warning("no wake socket: new reminders are seen within a minute", metadata: ["error": "\(error)"])
             doorbell = nil
+            doorbellProblem = "\(error)"
         }
     }
 
@@ -42,6 +42,7 @@ final class ReminderLoop: @unchecked Sendable {
     func now() throws -> Int64 { try clock.read().realtime.nanosecondsSinceEpoch }
 
     func start() {
+        if let doorbellProblem { feed(.report(.failed(.wakeSocket, error: doorbellProblem))) }
         thread.start { [self] t in run(t) }
     }
 
@@ -55,7 +56,7 @@ final class ReminderLoop: @unchecked Sendable {
             do {
                 if try t.wait([timer.fd] + (doorbell.map { [$0.fd] } ?? [])) == .stopped { return }
             } catch {
-                logger.error("reminders stopped", metadata: ["error": "\(error)"])
+                feed(.report(.failed(.reminders, error: "\(error)")))
                 return
             }
             timer.drain()
@@ -74,7 +75,7 @@ final class ReminderLoop: @unchecked Sendable {
             }
             return schedule.next(try store.armedReminders(), now: try now())
         } catch {
-            logger.error("cannot read reminders; retrying in 5 s", metadata: ["error": "\(error)"])
+            feed(.report(.failed(.readReminders, error: "\(error)")))
             return (try? now()).map { $0 + 5_000_000_000 }
         }
     }

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimePlaces
@@ -37,19 +36,19 @@ final class ShareService: Sendable {
     let rules: GeofenceRules
     let store: AppDatabase
     let transport: any ShareTransport
-    let logger: Logger
+    /// Tells the core what sharing saw; set before `start`.
+    nonisolated(unsafe) var report: @Sendable (DaemonReport) -> Void = { _ in }
     let submit: @Sendable (@escaping @Sendable () -> Void) -> Void
     let now: @Sendable () -> UTCTime
     let statePath: String
     let state: Mutex<State>
 
-    init(settings: ShareSettings, rules: GeofenceRules, store: AppDatabase, transport: any ShareTransport, logger: Logger,
+    init(settings: ShareSettings, rules: GeofenceRules, store: AppDatabase, transport: any ShareTransport,
          statePath: String, now: @escaping @Sendable () -> UTCTime, submit: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
         self.settings = settings
         self.rules = rules
         self.store = store
         self.transport = transport
-        self.logger = logger
         self.statePath = statePath
         self.now = now
         self.submit = submit
@@ -137,7 +136,7 @@ final class ShareService: Sendable {
     func enqueue(_ messages: [ShareMessage]) {
         submit { [self] in
             do { try store.enqueue(messages, now: now()) } catch {
-                logger.error("cannot queue messages for the broker", metadata: ["error": "\(error)"])
+                report(.failed(.queueShare, error: "\(error)"))
             }
             pump()
         }
@@ -155,7 +154,7 @@ final class ShareService: Sendable {
                     s.inFlight[mid] = id
                     s.lastQueued = id
                 } catch {
-                    logger.warning("cannot publish; it waits in the outbox", metadata: ["topic": "\(m.topic)", "error": "\(error)"])
+                    report(.failed(.publishShare(topic: m.topic), error: "\(error)"))
                     return
                 }
             }
@@ -171,7 +170,7 @@ final class ShareService: Sendable {
                 s.connected = true
                 s.connection = "connected"
             }
-            logger.info("sharing: connected to the broker", metadata: ["broker": "\(settings.broker)", "topic": "\(settings.topic)"])
+            report(.shareConnected(broker: settings.broker, topic: settings.topic))
             writeState()
             pump()
         case .refused(let reason), .disconnected(let reason):
@@ -181,7 +180,7 @@ final class ShareService: Sendable {
                 return s.connection != text
             }
             if changed {
-                logger.warning("sharing: broker unavailable; messages wait in the outbox", metadata: ["broker": "\(settings.broker)", "reason": "\(reason)"])
+                report(.shareUnavailable(broker: settings.broker, reason: reason))
                 writeState()
             }
         case .acknowledged(let mid):
@@ -211,7 +210,7 @@ final class ShareService: Sendable {
         } catch {
             let first = state.withLock { $0.refusedTopics.insert(text).inserted }
             if first {
-                logger.warning("sharing: message dropped", metadata: ["topic": "\(Text.escaped(text))", "reason": "\(error)"])
+                report(.shareDropped(topic: text, reason: "\(error)"))
             }
             return
         }
@@ -221,12 +220,12 @@ final class ShareService: Sendable {
                 state.withLock { $0.lastReceived = now() }
                 if case .moved(let member, let events) = outcome {
                     for e in events {
-                        logger.info("\(member) \(e.kind == .enter ? "entered" : "left") \(e.place)", metadata: ["topic": "\(topic.base)"])
+                        report(.friendMoved(member: member, entered: e.kind == .enter, place: e.place, topic: topic.base))
                     }
                 }
                 writeState()
             } catch {
-                logger.error("sharing: cannot apply a message", metadata: ["topic": "\(topic.base)", "error": "\(error)"])
+                report(.failed(.applyShare(topic: topic.base), error: "\(error)"))
             }
         }
     }
@@ -240,7 +239,7 @@ final class ShareService: Sendable {
             let (last, regions) = state.withLock { ($0.lastFix, $0.regions) }
             if let (fix, time) = last { enqueue([location(fix, time: time, trigger: "r", regions: regions)]) }
         default:
-            logger.warning("sharing: unknown command ignored", metadata: ["topic": "\(settings.topic)/cmd"])
+            report(.shareUnknownCommand(topic: settings.topic + "/cmd"))
         }
     }
 

@@ -74,6 +74,28 @@ struct LayoutTests {
         #expect(found == [])
     }
 
+    @Test("The daemon's wiring logs only the lines the core asks for")
+    func daemonWiringLogsThroughTheCore() throws {
+        // Given the daemon's wiring
+        var calls: [String] = []
+        for file in try Self.swiftFiles(under: "Sources/MarkTimeDaemon") {
+            let text = try String(contentsOfFile: Self.root + "/" + file, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where line.contains(/logger\.(trace|debug|info|notice|warning|error|critical|log)\(/) {
+                calls.append("\(file):\(number + 1)")
+            }
+        }
+        // When its logger calls are listed
+        // Then the only one hands on the core's `.log` action
+        #expect(calls == ["Sources/MarkTimeDaemon/Daemon.swift:\(try Self.line(of: "case .log(let line):", in: "Sources/MarkTimeDaemon/Daemon.swift") + 1)"])
+    }
+
+    /// The line number of the first line holding `text`.
+    static func line(of text: String, in file: String) throws -> Int {
+        let lines = try String(contentsOfFile: root + "/" + file, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        return try #require(lines.firstIndex { $0.contains(text) }) + 1
+    }
+
     // MARK: Reading the package
 
     struct Target {

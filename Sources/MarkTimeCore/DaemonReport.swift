@@ -1,0 +1,105 @@
+/// What one of the daemon's adapters saw or could not do. The wiring reports it to the
+/// core (`DaemonCore.Event.report`), and the core says what it means: the log line, its
+/// level and its words are decided here, never in the wiring.
+public enum DaemonReport: Hashable, Sendable {
+    case started(store: String, button: String, gpsd: String, statusFile: String)
+    case stopped
+    /// The C library keeps this much freed heap memory (nil: it refused).
+    case heapKept(bytes: Int?)
+    /// The WAL file was grown once to its checkpoint size.
+    case walReserved(bytes: Int)
+    /// A chore the wiring could not do, and the error it met.
+    case failed(Chore, error: String)
+    case shareConnected(broker: String, topic: String)
+    case shareUnavailable(broker: String, reason: String)
+    /// A friend's message that does not parse (reported once per topic).
+    case shareDropped(topic: String, reason: String)
+    case friendMoved(member: String, entered: Bool, place: String, topic: String)
+    case shareUnknownCommand(topic: String)
+    /// A supervised child process (the phone page).
+    case childStarted(name: String, pid: Int32)
+    case childExited(name: String, status: Int32?, waitSeconds: Int64)
+    case childKilled(name: String, pid: Int32)
+
+    /// The daemon's chores that can fail without stopping it.
+    public enum Chore: Hashable, Sendable {
+        case statusFile(path: String)
+        case pendingFile
+        case settlePending
+        case acknowledgeAnchor
+        case recordGap
+        case saveTrack
+        case backfill
+        case placesFix
+        case anchorWatch
+        case recordStop
+        case sharing
+        case reserveWAL
+        case wakeSocket
+        case reminders
+        case readReminders
+        case queueShare
+        case publishShare(topic: String)
+        case applyShare(topic: String)
+        case startChild(name: String, command: String)
+    }
+
+    /// The line the log gets.
+    public var line: LogLine {
+        switch self {
+        case .started(let store, let button, let gpsd, let statusFile):
+            LogLine(.info, "marktime daemon started", ["store": store, "button": button, "gpsd": gpsd, "status_file": statusFile])
+        case .stopped:
+            LogLine(.info, "marktime daemon stopped")
+        case .heapKept(let bytes?):
+            LogLine(.info, "heap: freed memory kept, so a commit faults no pages back in", ["bytes": "\(bytes)"])
+        case .heapKept(nil):
+            LogLine(.notice, "heap: the C library refused to keep freed memory; commits may fault pages back in")
+        case .walReserved(let bytes):
+            LogLine(.info, "store: WAL file grown once to its checkpoint size", ["bytes": "\(bytes)"])
+        case .failed(let chore, let error):
+            Self.failure(chore, error)
+        case .shareConnected(let broker, let topic):
+            LogLine(.info, "sharing: connected to the broker", ["broker": broker, "topic": topic])
+        case .shareUnavailable(let broker, let reason):
+            LogLine(.warning, "sharing: broker unavailable; messages wait in the outbox", ["broker": broker, "reason": reason])
+        case .shareDropped(let topic, let reason):
+            LogLine(.warning, "sharing: message dropped", ["topic": Text.escaped(topic), "reason": reason])
+        case .friendMoved(let member, let entered, let place, let topic):
+            LogLine(.info, "\(member) \(entered ? "entered" : "left") \(place)", ["topic": topic])
+        case .shareUnknownCommand(let topic):
+            LogLine(.warning, "sharing: unknown command ignored", ["topic": topic])
+        case .childStarted(let name, let pid):
+            LogLine(.info, "\(name) started", ["pid": "\(pid)"])
+        case .childExited(let name, let status, let wait):
+            LogLine(.warning, "\(name) exited; starting it again", ["status": status.map(String.init) ?? "not started", "wait_s": "\(wait)"])
+        case .childKilled(let name, let pid):
+            LogLine(.warning, "\(name) did not stop after SIGTERM; killing it", ["pid": "\(pid)"])
+        }
+    }
+
+    private static func failure(_ chore: Chore, _ error: String) -> LogLine {
+        let e = ["error": error]
+        switch chore {
+        case .statusFile(let path): return LogLine(.error, "cannot write the status file", ["path": path, "error": error])
+        case .pendingFile: return LogLine(.critical, "cannot write the pending-presses file: the sight is kept in memory only", e)
+        case .settlePending: return LogLine(.error, "cannot settle the pending-presses file", e)
+        case .acknowledgeAnchor: return LogLine(.error, "cannot acknowledge the anchor alarm", e)
+        case .recordGap: return LogLine(.error, "cannot record the input gap", e)
+        case .saveTrack: return LogLine(.error, "cannot save the clock track", e)
+        case .backfill: return LogLine(.error, "cannot backfill sights", e)
+        case .placesFix: return LogLine(.error, "cannot record the fix for places", e)
+        case .anchorWatch: return LogLine(.error, "cannot update the anchor watch", e)
+        case .recordStop: return LogLine(.error, "cannot record the stop in the store", e)
+        case .sharing: return LogLine(.error, "sharing is off: \(error)")
+        case .reserveWAL: return LogLine(.warning, "store: cannot grow the WAL file; each sight's commit will grow it instead", e)
+        case .wakeSocket: return LogLine(.warning, "no wake socket: new reminders are seen within a minute", e)
+        case .reminders: return LogLine(.error, "reminders stopped", e)
+        case .readReminders: return LogLine(.error, "cannot read reminders; retrying in 5 s", e)
+        case .queueShare: return LogLine(.error, "cannot queue messages for the broker", e)
+        case .publishShare(let topic): return LogLine(.warning, "cannot publish; it waits in the outbox", ["topic": topic, "error": error])
+        case .applyShare(let topic): return LogLine(.error, "sharing: cannot apply a message", ["topic": topic, "error": error])
+        case .startChild(let name, let command): return LogLine(.error, "cannot start \(name)", ["command": command, "error": error])
+        }
+    }
+}
