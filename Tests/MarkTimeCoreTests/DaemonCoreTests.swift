@@ -275,6 +275,24 @@ struct DoorbellCoreTests {
         #expect(first.contains(.log(LogLine(.critical, "anchor dragging", ["distance_m": "75", "radius_m": "60"]))))
         #expect(core.handle(.anchor(.alarm(true, details: ["distance_m": "80", "radius_m": "60"]))) == [])
     }
+
+    @Test("A chore the wiring could not do is logged as the core words it")
+    func aFailedChoreIsLoggedAtItsLevel() {
+        // Given a started core
+        var core = startedCore()
+        // When the wiring reports that the pending-presses file could not be written
+        let actions = core.handle(.report(.failed(.pendingFile, error: "No space left on device")))
+        // Then the core asks for one critical line naming what is at stake, and nothing else
+        #expect(actions == [.log(LogLine(.critical, "cannot write the pending-presses file: the sight is kept in memory only",
+                                         ["error": "No space left on device"]))])
+    }
+
+    @Test("A friend's dropped message is logged with its topic's escape sequences made visible")
+    func aDroppedMessageEscapesItsTopic() {
+        var core = startedCore()
+        let actions = core.handle(.report(.shareDropped(topic: "owntracks/a\u{1B}[2J/b", reason: "not JSON")))
+        #expect(actions == [.log(LogLine(.warning, "sharing: message dropped", ["topic": "owntracks/a\\u{1B}[2J/b", "reason": "not JSON"]))])
+    }
 }
 
 @Suite("A pending press found again after it landed")
