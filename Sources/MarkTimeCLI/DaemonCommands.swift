@@ -84,11 +84,8 @@ extension MarkTime {
             }
             let beeper = try ALSABeeper(device: device, volume: try settings.sound.volume,
                                     logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }))
-            beeper.play(tone.tone)
-            if tone.tone.loops {
-                try await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
-                beeper.stop()
-            }
+            // The alarm's length is counted in samples, so a busy machine cannot stretch it.
+            beeper.play(tone.tone, frames: Int((seconds * Double(ALSABeeper.sampleRate)).rounded()))
             beeper.finish()
             guard beeper.played == 1 else { throw InputError("the tone did not play: \(beeper.state)") }
         }

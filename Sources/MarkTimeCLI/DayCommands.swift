@@ -197,7 +197,7 @@ extension MarkTime {
             @OptionGroup var config: ConfigOptions
             @Argument(help: "The day, YYYY-MM-DD.") var date: String
             @Option(help: "md or json.") var format: PageFormat = .md
-            @Option(name: .short, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file")) var output: String?
+            @Option(name: .short, help: ArgumentHelp("Write to this file instead of standard output (- is standard output; a FIFO or device is written through; a regular file is replaced whole).", valueName: "file")) var output: String?
 
             enum PageFormat: String, ExpressibleByArgument, CaseIterable { case md, json }
 
@@ -206,7 +206,7 @@ extension MarkTime {
                 let page = try dayPage(try store.openForReading(), try journalDay(date, zone), zone)
                 let text = format == .md ? page.markdown : page.json.render() + "\n"
                 guard let output else { print(text, terminator: ""); return }
-                do { try SideFile.replaceDurably(output, with: Array(text.utf8)) } catch { throw cannotWrite(output, error) }
+                do { try SideFile.writeOutput(output) { write in try write(Array(text.utf8)) } } catch { throw cannotWrite(output, error) }
                 print("wrote \(output)")
             }
         }

@@ -33,7 +33,7 @@ extension MarkTime.Export {
         @Option(help: "Only sights before this UTC date or time (a bare date includes that day).")
         var until: String?
 
-        @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output.", valueName: "file"))
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output (- is standard output; a FIFO or device is written through; a regular file is replaced whole).", valueName: "file"))
         var output: String?
 
         func run() async throws {
@@ -44,21 +44,17 @@ extension MarkTime.Export {
                 _ = try SightCSV.export(db, query) { chunk in FileHandle.standardOutput.write(Data(chunk)) }
                 return
             }
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
-                throw InputError("cannot write \(output): it is a folder; give a file name, e.g. --output \((output as NSString).appendingPathComponent("sights.csv"))")
-            }
-            // A new file beside the target, synced and renamed over it once complete.
+            // A regular file: a new one beside it, synced and renamed over it once complete.
             let count: Int
             do {
-                count = try SideFile.replaceDurably(output) { write in
+                count = try SideFile.writeOutput(output) { write in
                     // The export has written every chunk by the time it returns.
                     try withoutActuallyEscaping(write) { sink in try SightCSV.export(db, query, to: sink) }
                 }
             } catch let error as SystemError {
                 throw cannotWrite(output, error)
             }
-            FileHandle.standardError.write(Data("Wrote \(count) sights to \(output).\n".utf8))
+            FileHandle.standardError.write(Data("Wrote \(count) sights to \(output == "-" ? "standard output" : output).\n".utf8))
         }
     }
 }

@@ -105,6 +105,12 @@ func cannotWrite(_ path: String, _ error: any Error) -> InputError {
     switch (error as? SystemError)?.errno {
     case .noSuchFileOrDirectory?:
         return InputError("cannot write \(path): folder \(folder.isEmpty ? "." : folder) does not exist; create it, or choose another file")
+    case .isDirectory?:
+        return InputError("cannot write \(path): it is a folder; give a file name, e.g. \((path as NSString).appendingPathComponent("out"))")
+    case .tooManySymbolicLinkLevels?:
+        return InputError("cannot write \(path): its symbolic links go round in a loop; give another file")
+    case .noSpace?:
+        return InputError("cannot write \(path): the disk holding \(folder.isEmpty ? "." : folder) is full; free space on it (`df -h \(folder.isEmpty ? "." : folder)`), or choose another disk")
     case .permissionDenied?, .readOnlyFileSystem?:
         return InputError("cannot write \(path): you may not write in \(folder.isEmpty ? "." : folder); choose another file")
     default:

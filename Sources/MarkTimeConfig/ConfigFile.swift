@@ -11,6 +11,9 @@ public struct ConfigFile: Sendable {
         self.path = path
     }
 
+    /// The largest config file read, in bytes: every key with a comment fits in a few.
+    public static let maximumSize = 64 * 1024
+
     /// `--config PATH`, then `$MARKTIME_CONFIG`, then `/etc/marktime/config.toml`
     /// if it exists, then `$XDG_CONFIG_HOME/marktime/config.toml` (default `~/.config`).
     public static func resolve(explicit: String?, environment: [String: String], exists: (String) -> Bool) -> ConfigFile {
@@ -29,6 +32,15 @@ public struct ConfigFile: Sendable {
     /// says whether the tz database knows a zone name.
     public func load(zoneExists: (String) -> Bool = { _ in true }) throws(ConfigError) -> Settings {
         guard FileManager.default.fileExists(atPath: path) else { return Settings() }
+        // Checked before it is read: a FIFO would block, a huge file would fill memory.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+            throw ConfigError("config file \(path) is not a regular file; give a file with --config, or remove it to use the defaults")
+        }
+        if let size = attributes?[.size] as? Int, size > Self.maximumSize {
+            throw ConfigError("config file \(path) is \(size) bytes, more than a marktime config's \(Self.maximumSize): "
+                + "`marktime config list` shows what it needs; remove the file to use the defaults")
+        }
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
             throw ConfigError("cannot read config file \(path): \(error.localizedDescription); check its permissions")
@@ -145,6 +157,10 @@ public struct ConfigFile: Sendable {
     /// one-line string. Anything else (arrays, inline tables, multi-line strings, control
     /// characters) is refused with its line, and never reaches toml++.
     static func checkSubset(_ text: String, path: String) throws(ConfigError) {
+        guard text.utf8.count <= maximumSize else {
+            throw ConfigError("config file \(path) is \(text.utf8.count) bytes, more than a marktime config's \(maximumSize): "
+                + "`marktime config list` shows what it needs; remove the file to use the defaults")
+        }
         var body = Substring(text).unicodeScalars
         if body.first == "\u{FEFF}" { body = body.dropFirst() }
         for (index, raw) in body.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -228,14 +244,19 @@ struct SubsetLine {
         guard peek == nil || peek == "#" else { throw Refusal(description: "unexpected text after the value") }
     }
 
+    /// A marktime key is `section.name`; a dotted key of more parts than this is not one,
+    /// and is refused before toml++ nests a table for each part.
+    static let maximumParts = 4
+
     mutating func dottedKey() throws(Refusal) {
-        while true {
+        for _ in 0..<Self.maximumParts {
             try key()
             spaces()
             guard peek == "." else { return }
             i += 1
             spaces()
         }
+        throw Refusal(description: "a key of more than \(Self.maximumParts) dotted parts is not a marktime key (they are section.name)")
     }
 
     mutating func key() throws(Refusal) {

@@ -7,27 +7,35 @@ import Synchronization
 
 /// Plays tones through ALSA on its own thread, so `play` never blocks.
 ///
-/// The PCM (`sound.device`) is opened once and kept ready with a small buffer
-/// (`latency`) that starts playing once one period is queued, and every tone is
-/// rendered once, at start-up: a beep starts within a period of being asked for. A
-/// looping alarm is written a period at a time, so it stops within one buffer of
-/// `stop()`. A missing or busy device is logged once and opened again at the next
-/// tone; it never stops anything else.
+/// The PCM (`sound.device`) is opened once and kept ready, and every tone is rendered
+/// once, at start-up. The buffer holds the longest tone whole: a tone is written into it
+/// before playback starts, so however long the system keeps this thread from running, an
+/// underrun cannot cut a tone. A looping alarm keeps the buffer full a period at a time,
+/// and stops within one period of `stop()`. A missing or busy device is logged once and
+/// opened again at the next tone; it never stops anything else.
 public final class ALSABeeper: Beeper, Sendable {
     public static let sampleRate = 48_000
-    /// The PCM's buffer, microseconds.
-    public static let latency: UInt32 = 50_000
+    /// The silence after a tone, before the drain (frames: 50 ms), so that a driver that
+    /// glitches in a drain's last milliseconds glitches in silence.
+    public static let tail = 2_400
+    /// The period asked for, microseconds: how soon a looping alarm hears `stop()`.
+    static let periodTime: UInt32 = 10_000
+    /// The latency asked for from a device that refuses a buffer the size of a tone.
+    static let fallbackLatency: UInt32 = 50_000
 
     let device: String
     let volume: Int
     let logger: Logger
     let rendered: [Tone: [Int16]]
+    /// The buffer asked for, microseconds: the longest tone that does not loop, with its tail.
+    let bufferTime: UInt32
     private let queue = Mutex<Queue>(Queue())
     private let wake: EventFD
     private let thread: PollThread
 
     struct Queue {
-        var tones: [Tone] = []
+        /// Tones to play; a looping one with the frames it stops after (nil: until `stop()`).
+        var tones: [(Tone, Int?)] = []
         var looping = false
         var stopping = false
         var state = "not opened"
@@ -43,6 +51,8 @@ public final class ALSABeeper: Beeper, Sendable {
         rendered = Dictionary(uniqueKeysWithValues: Tone.allCases.map {
             ($0, ToneSynth.render($0.steps, sampleRate: Self.sampleRate, volume: volume))
         })
+        let longest = rendered.filter { !$0.key.loops }.values.map(\.count).max() ?? 0
+        bufferTime = UInt32((longest + Self.tail) * 1_000_000 / Self.sampleRate)
         do {
             wake = try EventFD()
             thread = try PollThread(name: "marktime-alsa")
@@ -57,7 +67,14 @@ public final class ALSABeeper: Beeper, Sendable {
     public var played: Int { queue.withLock { $0.played } }
 
     public func play(_ tone: Tone) {
-        queue.withLock { $0.tones.append(tone) }
+        queue.withLock { $0.tones.append((tone, nil)) }
+        wake.signal()
+    }
+
+    /// Plays a looping tone for exactly `frames` samples (cut wherever that falls in its
+    /// cycle), unless `stop()` comes first: a length counted in samples, not in time.
+    public func play(_ tone: Tone, frames: Int) {
+        queue.withLock { $0.tones.append((tone, tone.loops ? frames : nil)) }
         wake.signal()
     }
 
@@ -74,7 +91,7 @@ public final class ALSABeeper: Beeper, Sendable {
 
     private func loop(_ t: PollThread) {
         var pcm: OpaquePointer? = nil
-        var period = 240, buffer = 960
+        var period = 480, buffer = 2_400
         defer {
             if let pcm { snd_pcm_close(pcm) }
         }
@@ -82,55 +99,22 @@ public final class ALSABeeper: Beeper, Sendable {
         while true {
             let woke = try? t.wait([wake.fd])
             wake.drain()
-            while let tone = queue.withLock({ q -> Tone? in q.tones.isEmpty ? nil : q.tones.removeFirst() }) {
+            while let (tone, limit) = queue.withLock({ q -> (Tone, Int?)? in q.tones.isEmpty ? nil : q.tones.removeFirst() }) {
                 if pcm == nil { pcm = open(period: &period, buffer: &buffer) }
                 guard let p = pcm else { continue }
                 if tone.loops { queue.withLock { $0.looping = true } }
-                let samples = rendered[tone]!
-                let began = ContinuousClock.now
-                var written = 0
-                var silenced = false
-                repeat {
-                    // A tone goes in one blocking write, as a whole. The looping alarm goes a period
-                    // at a time after a first write that fills the buffer, so it hears `stop()` within
-                    // one buffer. Playback starts once a period is queued, at the end of the first write.
-                    var offset = 0
-                    while offset < samples.count {
-                        let n = tone.loops ? min(written == 0 ? buffer : period, samples.count - offset) : samples.count
-                        if !write(samples[offset..<offset + n], to: p) {
-                            snd_pcm_close(p)
-                            pcm = nil
-                            break
-                        }
-                        offset += n
-                        written += n
-                        if tone.loops, !queue.withLock({ $0.looping && !$0.stopping }) {
-                            silenced = true
-                            break
-                        }
-                        // Stay within a buffer and 30 ms of real time on a device that does not pace
-                        // writes (a file). A real card blocks first, so this never sleeps there: a sleep
-                        // that overshot would drain its buffer and put a gap in the tone.
-                        let ahead = Duration.milliseconds(written * 1000 / Self.sampleRate) - (ContinuousClock.now - began)
-                        let limit = Duration.microseconds(Self.latency) + .milliseconds(30)
-                        if ahead > limit { Thread.sleep(forTimeInterval: (ahead - limit) / .seconds(1)) }
-                    }
-                } while pcm != nil && !silenced && tone.loops && queue.withLock({ $0.looping && $0.tones.isEmpty && !$0.stopping })
-                if let p = pcm {
-                    // A silenced alarm is cut off at once. A tone plays to its end, followed by a buffer
-                    // of silence before the drain, so a driver that glitches in a drain's last
-                    // milliseconds glitches in silence; the ring beyond the data is kept silent too
-                    // (calsa_open).
-                    if silenced {
-                        snd_pcm_drop(p)
-                    } else {
-                        if !write(ArraySlice(repeatElement(Int16(0), count: buffer)), to: p) {
-                            snd_pcm_close(p)
-                            pcm = nil
-                            continue
-                        }
-                        snd_pcm_drain(p)
-                    }
+                switch play(tone, limit: limit, on: p, period: period, buffer: buffer) {
+                case .lost:
+                    snd_pcm_close(p)
+                    pcm = nil
+                case .silenced:
+                    // Cut off at once.
+                    snd_pcm_drop(p)
+                    snd_pcm_prepare(p)
+                    queue.withLock { $0.played += 1 }
+                case .whole:
+                    // The tail of silence is queued; the ring beyond it is kept silent too (calsa_open).
+                    snd_pcm_drain(p)
                     snd_pcm_prepare(p)
                     queue.withLock { $0.played += 1 }
                 }
@@ -139,10 +123,43 @@ public final class ALSABeeper: Beeper, Sendable {
         }
     }
 
+    enum Outcome { case whole, silenced, lost }
+
+    /// Writes a tone and its tail: the first buffer-full before playback starts, the rest a
+    /// period at a time for a looping tone (checking for `stop()`), or at once for a tone.
+    private func play(_ tone: Tone, limit: Int?, on p: OpaquePointer, period: Int, buffer: Int) -> Outcome {
+        let cycle = rendered[tone]!
+        // A tone's frames, then its tail; a looping tone's cycle again and again, up to its limit.
+        let total = tone.loops ? limit : cycle.count + Self.tail
+        func frames(_ from: Int, _ count: Int) -> [Int16] {
+            (from..<from + count).map { i in tone.loops ? cycle[i % cycle.count] : i < cycle.count ? cycle[i] : 0 }
+        }
+        let began = ContinuousClock.now
+        var position = 0
+        while total.map({ position < $0 }) ?? true {
+            let chunk = position == 0 ? buffer : tone.loops ? period : .max
+            let n = min(chunk, (total ?? .max) - position)
+            guard write(frames(position, n)[...], to: p) else { return .lost }
+            if position == 0 { calsa_start(p) }
+            position += n
+            if tone.loops, !queue.withLock({ $0.looping && (limit != nil || !$0.stopping) }) { return .silenced }
+            // Stay within a buffer and 30 ms of real time on a device that does not pace
+            // writes (a file). A real card blocks first, so this never sleeps there.
+            let ahead = Duration.milliseconds(position * 1000 / Self.sampleRate) - (ContinuousClock.now - began)
+            let most = Duration.milliseconds(buffer * 1000 / Self.sampleRate) + .milliseconds(30)
+            if ahead > most { Thread.sleep(forTimeInterval: (ahead - most) / .seconds(1)) }
+        }
+        if tone.loops {
+            // A limited alarm ends with the tail of silence too.
+            guard write(ArraySlice(repeatElement(Int16(0), count: Self.tail)), to: p) else { return .lost }
+        }
+        return .whole
+    }
+
     private func open(period: inout Int, buffer: inout Int) -> OpaquePointer? {
         var pcm: OpaquePointer? = nil
         var periodFrames = snd_pcm_uframes_t(0), bufferFrames = snd_pcm_uframes_t(0)
-        let rc = calsa_open(&pcm, device, UInt32(Self.sampleRate), Self.latency, &periodFrames, &bufferFrames)
+        let rc = calsa_open(&pcm, device, UInt32(Self.sampleRate), bufferTime, Self.periodTime, Self.fallbackLatency, &periodFrames, &bufferFrames)
         if rc >= 0, periodFrames > 0, bufferFrames >= periodFrames {
             period = Int(periodFrames)
             buffer = Int(bufferFrames)
@@ -189,7 +206,7 @@ public final class ALSABeeper: Beeper, Sendable {
     public static func probe(device: String) -> String? {
         var pcm: OpaquePointer? = nil
         var period = snd_pcm_uframes_t(0), buffer = snd_pcm_uframes_t(0)
-        let rc = calsa_open(&pcm, device, UInt32(sampleRate), latency, &period, &buffer)
+        let rc = calsa_open(&pcm, device, UInt32(sampleRate), fallbackLatency, periodTime, fallbackLatency, &period, &buffer)
         if let pcm { snd_pcm_close(pcm) }
         return rc < 0 ? String(cString: snd_strerror(rc)) : nil
     }

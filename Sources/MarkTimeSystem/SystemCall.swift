@@ -169,6 +169,44 @@ public enum SideFile {
         try rewrite(path, permissions: permissions, sync: true, body)
     }
 
+    /// Writes a command's output file with what `body` writes. `-` is standard output; a
+    /// symbolic link is followed to its target; a FIFO, a device or a socket is written
+    /// through as it is, never replaced; only a regular file (or a new one) is replaced
+    /// durably (`replaceDurably`). A folder, or a path ending in `/`, is refused (EISDIR).
+    public static func writeOutput<T>(_ path: String, _ body: (_ write: ([UInt8]) throws -> Void) throws -> T) throws -> T {
+        if path == "-" { return try writeThrough(.standardOutput, name: "standard output", body) }
+        guard !path.hasSuffix("/") else { throw SystemError("open \(path)", .isDirectory) }
+        let target = try followLinks(path)
+        var info = stat()
+        guard stat(target, &info) == 0, info.st_mode & S_IFMT != S_IFREG else {
+            return try rewrite(target, permissions: [.ownerReadWrite, .groupRead, .otherRead], sync: true, body)
+        }
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw SystemError("open \(path)", .isDirectory) }
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(FilePath(target), .writeOnly, options: [.closeOnExec], retryOnInterrupt: true) } catch {
+            throw SystemError("open \(target)", error as? Errno ?? .ioError)
+        }
+        defer { try? fd.close() }
+        return try writeThrough(fd, name: target, body)
+    }
+
+    private static func writeThrough<T>(_ fd: FileDescriptor, name: String, _ body: (_ write: ([UInt8]) throws -> Void) throws -> T) throws -> T {
+        try body { chunk in
+            do { _ = try fd.writeAll(chunk) } catch { throw SystemError("write \(name)", error as? Errno ?? .ioError) }
+        }
+    }
+
+    /// `path` with its symbolic links followed (40 at most, as the kernel allows), to a
+    /// target that may not exist yet.
+    static func followLinks(_ path: String) throws(SystemError) -> String {
+        var current = path
+        for _ in 0..<40 {
+            guard let link = try? FileManager.default.destinationOfSymbolicLink(atPath: current) else { return current }
+            current = link.hasPrefix("/") ? link : ((current as NSString).deletingLastPathComponent as NSString).appendingPathComponent(link)
+        }
+        throw SystemError("open \(path)", .tooManySymbolicLinkLevels)
+    }
+
     /// The one way a file is replaced: a new file beside it (`path.tmp`), renamed over it;
     /// with `sync`, the new file is `fsync`ed before the rename and the folder after it.
     static func rewrite<T>(_ path: String, permissions: FilePermissions, sync: Bool,

@@ -62,15 +62,17 @@ struct ALSATests {
         #expect(abs((bursts.first?.hertz ?? 0) - 400) <= 5)
     }
 
-    @Test func theAlarmLoopsUntilStoppedAndStopsMidCycle() throws {
-        // Given the alarm played for one second, then stopped
-        let bursts = try record("alarm", extra: ["--seconds", "1"]).1.bursts()
-        // Then it is one continuous sound of at least the second, cut off soon after the stop
-        // (within 100 ms), not at the end of its 500 ms cycle (1.5 s, 72,000 samples)
+    @Test("The alarm plays for exactly --seconds of samples, cut mid-cycle")
+    func theAlarmLoopsForItsSecondsAndStopsMidCycle() throws {
+        // Given the alarm played for 1.1 s: two whole 500 ms cycles and 100 ms of the 2.5 kHz step
+        let wav = try record("alarm", extra: ["--seconds", "1.1"]).1
+        let bursts = wav.bursts()
+        // Then the file holds exactly 52,800 samples of sound and the 50 ms tail of silence,
+        // heard as one continuous sound (the burst finder trims the zero crossings at its ends)
+        #expect(wav.samples.count == 52_800 + 2_400)
+        #expect(wav.samples[52_800...].allSatisfy { $0 == 0 })
         #expect(bursts.count == 1)
-        let length = bursts.first?.length ?? 0
-        #expect(length >= 48_000 - 48)
-        #expect(length < 48_000 + 4_800, "stopped within 100 ms of the stop, got \(length) samples")
+        #expect(abs((bursts.first?.length ?? 0) - 52_800) <= 48)
     }
 
     @Test func aMissingDeviceIsNamed() throws {

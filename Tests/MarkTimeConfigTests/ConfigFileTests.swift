@@ -62,6 +62,41 @@ struct ConfigFileTests {
         }
     }
 
+    @Test("A key nested 10,000 deep is refused by its line, before any parser nests a table for it")
+    func aDeeplyNestedKeyIsRefused() throws {
+        // Given a 20 KB file holding one key of 10,000 dotted parts
+        let text = Array(repeating: "a", count: 10_000).joined(separator: ".") + " = 1\n"
+        // When it is read
+        // Then it is refused, naming the line and what a key is
+        #expect(throws: ConfigError("config file c.toml is not valid TOML for marktime, line 1: a key of more than 4 dotted parts is not a marktime key "
+            + "(they are section.name); a marktime config holds only [section] lines and key = value lines (true, false, a number or a \"string\"): "
+            + "fix it or remove it to use the defaults")) {
+            try ConfigFile.settings(toml: text, path: "c.toml")
+        }
+        #expect(throws: ConfigError.self) { try ConfigFile.settings(toml: "[" + text.dropLast(5) + "]\n", path: "c.toml") }
+    }
+
+    @Test("A config file larger than 64 KiB is refused before it is read")
+    func anOversizedFileIsRefused() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        // Given a file of 70,000 bytes of comments
+        try String(repeating: "# x\n", count: 17_500).write(toFile: path, atomically: true, encoding: .utf8)
+        // Then loading it names its size and the limit
+        #expect(throws: ConfigError("config file \(path) is 70000 bytes, more than a marktime config's 65536: "
+            + "`marktime config list` shows what it needs; remove the file to use the defaults")) { try ConfigFile(path: path).load() }
+    }
+
+    @Test("A FIFO given as the config file is refused, not read")
+    func aFIFOIsRefused() throws {
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        #expect(mkfifo(path, 0o600) == 0)
+        #expect(throws: ConfigError("config file \(path) is not a regular file; give a file with --config, or remove it to use the defaults")) {
+            try ConfigFile(path: path).load()
+        }
+    }
+
     @Test func aValueOfTheWrongTypeIsRefusedWhenItsKeyIsRead() throws {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
