@@ -26,10 +26,10 @@ extension MarkTime {
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             @OptionGroup var where_: PositionOptions
-            @Option(parsing: .unconditional, help: "The swing radius in metres.") var radius: Double?
-            @Option(parsing: .unconditional, help: "Rode (chain and line) out, metres.") var rode: Double?
-            @Option(parsing: .unconditional, help: "Depth of water, metres.") var depth: Double?
-            @Option(parsing: .unconditional, help: "Height of the bow roller above the water, metres.") var bow: Double = 0
+            @Option(parsing: .unconditional, help: "The swing radius in metres.", transform: decimal) var radius: Double?
+            @Option(parsing: .unconditional, help: "Rode (chain and line) out, metres.", transform: decimal) var rode: Double?
+            @Option(parsing: .unconditional, help: "Depth of water, metres.", transform: decimal) var depth: Double?
+            @Option(parsing: .unconditional, help: "Height of the bow roller above the water, metres.", transform: decimal) var bow: Double = 0
 
             func run() async throws {
                 let settings = try config.settings()

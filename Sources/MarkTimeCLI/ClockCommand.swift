@@ -23,7 +23,7 @@ extension MarkTime {
             let board = try store.openForReading().familyClock()
             let (clock, members, legend) = (board.clock, board.members, board.legend)
             if let svg {
-                do { try SideFile.writeOutput(svg) { write in try write(Array(clock.svg(legend: legend).utf8)) } } catch { throw cannotWrite(svg, error) }
+                do { try SideFile.writeOutput(svg) { write in try write(Array(clock.svg(legend: legend).utf8)) } } catch { throw cannotWrite(svg, error, example: "clock.svg") }
                 print("wrote \(svg)")
                 return
             }

@@ -18,7 +18,13 @@ enum Clearable<T: LosslessStringConvertible & Sendable>: ExpressibleByArgument, 
     case value(T), none
 
     init?(argument: String) {
-        if argument.lowercased() == "none" { self = .none } else if let v = T(argument) { self = .value(v) } else { return nil }
+        if argument.lowercased() == "none" {
+            self = .none
+        } else if let v = T(argument), T.self != Double.self || Quantity.decimal(argument) != nil {
+            self = .value(v)
+        } else {
+            return nil
+        }
     }
 
     var value: T? { if case .value(let v) = self { v } else { nil } }
@@ -112,7 +118,7 @@ extension MarkTime {
             var percent: Double {
                 get throws {
                     guard words.count == 1 else { throw ValidationError("give one percent, e.g. `marktime course weight NAV101 Exams 60`") }
-                    guard let p = Double(words[0]) else { throw InputError("a weight is a percent from 0 to 100, not '\(words[0])'") }
+                    guard let p = Quantity.decimal(words[0]) else { throw InputError("a weight is a percent from 0 to 100, not '\(words[0])'") }
                     return p
                 }
             }
@@ -230,11 +236,11 @@ extension MarkTime {
             @Argument(help: "The course.") var code: String
             @Argument(help: "The assignment.") var title: String
             @Option(help: "Its type, one with a weight.") var type: String
-            @Option(parsing: .unconditional, help: "The score; leave out while pending.") var score: Double?
-            @Option(name: .customLong("out-of"), parsing: .unconditional, help: "What the score is out of.") var outOf: Double = 100
-            @Option(parsing: .unconditional, help: "Its own share of the final grade, in percent.") var weight: Double?
+            @Option(parsing: .unconditional, help: "The score; leave out while pending.", transform: decimal) var score: Double?
+            @Option(name: .customLong("out-of"), parsing: .unconditional, help: "What the score is out of.", transform: decimal) var outOf: Double = 100
+            @Option(parsing: .unconditional, help: "Its own share of the final grade, in percent.", transform: decimal) var weight: Double?
             @Option(help: ArgumentHelp("When it is due.", valueName: "when")) var due: String?
-            @Option(name: .customLong("class-average"), parsing: .unconditional, help: "The class average, out of the same.") var classAverage: Double?
+            @Option(name: .customLong("class-average"), parsing: .unconditional, help: "The class average, out of the same.", transform: decimal) var classAverage: Double?
 
             func run() async throws {
                 let dueAt = try due.map { try TaskTimes(try config.settings()).due($0, what: "--due") }
@@ -257,7 +263,7 @@ extension MarkTime {
             @Option(help: "A new title.") var title: String?
             @Option(help: "A new type.") var type: String?
             @Option(parsing: .unconditional, help: "A new score, or none.") var score: Clearable<Double>?
-            @Option(name: .customLong("out-of"), parsing: .unconditional, help: "What the score is out of.") var outOf: Double?
+            @Option(name: .customLong("out-of"), parsing: .unconditional, help: "What the score is out of.", transform: decimal) var outOf: Double?
             @Option(parsing: .unconditional, help: "Its own share, or none to share the type's weight equally.") var weight: Clearable<Double>?
             @Option(help: ArgumentHelp("When it is due.", valueName: "when")) var due: String?
             @Option(name: .customLong("class-average"), parsing: .unconditional, help: "The class average, or none.") var classAverage: Clearable<Double>?

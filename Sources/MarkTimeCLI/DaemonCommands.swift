@@ -39,17 +39,26 @@ extension MarkTime {
         func run() async throws {
             logToStandardError()
             let settings = try config.settings()
+            let gpsdAddress = try gpsd.map(MarkTime.gpsdAddress) ?? settings.gpsdAddress
             let db = try store.open()
             var options = MarkTimeDaemon.Options(
                 settings: settings,
                 buttonPath: try button ?? settings.button.device ?? "/dev/input/marktime",
-                gpsdAddress: try gpsd ?? settings.gpsdAddress)
+                gpsdAddress: gpsdAddress)
             if try web ?? settings.web.enabled {
                 let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
                 options.web = [me, "web", "--store", db.path, "--config", config.file.path]
             }
             try await MarkTimeDaemon(options: options, store: db, logger: Logger(label: "marktime")).run()
         }
+    }
+
+    /// `--gpsd`, read as `config set gpsd.address` reads it.
+    static func gpsdAddress(_ text: String) throws(InputError) -> String {
+        guard ConfigKey.address(text) != nil else {
+            throw InputError("--gpsd '\(Text.escaped(text))' is not HOST:PORT with a port from 1 to 65535, e.g. localhost:2947")
+        }
+        return text
     }
 
     struct Beep: AsyncParsableCommand {
@@ -67,7 +76,7 @@ extension MarkTime {
         @Option(help: "ok, warning, failure, alarm or chime.")
         var tone: ToneName = .ok
 
-        @Option(parsing: .unconditional, help: "How long the looping alarm plays, seconds.")
+        @Option(parsing: .unconditional, help: "How long the looping alarm plays, seconds.", transform: decimal)
         var seconds: Double = 3
 
         enum ToneName: String, ExpressibleByArgument, CaseIterable {

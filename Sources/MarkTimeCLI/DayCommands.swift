@@ -206,7 +206,7 @@ extension MarkTime {
                 let page = try dayPage(try store.openForReading(), try journalDay(date, zone), zone)
                 let text = format == .md ? page.markdown : page.json.render() + "\n"
                 guard let output else { print(text, terminator: ""); return }
-                do { try SideFile.writeOutput(output) { write in try write(Array(text.utf8)) } } catch { throw cannotWrite(output, error) }
+                do { try SideFile.writeOutput(output) { write in try write(Array(text.utf8)) } } catch { throw cannotWrite(output, error, example: "day.md") }
                 print("wrote \(output)")
             }
         }

@@ -52,7 +52,7 @@ extension MarkTime.Export {
                     try withoutActuallyEscaping(write) { sink in try SightCSV.export(db, query, to: sink) }
                 }
             } catch let error as SystemError {
-                throw cannotWrite(output, error)
+                throw cannotWrite(output, error, example: "sights.csv")
             }
             FileHandle.standardError.write(Data("Wrote \(count) sights to \(output == "-" ? "standard output" : output).\n".utf8))
         }

@@ -99,21 +99,36 @@ func logToStandardError() {
 }
 
 /// Why the output file `path` could not be written, in words: a folder that does not
-/// exist, one the user may not write in, or the system's own reason.
-func cannotWrite(_ path: String, _ error: any Error) -> InputError {
-    let folder = (path as NSString).deletingLastPathComponent
+/// exist, one the user may not write in, a full disk, or the system's own reason.
+/// `example` is a file name to suggest inside a folder.
+func cannotWrite(_ path: String, _ error: any Error, example: String = "out") -> InputError {
+    let folder: String = {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }()
     switch (error as? SystemError)?.errno {
     case .noSuchFileOrDirectory?:
-        return InputError("cannot write \(path): folder \(folder.isEmpty ? "." : folder) does not exist; create it, or choose another file")
+        return InputError("cannot write \(path): folder \(folder) does not exist; create it, or choose another file")
+    case .isDirectory? where path.hasSuffix("/") && path != "/":
+        return InputError("cannot write \(path): a file name cannot end with /; give a file name, e.g. \(path.dropLast(path.reversed().prefix { $0 == "/" }.count))")
     case .isDirectory?:
-        return InputError("cannot write \(path): it is a folder; give a file name, e.g. \((path as NSString).appendingPathComponent("out"))")
+        return InputError("cannot write \(path): it is a folder; give a file name, e.g. \(path.hasSuffix("/") ? path : path + "/")\(example)")
     case .tooManySymbolicLinkLevels?:
         return InputError("cannot write \(path): its symbolic links go round in a loop; give another file")
     case .noSpace?:
-        return InputError("cannot write \(path): the disk holding \(folder.isEmpty ? "." : folder) is full; free space on it (`df -h \(folder.isEmpty ? "." : folder)`), or choose another disk")
+        return InputError("cannot write \(path): the disk holding \(folder) is full; free space on it (`df -h \(folder)` shows it), or choose another disk")
     case .permissionDenied?, .readOnlyFileSystem?:
-        return InputError("cannot write \(path): you may not write in \(folder.isEmpty ? "." : folder); choose another file")
+        return InputError("cannot write \(path): you may not write in \(folder); choose another file")
     default:
         return InputError("cannot write \(path): \(error)")
     }
+}
+
+/// Reads a number option as a plain decimal (`ArgumentParser`'s own `Double` takes `0x10`
+/// and `1e308`): `@Option(transform: decimal) var radius: Double`.
+@Sendable func decimal(_ text: String) throws -> Double {
+    guard let v = Quantity.decimal(text) else {
+        throw InputError("'\(Text.escaped(text))' is not a decimal number: write it like 150, 2.5 or -1.5")
+    }
+    return v
 }

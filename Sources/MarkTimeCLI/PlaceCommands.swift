@@ -47,7 +47,7 @@ extension MarkTime {
             @OptionGroup var config: ConfigOptions
             @Argument(help: "Its name (unique, whatever the case).") var name: String
             @OptionGroup var where_: PositionOptions
-            @Option(parsing: .unconditional, help: "Radius in metres, more than 0 and at most 100 km.") var radius: Double
+            @Option(parsing: .unconditional, help: "Radius in metres, more than 0 and at most 100 km.", transform: decimal) var radius: Double
             @Option(help: "home, work, school, harbour, anchorage or other.") var kind: PlaceKind = .other
 
             func run() async throws {
@@ -273,7 +273,7 @@ extension MarkTime {
             @Argument var name: String
             @Option(parsing: .unconditional, help: ArgumentHelp("Where they are.", valueName: "pos")) var position: String
             @Option(help: "When (ISO-8601 UTC; default now).") var time: String?
-            @Option(parsing: .unconditional, help: "The report's error estimate in metres, if known.") var error: Double?
+            @Option(parsing: .unconditional, help: "The report's error estimate in metres, if known.", transform: decimal) var error: Double?
 
             func run() async throws {
                 let settings = try config.settings()

@@ -84,7 +84,7 @@ extension MarkTime.SightCommand {
         /// Every value parsed and checked, before the store is touched.
         func makeEdit() throws -> SightEdit {
             try SightEdit(SightEditText(body: body, limb: limb, hs: hs, ie: ie, eyeHeight: eyeHeight, temp: temp,
-                                        pressure: pressure, dr: dr, note: note), clear: clear)
+                                        pressure: pressure, dr: dr, note: note), clear: clear, emptyClears: false)
         }
 
         func run() async throws {

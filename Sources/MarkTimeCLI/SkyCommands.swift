@@ -262,10 +262,10 @@ extension MarkTime {
         @OptionGroup var store: StoreOptions
         @OptionGroup var selection: SightSelection
 
-        @Option(help: "Course made good between the sights, degrees true.")
+        @Option(help: "Course made good between the sights, degrees true.", transform: decimal)
         var course: Double?
 
-        @Option(help: "Speed made good, knots.")
+        @Option(help: "Speed made good, knots.", transform: decimal)
         var speed: Double?
 
         @Option(help: "Output: table or json.")

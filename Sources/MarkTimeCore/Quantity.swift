@@ -13,11 +13,19 @@ public enum Quantity {
         return "\(whole(v)) m"
     }
 
+    /// A plain decimal number (`150`, `-2.5`, `.5`): no hexadecimal (`0x10`), exponent
+    /// (`1e308`), `inf` or `nan`, which `Double(_:)` would take. Nil when it is not one.
+    public static func decimal(_ text: String) -> Double? {
+        let t = text.trimmingWhitespace()
+        guard t.wholeMatch(of: /[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)/) != nil, let v = Double(t), v.isFinite else { return nil }
+        return v
+    }
+
     /// A number typed in a form (`150`, `2.5`); `what` names it in the refusal.
     public static func parse(_ text: String, what: String) throws(InputError) -> Double {
         let t = text.trimmingWhitespace()
         guard !t.isEmpty else { throw InputError("give the \(what)") }
-        guard t.allSatisfy({ $0.isASCII && ($0.isNumber || "+-.".contains($0)) }), let v = Double(t), v.isFinite else {
+        guard let v = decimal(t) else {
             throw InputError("the \(what) '\(Text.escaped(text))' is not a number: write it like 150 or 2.5")
         }
         return v

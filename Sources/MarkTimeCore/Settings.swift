@@ -20,6 +20,9 @@ public struct ConfigKey: Sendable {
         case zone
         /// `HOST:PORT`.
         case address
+        /// One level of an MQTT topic (an OwnTracks user or device): no `/`, `+`, `#` or
+        /// control character, at most 64 characters.
+        case topicLevel
     }
 
     public let name: String
@@ -47,7 +50,7 @@ public struct ConfigKey: Sendable {
             }
             return .int(v)
         case .double(let range):
-            guard let v = Double(t), v.isFinite, range.contains(v) else {
+            guard let v = Quantity.decimal(t), range.contains(v) else {
                 throw InputError("\(name) takes a number from \(Position.plain(range.lowerBound)) to \(Position.plain(range.upperBound)), not '\(text)'")
             }
             return .double(v)
@@ -61,7 +64,12 @@ public struct ConfigKey: Sendable {
             return .string(t)
         case .address:
             guard Self.address(t) != nil else {
-                throw InputError("\(name) '\(t)' is not HOST:PORT with a port from 1 to 65535, e.g. localhost:2947")
+                throw InputError("\(name) '\(Text.escaped(t))' is not HOST:PORT with a port from 1 to 65535, e.g. localhost:2947")
+            }
+            return .string(t)
+        case .topicLevel:
+            guard !t.isEmpty, t.count <= 64, !t.unicodeScalars.contains(where: { "/+#".unicodeScalars.contains($0) || Text.isControl($0) }) else {
+                throw InputError("\(name) '\(Text.escaped(t))' is not one level of an MQTT topic: give 1 to 64 characters without /, + or #, e.g. boat")
             }
             return .string(t)
         }
@@ -71,7 +79,12 @@ public struct ConfigKey: Sendable {
     public static func address(_ text: String) -> (host: String, port: Int)? {
         guard let colon = text.lastIndex(of: ":") else { return nil }
         var host = String(text[..<colon])
-        if host.hasPrefix("["), host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
+        if host.hasPrefix("["), host.hasSuffix("]") {
+            host = String(host.dropFirst().dropLast())
+        } else if host.contains(":") {
+            // An IPv6 address must be in brackets; `localhost:2947:1` is no address.
+            return nil
+        }
         let port = text[text.index(after: colon)...]
         guard !host.isEmpty, !host.contains(where: { $0.isWhitespace || $0 == "/" }), port.allSatisfy(\.isASCIIDigit),
               let p = Int(port), (1...65535).contains(p) else { return nil }
@@ -81,7 +94,7 @@ public struct ConfigKey: Sendable {
     /// Checks a value read from the file: the right type and range.
     public func validate(_ value: ConfigValue, zoneExists: (String) -> Bool = { _ in true }) throws(InputError) -> ConfigValue {
         switch (kind, value) {
-        case (.bool, .bool), (.string, .string), (.zone, .string), (.address, .string): return try parse(value.description, zoneExists: zoneExists)
+        case (.bool, .bool), (.string, .string), (.zone, .string), (.address, .string), (.topicLevel, .string): return try parse(value.description, zoneExists: zoneExists)
         case (.int, .int): return try parse(value.description)
         case (.double, .double), (.double, .int): return try parse(value.description)
         default: throw InputError("\(name) has the wrong type in the config file: \(help)")
@@ -122,8 +135,8 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "share.tls_ca", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "PEM CA file: TLS with certificate and host checks; empty: plain MQTT"),
         ConfigKey(name: "share.username", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "the broker account; empty: none"),
         ConfigKey(name: "share.password_file", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "file holding the broker password, readable only by its owner (and group)"),
-        ConfigKey(name: "share.user", kind: .string(allowEmpty: false), defaultValue: .string("marktime"), help: "OwnTracks user: the boat publishes on owntracks/USER/DEVICE"),
-        ConfigKey(name: "share.device", kind: .string(allowEmpty: false), defaultValue: .string("boat"), help: "OwnTracks device, the last part of the topic"),
+        ConfigKey(name: "share.user", kind: .topicLevel, defaultValue: .string("marktime"), help: "OwnTracks user: the boat publishes on owntracks/USER/DEVICE"),
+        ConfigKey(name: "share.device", kind: .topicLevel, defaultValue: .string("boat"), help: "OwnTracks device, the last part of the topic"),
         ConfigKey(name: "share.tid", kind: .string(allowEmpty: false), defaultValue: .string("MT"), help: "OwnTracks tracker id: two characters shown on friends' maps"),
         ConfigKey(name: "share.interval_s", kind: .double(10...86400), defaultValue: .double(300), help: "publish the boat's position at least this often, in seconds"),
         ConfigKey(name: "share.min_move_m", kind: .double(1...100000), defaultValue: .double(100), help: "publish sooner when the boat has moved this far, in metres"),

@@ -40,10 +40,24 @@ public struct SightEditText: Hashable, Sendable {
 }
 
 extension SightEdit {
-    /// Every value parsed and checked, before the store is touched; `clear` names fields to clear.
-    public init(_ text: SightEditText, clear: [String] = []) throws(InputError) {
+    /// Every value parsed and checked, before the store is touched; `clear` names fields to
+    /// clear. The phone page's form clears a field sent back empty (`emptyClears`); the
+    /// command line refuses an empty value and names `--clear` instead. A field both set
+    /// and cleared is refused.
+    public init(_ text: SightEditText, clear: [String] = [], emptyClears: Bool = true) throws(InputError) {
         self.init()
-        for field in clear { try self.clear(field) }
+        let given: [(field: String, value: String?)] = [("body", text.body), ("limb", text.limb), ("hs", text.hs), ("ie", text.ie),
+                                                         ("eye-height", text.eyeHeight), ("temp", text.temp), ("pressure", text.pressure),
+                                                         ("dr", text.dr), ("note", text.note)]
+        for field in clear {
+            try self.clear(field)
+            if given.contains(where: { $0.field == field.lowercased() && $0.value != nil }) {
+                throw InputError("--clear \(field.lowercased()) and --\(field.lowercased()) contradict each other: give one of them")
+            }
+        }
+        if !emptyClears, let empty = given.first(where: { $0.value.map { $0.trimmingWhitespace().isEmpty } ?? false }) {
+            throw InputError("--\(empty.field) is empty: give a value, or `--clear \(empty.field)` to clear the field")
+        }
         func field<V>(_ value: String?, _ parse: (String) throws(InputError) -> V) throws(InputError) -> FieldChange<V> {
             guard let value else { return .keep }
             return value.trimmingWhitespace().isEmpty ? .clear : .set(try parse(value))

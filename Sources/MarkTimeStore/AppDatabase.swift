@@ -39,6 +39,10 @@ public final class AppDatabase: Sendable {
     public static func reading(path: String) throws(StoreError) -> AppDatabase {
         try checkPath(path)
         guard FileManager.default.fileExists(atPath: path) else {
+            let folder = (path as NSString).deletingLastPathComponent
+            guard folder.isEmpty || FileManager.default.fileExists(atPath: folder) else {
+                throw .cannotOpen(path: path, reason: "there is no store: folder \(folder) does not exist; check --store or MARKTIME_STORE")
+            }
             do { return try inMemory() } catch { throw StoreError.wrap(error, path: path) }
         }
         // A user who may write the store brings it up to date first (another process may be
@@ -86,6 +90,9 @@ public final class AppDatabase: Sendable {
     static func checkPath(_ path: String) throws(StoreError) {
         guard !path.trimmingWhitespace().isEmpty else {
             throw .cannotOpen(path: "''", reason: "the store path is empty; give a file with --store PATH, or unset MARKTIME_STORE")
+        }
+        guard !path.hasSuffix("/") || path == "/" else {
+            throw .cannotOpen(path: path, reason: "a store path cannot end with /; give the file, e.g. --store \(path.trimmingCharacters(in: ["/"]).isEmpty ? "marktime.sqlite" : "/" + path.trimmingCharacters(in: ["/"]))")
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
@@ -165,6 +172,18 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// Refuses a database whose tables are not marktime's: tables without GRDB's
+    /// migrations table, or with migrations that do not start with marktime's first.
+    static func identify(_ db: Database) throws {
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        guard !tables.isEmpty else { return }
+        let first = tables.contains("grdb_migrations")
+            ? try String.fetchOne(db, sql: "SELECT identifier FROM grdb_migrations ORDER BY rowid LIMIT 1") : "none"
+        if first.map({ $0 != migrationNames[0] }) ?? false {
+            throw StoreError.foreign(path: sqlite3_db_filename(db.sqliteConnection, "main").map { String(cString: $0) } ?? "", tables: tables)
+        }
+    }
+
     /// GRDB reads the applied migrations before it runs each one in its own
     /// transaction, so two processes opening a new file at once (the daemon and a
     /// CLI command on first boot) can both try "v1", and the later one fails. Such a
@@ -187,6 +206,9 @@ public final class AppDatabase: Sendable {
         var config = Configuration()
         config.busyMode = .timeout(5)
         config.prepareDatabase { db in
+            // Before anything can change the file (GRDB's pool switches it to WAL next, for
+            // good): another program's SQLite file is refused as it is.
+            if !db.configuration.readonly { try identify(db) }
             try db.execute(sql: "PRAGMA synchronous = FULL")
             // A persistent WAL: the last connection to close checkpoints it but keeps the file
             // (see `reserveWAL`).

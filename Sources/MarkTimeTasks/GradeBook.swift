@@ -10,10 +10,14 @@ public struct GradeScale: Hashable, Sendable, CustomStringConvertible {
 
     public init(_ text: String) throws(InputError) {
         var letters: [(String, Double)] = []
-        for part in text.split(separator: ",") {
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let kv = part.split(separator: "=", omittingEmptySubsequences: false).map { $0.trimmingWhitespace() }
-            guard kv.count == 2, !kv[0].isEmpty, let v = Double(kv[1]), (0...100).contains(v) else {
-                throw InputError("cannot read the scale '\(text)': use LETTER=PERCENT pairs, e.g. \"A=90,B=80,C=70,D=60\"")
+            guard kv.count == 2, !kv[0].isEmpty, let v = Quantity.decimal(kv[1]), (0...100).contains(v) else {
+                throw InputError("cannot read the scale '\(Text.escaped(text))': use LETTER=PERCENT pairs, e.g. \"A=90,B=80,C=70,D=60\"")
+            }
+            if let above = letters.last, v >= above.1 {
+                throw InputError("the scale '\(Text.escaped(text))' is out of order: \(kv[0])=\(Position.plain(v)) follows \(above.0)=\(Position.plain(above.1)); "
+                    + "give the letters from the highest percent down, e.g. \"A=90,B=80,C=70,D=60\"")
             }
             guard !letters.contains(where: { $0.0.lowercased() == kv[0].lowercased() }) else {
                 throw InputError("the scale '\(text)' gives \(kv[0]) twice")

@@ -44,7 +44,7 @@ extension GradeScale {
         if let found = letters.first(where: { $0.letter.lowercased() == t.lowercased() }) {
             return (found.minimum, "\(found.letter) (\(Position.plain(found.minimum))%)")
         }
-        if let p = Double(t.hasSuffix("%") ? String(t.dropLast()) : t), p.isFinite, (0...100).contains(p) {
+        if let p = Quantity.decimal(t.hasSuffix("%") ? String(t.dropLast()) : t), (0...100).contains(p) {
             return (p, "\(Position.plain(p))%")
         }
         throw InputError("'\(text)' is neither a letter of \(course)'s scale (\(self)) nor a percent from 0 to 100")
