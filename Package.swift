@@ -141,6 +141,7 @@ let package = Package(
                 "MarkTimeSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ]),
 
         // `marktime web`: the phone page (hummingbird), its login, pages and live connection.

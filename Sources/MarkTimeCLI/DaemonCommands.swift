@@ -45,6 +45,7 @@ extension MarkTime {
                 settings: settings,
                 buttonPath: try button ?? settings.button.device ?? "/dev/input/marktime",
                 gpsdAddress: gpsdAddress)
+            options.reload = { [config] in try config.settings() }
             if try web ?? settings.web.enabled {
                 let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
                 options.web = [me, "web", "--store", db.path, "--config", config.file.path]

@@ -2,6 +2,7 @@ import Foundation
 import MarkTimeCore
 import MarkTimeStore
 import MarkTimeExport
+import MarkTimeSystem
 
 /// How sights read on a terminal, in JSON and in CSV.
 enum SightRendering {
@@ -142,4 +143,29 @@ enum SightRendering {
 
     /// RFC 4180: one header row, CRLF line ends (`SightCSV`).
     static func csv(_ sights: [Sight]) -> String { SightCSV.render(sights) }
+}
+
+extension SightRendering {
+    /// The daemon line of `status`: whether it runs is the lock's answer; the heartbeat
+    /// says whether it is well.
+    static func daemonState(holder: DaemonLock.Holder, published: DaemonStatus, age: Double?, now: MonotonicInstant) -> String {
+        switch holder {
+        case .daemon(let pid):
+            let pidText = ", pid \(pid ?? published.pid)"
+            guard let age else { return "running, no heartbeat yet in this boot\(pidText)" }
+            return age <= DaemonStatus.liveHeartbeatSeconds
+                ? "running (heartbeat \(fixed(age, 1)) s ago)\(pidText)"
+                : "running but silent: no heartbeat for \(fixed(age, 0)) s\(pidText); it may be stopped (SIGSTOP) or stuck: `journalctl -u marktime`"
+        case .none:
+            if published.stopped {
+                return "stopped (\(age.map { "\(fixed($0, 0)) s ago" } ?? "in another boot")), pid \(published.pid)"
+            }
+            return "not running: it ended without stopping (last heartbeat \(age.map { "\(fixed($0, 0)) s ago" } ?? "in another boot")), pid \(published.pid); "
+                + "`journalctl -u marktime` tells why"
+        }
+    }
+}
+
+extension DaemonLock.Holder {
+    var pid: Int32? { if case .daemon(let pid) = self { pid } else { nil } }
 }

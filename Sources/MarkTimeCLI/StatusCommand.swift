@@ -2,6 +2,7 @@ import ArgumentParser
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimeStore
+import MarkTimeSystem
 
 extension MarkTime {
     struct Status: AsyncParsableCommand {
@@ -26,6 +27,8 @@ extension MarkTime {
             let (reading, now) = try sharedClock(settings, published)
             let age = published?.heartbeatAge(now: reading.instant)
             let fixAge = published?.fix?.age(at: reading.instant)
+            // Running is the daemon lock's answer, not the status file's.
+            let holder = DaemonLock.holder(store: db.path)
             switch format {
             case .json:
                 print(JSON.object([
@@ -36,6 +39,8 @@ extension MarkTime {
                     ("utc", .string(now.utc.iso8601)),
                     ("source", .string(now.source.rawValue)),
                     ("uncertainty_s", .from(now.uncertainty)),
+                    ("daemon_running", .bool(holder != .none)),
+                    ("daemon_pid", .from((holder.pid ?? published?.pid).map(Int.init))),
                     ("daemon_heartbeat_age_s", .from(age)),
                     ("daemon_stopped", .from(published?.stopped)),
                     ("gpsd", .from(published?.gpsd)),
@@ -55,10 +60,7 @@ extension MarkTime {
                     ("clock", "\(now.utc.sightFormat)  \(now.utc.iso8601)  \(now.source.rawValue) \(SightRendering.uncertainty(now.uncertainty))"),
                 ]
                 if let published {
-                    let heartbeat = published.stopped ? "stopped (\(age.map { "\(SightRendering.fixed($0, 0)) s ago" } ?? "in another boot"))"
-                        : age.map { published.isRunning(now: reading.instant) ? "running (heartbeat \(SightRendering.fixed($0, 1)) s ago)" : "not running (last heartbeat \(SightRendering.fixed($0, 0)) s ago)" }
-                        ?? "not running (last seen in another boot)"
-                    lines.append(("daemon", "\(heartbeat), pid \(published.pid)"))
+                    lines.append(("daemon", SightRendering.daemonState(holder: holder, published: published, age: age, now: reading.instant)))
                     lines.append(("gpsd", published.gpsd))
                     if let fix = published.fix {
                         let eph = fix.horizontalError.map { ", ±\(SightRendering.fixed($0, 0)) m" } ?? ""
@@ -69,6 +71,8 @@ extension MarkTime {
                     }
                     lines.append(("button", [published.buttonDevice, published.buttonState].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")))
                     lines.append(("sound", published.soundState))
+                } else if case .daemon(let pid) = holder {
+                    lines.append(("daemon", "starting\(pid.map { ", pid \($0)" } ?? "")"))
                 } else {
                     lines.append(("daemon", "has never run on this store (`marktime daemon` starts it)"))
                 }

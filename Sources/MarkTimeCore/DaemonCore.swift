@@ -89,6 +89,9 @@ public struct DaemonCore: Sendable {
         case restamped([Sight])
         /// An adapter saw something, or could not do a chore.
         case report(DaemonReport)
+        /// The config was read again (SIGHUP): the button filter and the sight's rules
+        /// take the new settings; the clock track keeps its samples.
+        case reconfigure(Configuration)
     }
 
     /// An enter or leave, as the core logs it (Places' events, without its types).
@@ -160,7 +163,7 @@ public struct DaemonCore: Sendable {
         }
     }
 
-    public let configuration: Configuration
+    public private(set) var configuration: Configuration
     public private(set) var bootID = ""
     public private(set) var startedAt: Int64 = 0
     public private(set) var track: ClockTrack
@@ -252,6 +255,13 @@ public struct DaemonCore: Sendable {
             return tick(now: now, clock: nil, stopping: true)
         case .report(let report):
             return [.log(report.line)]
+        case .reconfigure(let new):
+            var c = new
+            (c.pid, c.buttonDevice, c.maxSampleAge, c.trackSaveInterval) = (configuration.pid, configuration.buttonDevice,
+                                                                              configuration.maxSampleAge, configuration.trackSaveInterval)
+            configuration = c
+            filter = ButtonFilter(debounceMilliseconds: c.debounceMilliseconds, latencyCompensationMilliseconds: c.latencyCompensationMilliseconds)
+            return []
         }
     }
 

@@ -20,6 +20,10 @@ public enum DaemonReport: Hashable, Sendable {
     case childStarted(name: String, pid: Int32)
     case childExited(name: String, status: Int32?, waitSeconds: Int64)
     case childKilled(name: String, pid: Int32)
+    /// The config was read again: keys taken at once, keys that wait for a restart.
+    case reloaded(live: [String], restart: [String])
+    /// A signal that marktime does not act on.
+    case signalIgnored(String)
 
     /// The daemon's chores that can fail without stopping it.
     public enum Chore: Hashable, Sendable {
@@ -42,6 +46,7 @@ public enum DaemonReport: Hashable, Sendable {
         case publishShare(topic: String)
         case applyShare(topic: String)
         case startChild(name: String, command: String)
+        case reload
     }
 
     /// The line the log gets.
@@ -75,6 +80,13 @@ public enum DaemonReport: Hashable, Sendable {
             LogLine(.warning, "\(name) exited; starting it again", ["status": status.map(String.init) ?? "not started", "wait_s": "\(wait)"])
         case .childKilled(let name, let pid):
             LogLine(.warning, "\(name) did not stop after SIGTERM; killing it", ["pid": "\(pid)"])
+        case .reloaded(let live, let restart):
+            live.isEmpty && restart.isEmpty ? LogLine(.notice, "config reloaded: nothing changed")
+                : LogLine(restart.isEmpty ? .notice : .warning,
+                          restart.isEmpty ? "config reloaded" : "config reloaded; some changes wait for a restart: `sudo systemctl restart marktime`",
+                          ["applied": live.joined(separator: ","), "after_restart": restart.joined(separator: ",")])
+        case .signalIgnored(let name):
+            LogLine(.notice, "\(name) ignored: SIGHUP reloads the config, SIGTERM stops the daemon")
         }
     }
 
@@ -100,6 +112,7 @@ public enum DaemonReport: Hashable, Sendable {
         case .publishShare(let topic): return LogLine(.warning, "cannot publish; it waits in the outbox", ["topic": topic, "error": error])
         case .applyShare(let topic): return LogLine(.error, "sharing: cannot apply a message", ["topic": topic, "error": error])
         case .startChild(let name, let command): return LogLine(.error, "cannot start \(name)", ["command": command, "error": error])
+        case .reload: return LogLine(.error, "config not reloaded; the daemon keeps its settings", e)
         }
     }
 }

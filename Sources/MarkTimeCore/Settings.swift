@@ -104,6 +104,20 @@ public struct ConfigKey: Sendable {
 
 /// The typed settings every part of marktime reads, with their defaults.
 public struct Settings: Hashable, Sendable {
+    /// Keys a running daemon takes on a reload (SIGHUP); the rest need a restart.
+    public static let reloadable: [String] = ["sight.record_position", "sight.max_fix_age_s", "button.debounce_ms",
+                                              "button.latency_compensation_ms", "places.", "anchor.", "home.zone"]
+
+    /// What a reload to `new` changes: the keys a running daemon takes at once, and those
+    /// that take effect only when it restarts. A key whose value or problem changed counts.
+    public func reload(to new: Settings) -> (live: [String], restart: [String]) {
+        let changed = Set(values.keys).union(new.values.keys).union(problems.keys).union(new.problems.keys)
+            .filter { values[$0] != new.values[$0] || problems[$0]?.description != new.problems[$0]?.description }
+            .sorted()
+        let live = changed.filter { key in Self.reloadable.contains { $0.hasSuffix(".") ? key.hasPrefix($0) : key == $0 } }
+        return (live, changed.filter { !live.contains($0) })
+    }
+
     public static let keys: [ConfigKey] = [
         ConfigKey(name: "sound.enabled", kind: .bool, defaultValue: .bool(true), help: "beep after each sight (true/false)"),
         ConfigKey(name: "sound.volume", kind: .int(0...100), defaultValue: .int(100), help: "beep volume in percent, 0-100"),

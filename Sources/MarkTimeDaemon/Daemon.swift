@@ -9,6 +9,7 @@ import MarkTimeStore
 import MarkTimeSystem
 import ServiceLifecycle
 import Synchronization
+import UnixSignals
 
 /// `marktime daemon`: the button, gpsd and the beeper around one store, as a
 /// `ServiceGroup` that stops gracefully on SIGTERM or SIGINT.
@@ -26,6 +27,8 @@ public final class MarkTimeDaemon: Sendable {
         public var statusFile: String?
         /// The phone page's command line (`marktime web …`), run as a supervised child; nil: none.
         public var web: [String]?
+        /// Reads the settings again, for SIGHUP; nil: SIGHUP is ignored.
+        public var reload: (@Sendable () throws -> Settings)?
 
         public init(settings: Settings, buttonPath: String, gpsdAddress: String) {
             self.settings = settings
@@ -92,7 +95,11 @@ public final class MarkTimeDaemon: Sendable {
     let shareProblem: String?
     let core: Mutex<DaemonCore>
     let pendingPresses: PendingPresses
+    /// The settings now: the start's, or the last reload's.
+    let settings: Mutex<Settings>
     let statusFile: StatusFile
+    /// One daemon per store, held for this one's life (none for an in-memory store).
+    let lock: DaemonLock?
     /// The writer thread's own state: the anchor watch it keeps, and its live figures.
     let anchor = Mutex<(keeper: AnchorKeeper, live: AnchorLive?)>((AnchorKeeper(), nil))
     /// The one thread that writes the store (started by `run`).
@@ -104,7 +111,10 @@ public final class MarkTimeDaemon: Sendable {
     }
 
     public init(options: Options, store: AppDatabase, logger: Logger, adapters: Adapters) throws {
+        // First, before the status file or the doorbell could be taken from a daemon that runs.
+        lock = try Self.lock(store.path)
         self.options = options
+        settings = Mutex(options.settings)
         self.store = store
         self.logger = logger
         clock = adapters.clock
@@ -131,6 +141,19 @@ public final class MarkTimeDaemon: Sendable {
         share?.report = { [unowned self] in report($0) }
     }
 
+    /// The store's daemon lock; a second daemon is refused with the first one's pid.
+    static func lock(_ store: String) throws -> DaemonLock? {
+        guard store != ":memory:" else { return nil }
+        do {
+            return try DaemonLock.acquire(store: store)
+        } catch let held as DaemonLock.Held {
+            throw InputError("another marktime daemon\(held.pid.map { " (pid \($0))" } ?? "") runs on store \(store): "
+                + "stop it first (`sudo systemctl stop marktime`), or give this one another --store")
+        } catch {
+            throw InputError("cannot lock store \(store) for the daemon (\(DaemonLock.path(forStore: store))): \(error); check that you may write its folder")
+        }
+    }
+
     /// Stops the daemon as SIGTERM does.
     public func shutdown() async {
         await group.withLock { $0 }?.triggerGracefulShutdown()
@@ -149,6 +172,8 @@ public final class MarkTimeDaemon: Sendable {
         } catch {
             report(.failed(.reserveWAL, error: "\(error)"))
         }
+        // Trapped before the services start, so an early SIGHUP cannot kill the daemon.
+        let signals = await UnixSignalsSequence(trapping: .sighup, .sigusr1)
         writer.start { [unowned self] in perform($0) }
         let saved = (try? store.track(bootID: clock.bootID)) ?? []
         feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: waitingPresses()))
@@ -160,6 +185,7 @@ public final class MarkTimeDaemon: Sendable {
                 button.start(handle, state: { s in self.feed(.button(s)) })
             }, stop: { [self] in button.stop() }),
             HeartbeatService(daemon: self),
+            SignalService(daemon: self, signals: signals),
             ThreadService(start: { [self] in reminders.start() }, stop: { [self] in reminders.stop() }),
         ] + (share.map { share in [ThreadService(start: { [self] in
             do {
@@ -171,7 +197,7 @@ public final class MarkTimeDaemon: Sendable {
         }, stop: { share.stop() })] } ?? [])
             + (options.web.map { [ChildSupervisor(name: "phone page", command: $0, report: { [unowned self] in report($0) })] } ?? [])
         let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
-                                                      gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+                                                      gracefulShutdownSignals: [.sigterm, .sigint, .sigquit], logger: logger))
         self.group.withLock { $0 = group }
         report(.started(store: store.path, button: options.buttonPath, gpsd: options.gpsdAddress, statusFile: statusFile.path))
         try await group.run()
@@ -186,6 +212,26 @@ public final class MarkTimeDaemon: Sendable {
         statusFile.remove()
         beeper?.finish()
         report(.stopped)
+    }
+
+    /// SIGHUP: reads the config again. The core takes the button's and the sight's rules,
+    /// the writer the places' and the anchor's; what needs a restart is logged as such. A
+    /// config that does not load changes nothing.
+    func reload() {
+        guard let load = options.reload else { return report(.signalIgnored("SIGHUP")) }
+        do {
+            let new = try load()
+            let configuration = try DaemonCore.Configuration(settings: new)
+            let old = settings.withLock { s in
+                defer { s = new }
+                return s
+            }
+            feed(.reconfigure(configuration))
+            let (live, restart) = old.reload(to: new)
+            report(.reloaded(live: live, restart: restart))
+        } catch {
+            report(.failed(.reload, error: "\(error)"))
+        }
     }
 
     /// Tells the core what an adapter saw or could not do.
@@ -294,7 +340,7 @@ public final class MarkTimeDaemon: Sendable {
                 report(.failed(.settlePending, error: "\(error)"))
             }
         case .acknowledgeAnchor:
-            do { _ = try store.updateAnchorWatch(settings: options.settings) { w, _ in w.acknowledge() } } catch {
+            do { _ = try store.updateAnchorWatch(settings: settings.withLock { $0 }) { w, _ in w.acknowledge() } } catch {
                 report(.failed(.acknowledgeAnchor, error: "\(error)"))
             }
         case .gap(let gap):
@@ -330,7 +376,7 @@ public final class MarkTimeDaemon: Sendable {
     func watch(_ fixes: [GeoFix], now: Int64) {
         for fix in fixes {
             do {
-                let events = try store.report(fix, member: nil, rules: options.settings.geofenceRules, quiet: true)
+                let events = try store.report(fix, member: nil, rules: settings.withLock { $0 }.geofenceRules, quiet: true)
                 if !events.isEmpty {
                     feed(.placeEvents(events.map { .init(entered: $0.kind == .enter, place: $0.place, time: $0.time, position: $0.position) }))
                 }
@@ -340,8 +386,9 @@ public final class MarkTimeDaemon: Sendable {
             }
         }
         do {
+            let current = settings.withLock { $0 }
             let result = try anchor.withLock { a in
-                try a.keeper.update(fixes, now: now, bootID: clock.bootID, settings: options.settings, store: store)
+                try a.keeper.update(fixes, now: now, bootID: clock.bootID, settings: current, store: store)
             }
             let live = result.map { r in
                 AnchorLive(droppedAt: r.watch.droppedAt, state: r.watch.watch.state.rawValue, lastFix: r.watch.watch.lastFix,
@@ -373,6 +420,21 @@ struct ThreadService: Service {
         start()
         try? await gracefulShutdown()
         stop()
+    }
+}
+
+/// SIGHUP reloads the config; SIGUSR1 is logged and ignored. (SIGTERM, SIGINT and SIGQUIT
+/// stop the group gracefully.)
+struct SignalService: Service {
+    let daemon: MarkTimeDaemon
+    let signals: UnixSignalsSequence
+
+    func run() async throws {
+        try await cancelWhenGracefulShutdown {
+            for await signal in signals {
+                if signal == .sighup { daemon.reload() } else { daemon.report(.signalIgnored("\(signal)".uppercased())) }
+            }
+        }
     }
 }
 

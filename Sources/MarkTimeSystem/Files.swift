@@ -70,3 +70,70 @@ public enum FileLock {
         return try body()
     }
 }
+
+/// One daemon per store: an exclusive `flock(2)` on `<store>-daemon.lock`, held for the
+/// daemon's life, with its pid written inside. The kernel lets go of it when the daemon
+/// exits, however it exits, so whether it is held is the truth about a running daemon,
+/// which no status file that another process can overwrite is.
+public final class DaemonLock: Sendable {
+    public let path: String
+    let fd: Int32
+
+    /// Another daemon holds the lock (its pid, when it wrote one).
+    public struct Held: Error, Sendable {
+        public let pid: Int32?
+    }
+
+    /// Who holds the lock of a store.
+    public enum Holder: Hashable, Sendable {
+        case none
+        case daemon(pid: Int32?)
+    }
+
+    public static func path(forStore store: String) -> String { store + "-daemon.lock" }
+
+    init(path: String, fd: Int32) {
+        self.path = path
+        self.fd = fd
+    }
+
+    deinit { Descriptor.close(fd) }
+
+    /// Takes the lock of `store` without waiting, and writes this process's pid into it.
+    /// Throws `Held` when another daemon has it.
+    public static func acquire(store: String) throws -> DaemonLock {
+        let path = path(forStore: store)
+        let fd = try systemCall("open \(path)") { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+        do {
+            try systemCall("flock \(path)") { flock(fd, LOCK_EX | LOCK_NB) }
+        } catch {
+            defer { Descriptor.close(fd) }
+            if error.errno == .resourceTemporarilyUnavailable { throw Held(pid: readPID(fd)) }
+            throw error
+        }
+        let text = Array("\(getpid())\n".utf8)
+        _ = try systemCall("ftruncate \(path)") { ftruncate(fd, 0) }
+        _ = try systemCall("pwrite \(path)") { text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+        return DaemonLock(path: path, fd: fd)
+    }
+
+    /// Who holds the lock of `store`, asked without taking it for longer than the question.
+    public static func holder(store: String) -> Holder {
+        let path = path(forStore: store)
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .none }
+        defer { Descriptor.close(fd) }
+        guard flock(fd, LOCK_SH | LOCK_NB) != 0 else {
+            flock(fd, LOCK_UN)
+            return .none
+        }
+        return errno == EWOULDBLOCK ? .daemon(pid: readPID(fd)) : .none
+    }
+
+    static func readPID(_ fd: Int32) -> Int32? {
+        var buffer = [UInt8](repeating: 0, count: 16)
+        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard n > 0 else { return nil }
+        return Int32(String(decoding: buffer[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+}

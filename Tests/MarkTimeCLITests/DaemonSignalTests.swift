@@ -1,0 +1,94 @@
+import Foundation
+import RigSupport
+import Testing
+
+/// The real daemon under a second daemon, signals and a hard kill: one daemon per store,
+/// and `status` tells running from stopped by the daemon's lock. No gpsd, button or sound.
+@Suite("The daemon's lock and signals", .serialized)
+struct DaemonSignalTests {
+    let cli = CLI()
+
+    init() throws {
+        let r = try cli.run(["config", "set", "sound.enabled", "false"], storeFlag: false)
+        precondition(r.status == 0, r.stderr)
+    }
+
+    func startDaemon() throws -> DaemonProcess {
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        #expect(try eventually(within: 20) { daemon.log.contains("marktime daemon started") }, "\(daemon.log)")
+        return daemon
+    }
+
+    func status() throws -> [String: Any] { try cli.json(["status"]) as? [String: Any] ?? [:] }
+
+    func daemonLine() throws -> String {
+        try cli.run(["status"]).stdout.split(separator: "\n").first { $0.hasPrefix("daemon") }.map(String.init) ?? ""
+    }
+
+    @Test("A second daemon on the same store is refused by the first one's pid, and the first runs on")
+    func aSecondDaemonIsRefused() throws {
+        // Given a daemon on the store
+        let first = try startDaemon()
+        // When a second one starts on it
+        let second = try cli.run(["daemon", "--no-web", "--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        // Then it exits 1 naming the first and the store, and the first still runs
+        #expect(second.status == 1)
+        #expect(second.stderr == "Error: another marktime daemon (pid \(first.child.pid)) runs on store \(cli.store): "
+            + "stop it first (`sudo systemctl stop marktime`), or give this one another --store\n")
+        let s = try status()
+        #expect(s["daemon_running"] as? Bool == true)
+        #expect(s["daemon_pid"] as? Int == Int(first.child.pid))
+        first.stop()
+    }
+
+    @Test("After a kill -9, status says the daemon is not running, though its status file was never closed")
+    func aKilledDaemonIsNotRunning() throws {
+        let daemon = try startDaemon()
+        #expect(try status()["daemon_running"] as? Bool == true)
+        daemon.child.stop(SIGKILL)
+        #expect(try status()["daemon_running"] as? Bool == false)
+        #expect(try daemonLine().hasPrefix("daemon    not running: it ended without stopping (last heartbeat "))
+    }
+
+    @Test("SIGHUP reloads the config: the button's debounce at once, gpsd's address after a restart")
+    func sighupReloads() throws {
+        // Given a daemon, and two keys changed in its config
+        let daemon = try startDaemon()
+        #expect(try cli.run(["config", "set", "button.debounce_ms", "50"], storeFlag: false).status == 0)
+        #expect(try cli.run(["config", "set", "gpsd.address", "localhost:2948"], storeFlag: false).status == 0)
+        // When it gets SIGHUP
+        kill(daemon.child.pid, SIGHUP)
+        // Then it logs what it took and what waits, and runs on
+        #expect(try eventually(within: 10) {
+            daemon.log.contains("after_restart=gpsd.address applied=button.debounce_ms [MarkTimeDaemon] config reloaded; some changes wait for a restart")
+        }, "\(daemon.log)")
+        #expect(daemon.child.isRunning)
+        #expect(try status()["daemon_running"] as? Bool == true)
+        daemon.stop()
+    }
+
+    @Test("SIGHUP with a config that does not load keeps the daemon's settings")
+    func sighupWithABrokenConfig() throws {
+        let daemon = try startDaemon()
+        try "[button]\ndebounce_ms = \"fast\n".write(toFile: cli.config, atomically: true, encoding: .utf8)
+        kill(daemon.child.pid, SIGHUP)
+        #expect(try eventually(within: 10) { daemon.log.contains("config not reloaded; the daemon keeps its settings") }, "\(daemon.log)")
+        #expect(daemon.child.isRunning)
+        daemon.stop()
+    }
+
+    @Test("SIGUSR1 is logged and ignored; SIGQUIT stops the daemon as SIGTERM does, without a backtrace")
+    func sigusr1AndSigquit() throws {
+        let daemon = try startDaemon()
+        kill(daemon.child.pid, SIGUSR1)
+        #expect(try eventually(within: 10) { daemon.log.contains("SIGUSR1 ignored: SIGHUP reloads the config, SIGTERM stops the daemon") }, "\(daemon.log)")
+        #expect(daemon.child.isRunning)
+        kill(daemon.child.pid, SIGQUIT)
+        #expect(eventually(within: 10) { !daemon.child.isRunning })
+        #expect(daemon.child.exitedCleanly)
+        #expect(daemon.log.contains("marktime daemon stopped"))
+        #expect(!daemon.log.contains("Crash"))
+        #expect(try status()["daemon_running"] as? Bool == false)
+        #expect(try daemonLine().hasPrefix("daemon    stopped ("))
+    }
+}
