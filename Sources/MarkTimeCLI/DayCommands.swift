@@ -168,12 +168,8 @@ extension MarkTime {
 
             func run() async throws {
                 let zone = try TZDatabase().home(try config.settings())
-                let data: Data
-                do { data = try Data(contentsOf: URL(fileURLWithPath: file)) } catch {
-                    throw InputError("cannot read \(file): \((error as NSError).localizedFailureReason ?? error.localizedDescription)")
-                }
                 let db = try store.open()
-                let p = try db.addPhoto([UInt8](data), name: file, caption: caption, given: when.given ? try when.instant(zone) : nil,
+                let p = try db.addPhoto(file: file, caption: caption, given: when.given ? try when.instant(zone) : nil,
                                         zone: zone, now: try wallClock())
                 print(p.added ? "photo \(p.id): \(p.info.width)×\(p.info.height) \(p.info.format.rawValue), \(zone.localText(p.time))"
                               : "photo \(p.id) already has this image: kept once")

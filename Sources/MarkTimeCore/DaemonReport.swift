@@ -24,6 +24,10 @@ public enum DaemonReport: Hashable, Sendable {
     case reloaded(live: [String], restart: [String])
     /// A signal that marktime does not act on.
     case signalIgnored(String)
+    /// The store was deleted or moved away from its path while the daemon ran.
+    case storeGone(path: String, pending: String)
+    /// Another file is at the store's path: the daemon stops, to be started on it.
+    case storeReplaced(path: String)
 
     /// The daemon's chores that can fail without stopping it.
     public enum Chore: Hashable, Sendable {
@@ -85,6 +89,12 @@ public enum DaemonReport: Hashable, Sendable {
                 : LogLine(restart.isEmpty ? .notice : .warning,
                           restart.isEmpty ? "config reloaded" : "config reloaded; some changes wait for a restart: `sudo systemctl restart marktime`",
                           ["applied": live.joined(separator: ","), "after_restart": restart.joined(separator: ",")])
+        case .storeGone(let path, let pending):
+            LogLine(.critical, "the store is gone from its path: presses wait in the pending-presses file and land when a store is there again; "
+                + "restore the store from a backup, or restart the daemon to start a new one", ["store": path, "pending": pending])
+        case .storeReplaced(let path):
+            LogLine(.critical, "another file is at the store's path: the daemon stops, to be started again on it (systemd does so); "
+                + "the pending presses land at its start", ["store": path])
         case .signalIgnored(let name):
             LogLine(.notice, "\(name) ignored: SIGHUP reloads the config, SIGTERM stops the daemon")
         }

@@ -100,6 +100,10 @@ public final class MarkTimeDaemon: Sendable {
     let statusFile: StatusFile
     /// One daemon per store, held for this one's life (none for an in-memory store).
     let lock: DaemonLock?
+    /// The store file that was opened; nil for an in-memory store.
+    let storeFile: FileIdentity?
+    /// What the store's path names now, as last checked (`storeChanged`).
+    let storeState = Mutex(FileIdentity.Change.same)
     /// The writer thread's own state: the anchor watch it keeps, and its live figures.
     let anchor = Mutex<(keeper: AnchorKeeper, live: AnchorLive?)>((AnchorKeeper(), nil))
     /// The one thread that writes the store (started by `run`).
@@ -115,6 +119,7 @@ public final class MarkTimeDaemon: Sendable {
         lock = try Self.lock(store.path)
         self.options = options
         settings = Mutex(options.settings)
+        storeFile = store.path == ":memory:" ? nil : FileIdentity.of(store.path)
         self.store = store
         self.logger = logger
         clock = adapters.clock
@@ -201,17 +206,23 @@ public final class MarkTimeDaemon: Sendable {
         self.group.withLock { $0 = group }
         report(.started(store: store.path, button: options.buttonPath, gpsd: options.gpsdAddress, statusFile: statusFile.path))
         try await group.run()
+        let replaced = storeState.withLock { $0 } == .replaced
         let end = (try? clock.read())?.instant.nanoseconds ?? now.instant.nanoseconds
         feed(.stopping(now: end))
         writer.stop()
         do {
-            try store.publish(status(core.withLock { $0.status(now: end, stopping: true) }), statusFile: statusFile.path)
+            // Not into a store that is no longer at its path (its WAL may still be there).
+            if !storeChanged() { try store.publish(status(core.withLock { $0.status(now: end, stopping: true) }), statusFile: statusFile.path) }
         } catch {
             report(.failed(.recordStop, error: "\(error)"))
         }
         statusFile.remove()
         beeper?.finish()
         report(.stopped)
+        if replaced {
+            throw InputError("the store at \(store.path) was replaced while the daemon ran; it stopped to open the new file: "
+                + "systemd starts it again, or run `marktime daemon` again")
+        }
     }
 
     /// SIGHUP: reads the config again. The core takes the button's and the sight's rules,
@@ -272,6 +283,7 @@ public final class MarkTimeDaemon: Sendable {
 
     /// The heartbeat.
     func beat() {
+        storeChanged()
         guard let reading = try? clock.read() else { return }
         // Presses that another process kept in the pending-presses file land here.
         if core.withLock({ $0.pending.isEmpty }), !pendingPresses.isEmpty {
@@ -320,8 +332,38 @@ public final class MarkTimeDaemon: Sendable {
         }
     }
 
-    /// The writer's thread.
+    /// Whether the store's path still names the file that was opened; reported once when
+    /// it does not. A replaced store stops the daemon, to be started on the new file.
+    @discardableResult
+    func storeChanged() -> Bool {
+        guard let storeFile else { return false }
+        let now = storeFile.check(store.path)
+        let before = storeState.withLock { s in
+            defer { s = now }
+            return s
+        }
+        guard now != before else { return now != .same }
+        switch now {
+        case .same: break
+        case .gone: report(.storeGone(path: store.path, pending: pendingPresses.path))
+        case .replaced:
+            report(.storeReplaced(path: store.path))
+            Task { await shutdown() }
+        }
+        return now != .same
+    }
+
+    /// The writer's thread. No write goes to a store that is no longer at its path: a
+    /// press is kept in the pending-presses file, other writes wait for the restart.
     func perform(_ job: StoreWriter.Job) {
+        switch job {
+        case .insert(let sight, _) where storeChanged():
+            return feed(.storeFailed(sight, reason: "the store is no longer at \(store.path)"))
+        case .keepPending, .settlePending, .insert:
+            break
+        default:
+            if storeChanged() { return }
+        }
         switch job {
         case .insert(let sight, let queuedAt):
             do {

@@ -14,6 +14,14 @@ public struct ImageInfo: Hashable, Sendable {
     public var capturedSecond = 0
     public var capturedOffset: Int?
 
+    /// The largest photo kept, in bytes (the phone page takes the same).
+    public static let maximumBytes = 16 * 1024 * 1024
+
+    /// Whether a file's first 8 bytes start a PNG or a JPEG: asked before the rest is read.
+    public static func startsAnImage(_ head: [UInt8]) -> Bool {
+        head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || head.starts(with: [0xFF, 0xD8, 0xFF])
+    }
+
     /// The file extension media files get.
     public var fileExtension: String { format == .jpeg ? "jpg" : "png" }
 

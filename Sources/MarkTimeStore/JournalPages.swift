@@ -32,6 +32,31 @@ extension AppDatabase {
         return counts
     }
 
+    /// Adds the photo in `file`: its type and size are checked before it is read (a FIFO, a
+    /// 2 GB video or a text file is refused from its first bytes, with memory kept small),
+    /// then as `addPhoto(_:name:…)`.
+    public func addPhoto(file: String, caption: String, given: UTCTime?, zone: any ZoneRules, now: UTCTime) throws -> PhotoAdded {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file) else {
+            throw InputError("cannot read \(file): there is no such file; check the path")
+        }
+        guard attributes[.type] as? FileAttributeType == .typeRegular else {
+            throw InputError("\(file) is not a regular file: give a JPEG or PNG photo's file")
+        }
+        let size = (attributes[.size] as? Int) ?? 0
+        guard size <= ImageInfo.maximumBytes else {
+            throw InputError("\(file) is \(size / 1_048_576) MB: marktime keeps photos up to \(ImageInfo.maximumBytes / 1_048_576) MB; "
+                + "make it smaller (e.g. `convert \(file) -resize 50% smaller.jpg`) and add that: nothing added")
+        }
+        guard let handle = FileHandle(forReadingAtPath: file) else { throw InputError("cannot read \(file): check its permissions") }
+        defer { try? handle.close() }
+        let head = [UInt8]((try? handle.read(upToCount: 8)) ?? Data())
+        guard ImageInfo.startsAnImage(head) else {
+            throw InputError("\(file) is not a JPEG or PNG image (its first bytes say so, whatever its name): nothing added")
+        }
+        let rest = [UInt8]((try? handle.read(upToCount: ImageInfo.maximumBytes)) ?? Data())
+        return try addPhoto(head + rest, name: file, caption: caption, given: given, zone: zone, now: now)
+    }
+
     /// Adds a photo from its bytes: refused unless its first bytes say JPEG or PNG; kept once
     /// in the media folder by its SHA-256 (the same image again is not added twice). Its time
     /// is `given`, else its EXIF capture time (exact with the camera's offset, else read in

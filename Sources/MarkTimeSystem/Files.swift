@@ -137,3 +137,33 @@ public final class DaemonLock: Sendable {
         return Int32(String(decoding: buffer[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
+
+/// Which file a path names (its device and inode), to notice that a file a process holds
+/// open was deleted or replaced under it: writes through the old descriptor would then
+/// go to a file that no one will read again.
+public struct FileIdentity: Hashable, Sendable {
+    public let device: UInt64
+    public let inode: UInt64
+
+    /// What the path names now, compared with the file that was opened.
+    public enum Change: Hashable, Sendable {
+        case same
+        /// No file at the path any more (deleted or moved away).
+        case gone
+        /// Another file at the path (restored, copied or moved over it).
+        case replaced
+    }
+
+    /// The file `path` names now; nil when there is none.
+    public static func of(_ path: String) -> FileIdentity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// Whether `path` still names this file (one `stat(2)`).
+    public func check(_ path: String) -> Change {
+        guard let now = Self.of(path) else { return .gone }
+        return now == self ? .same : .replaced
+    }
+}

@@ -1,6 +1,7 @@
 import MarkTimeAccounts
 import Hummingbird
 import HummingbirdWebSocket
+import MarkTimeJournal
 import MarkTimeStore
 import NIOCore
 
@@ -25,5 +26,5 @@ public struct WebContext: RequestContext, WebSocketRequestContext {
     public var requestDecoder: URLEncodedFormDecoder { URLEncodedFormDecoder() }
 
     /// Forms and uploads: photos are the largest thing a page sends.
-    public var maxUploadSize: Int { 16 * 1024 * 1024 }
+    public var maxUploadSize: Int { ImageInfo.maximumBytes }
 }

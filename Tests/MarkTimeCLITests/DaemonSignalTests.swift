@@ -91,4 +91,47 @@ struct DaemonSignalTests {
         #expect(try status()["daemon_running"] as? Bool == false)
         #expect(try daemonLine().hasPrefix("daemon    stopped ("))
     }
+
+    @Test("A store moved away under the daemon is reported, refused to the CLI, and used again when it is back")
+    func aStoreMovedAwayAndBack() throws {
+        // Given a daemon on a store with one sight
+        #expect(try cli.run(["mark"]).status == 0)
+        let daemon = try startDaemon()
+        // When the store is moved away
+        let aside = cli.folder + "/aside.sqlite"
+        try FileManager.default.moveItem(atPath: cli.store, toPath: aside)
+        // Then the daemon says so, and the CLI neither lists an empty store nor makes a new one
+        #expect(try eventually(within: 10) { daemon.log.contains("the store is gone from its path") }, "\(daemon.log)")
+        let refusal = "Error: the store \(cli.store) is gone while the daemon (pid \(daemon.child.pid)) still runs on it: presses wait in "
+            + "\(cli.store)-pending.jsonl; restore the store from a backup, or restart the daemon (`sudo systemctl restart marktime`) to start a new one\n"
+        let shown = try cli.run(["status"]), marked = try cli.run(["mark"])
+        #expect(shown.status == 1)
+        #expect(shown.stderr == refusal)
+        #expect(marked.status == 1)
+        #expect(marked.stderr == refusal)
+        #expect(!FileManager.default.fileExists(atPath: cli.store))
+        // When it is moved back, the daemon runs on with it
+        try FileManager.default.moveItem(atPath: aside, toPath: cli.store)
+        #expect(try eventually(within: 10) { try cli.run(["status"]).status == 0 })
+        #expect(try status()["daemon_running"] as? Bool == true)
+        #expect(try status()["sights"] as? Int == 1)
+        daemon.stop()
+        #expect(daemon.child.exitedCleanly)
+    }
+
+    @Test("Another file put at the store's path stops the daemon with a non-zero status, to be started on it")
+    func aReplacedStoreStopsTheDaemon() throws {
+        #expect(try cli.run(["mark"]).status == 0)
+        let daemon = try startDaemon()
+        // When a copy replaces the store (a restore from a backup)
+        let copy = cli.folder + "/copy.sqlite"
+        try FileManager.default.copyItem(atPath: cli.store, toPath: copy)
+        try FileManager.default.removeItem(atPath: cli.store)
+        try FileManager.default.moveItem(atPath: copy, toPath: cli.store)
+        // Then the daemon says so and exits 1, which systemd's Restart=on-failure restarts
+        #expect(eventually(within: 20) { !daemon.child.isRunning }, "\(daemon.log)")
+        #expect(daemon.log.contains("another file is at the store's path: the daemon stops"))
+        #expect(daemon.log.contains("Error: the store at \(cli.store) was replaced while the daemon ran"))
+        #expect(daemon.child.exitStatus.map { ($0 >> 8) & 0xff } == 1)
+    }
 }

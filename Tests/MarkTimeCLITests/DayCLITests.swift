@@ -62,6 +62,21 @@ struct DayCLITests {
         #expect(entries[2]["position"] as? String == "27° 22'.84 S  153° 22'.84 E")
     }
 
+    @Test("A 2 GB file is refused by its size before it is read, and nothing is added")
+    func aHugeFileIsRefusedBeforeItIsRead() throws {
+        // Given a sparse 2 GB file that starts like a JPEG
+        let path = try write("video.jpg", [0xFF, 0xD8, 0xFF, 0xE0])
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.truncate(atOffset: 2 << 30)
+        try handle.close()
+        // When it is added as a photo
+        let r = try cli.run(["day", "photo", "add", path])
+        // Then it is refused by its size, and the media folder stays empty
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: \(path) is 2048 MB: marktime keeps photos up to 16 MB; make it smaller (e.g. `convert \(path) -resize 50% smaller.jpg`) and add that: nothing added\n")
+        #expect(try media() == [])
+    }
+
     @Test func aCheckinInsideAPlaceIsNamedAfterIt() throws {
         _ = try cli.run(["place", "add", "Home", "--position", home, "--radius", "150"])
         _ = try cli.run(["place", "add", "Marina", "--position", "27 23.84 S 153 22.84 E", "--radius", "200"])

@@ -207,6 +207,7 @@ enum Scenario {
                   "\(anchorState())")
 
         try storeRefusal(rig)
+        try storeMovedAway(rig)
         try droppedEvents(rig)
 
         let stop = rig.stopDaemon()
@@ -236,6 +237,31 @@ enum Scenario {
                   "once the store accepts writes the press lands, with the ok beep, and the pending-presses file is emptied",
                   "beep \(describe(ok, after: released)), landed \(landed), "
                   + "journal \(FileManager.default.fileExists(atPath: journal))")
+    }
+
+    /// The store is moved away under the daemon: a press buzzes once and waits in the
+    /// pending-presses file, the CLI refuses the vanished store rather than make a new one,
+    /// and once the store is moved back the press lands with the ok beep.
+    static func storeMovedAway(_ rig: Rig) throws {
+        let before = try rig.sights().count
+        let pending = rig.store + "-pending.jsonl", aside = rig.store + ".aside"
+        try FileManager.default.moveItem(atPath: rig.store, toPath: aside)
+        let t = try rig.button.press()
+        let buzz = rig.capture.tone(after: t, window: 1.2, timeout: 15)
+        rig.check(isTone(buzz, hertz: 400, count: 1, milliseconds: 1000), "with the store moved away, a press buzzes once (400 Hz)",
+                  "heard \(describe(buzz, after: t)); daemon: \(rig.daemonLog.split(separator: "\n").suffix(3).joined(separator: " | "))")
+        let kept = eventually(within: 5) { FileManager.default.fileExists(atPath: pending) }
+        let refused = try runCommand(rig.marktime, ["mark", "--store", rig.store, "--config", rig.config], environment: rig.environment)
+        rig.check(kept && refused.status == 1 && refused.stderr.contains("is gone while the daemon") && !FileManager.default.fileExists(atPath: rig.store),
+                  "it waits in the pending-presses file, and `marktime mark` refuses to make a new store under the daemon",
+                  "pending \(kept), mark \(refused.status): \(refused.stderr)")
+        rig.check(rig.daemonLog.contains("the store is gone from its path"), "the daemon logs that the store is gone")
+        let back = monotonicNow()
+        try FileManager.default.moveItem(atPath: aside, toPath: rig.store)
+        let ok = rig.capture.tone(after: back, timeout: 15)
+        let landed = try eventually(within: 10) { try rig.sights().count == before + 1 && rig.sights().last?.instant.nanoseconds == t }
+        rig.check(isDoubleBeep(ok) && landed, "moved back, the press lands in it with the ok beep",
+                  "beep \(describe(ok, after: back)), landed \(landed)")
     }
 
     /// The daemon stops reading (SIGSTOP) while the key is pressed and then held: the
