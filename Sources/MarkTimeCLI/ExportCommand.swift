@@ -46,13 +46,25 @@ extension MarkTime.Export {
             }
             // A regular file: a new one beside it, synced and renamed over it once complete.
             let count: Int
+            // The output's own failure (a full disk), which the export reports as the store's.
+            var outputError: SystemError?
             do {
                 count = try SideFile.writeOutput(output) { write in
                     // The export has written every chunk by the time it returns.
-                    try withoutActuallyEscaping(write) { sink in try SightCSV.export(db, query, to: sink) }
+                    try withoutActuallyEscaping(write) { write in
+                        try SightCSV.export(db, query) { chunk in
+                            do { try write(chunk) } catch {
+                                outputError = error as? SystemError
+                                throw error
+                            }
+                        }
+                    }
                 }
             } catch let error as SystemError {
                 throw cannotWrite(output, error, example: "sights.csv")
+            } catch {
+                if let outputError { throw cannotWrite(output, outputError, example: "sights.csv") }
+                throw error
             }
             FileHandle.standardError.write(Data("Wrote \(count) sights to \(output == "-" ? "standard output" : output).\n".utf8))
         }

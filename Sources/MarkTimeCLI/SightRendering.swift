@@ -155,7 +155,7 @@ extension SightRendering {
             guard let age else { return "running, no heartbeat yet in this boot\(pidText)" }
             return age <= DaemonStatus.liveHeartbeatSeconds
                 ? "running (heartbeat \(fixed(age, 1)) s ago)\(pidText)"
-                : "running but silent: no heartbeat for \(fixed(age, 0)) s\(pidText); it may be stopped (SIGSTOP) or stuck: `journalctl -u marktime`"
+                : "running but silent: no heartbeat for \(fixed(age, 0)) s\(pidText); it is stopped (SIGSTOP) or stuck, or cannot write its status file (a full disk): `journalctl -u marktime` tells which"
         case .none:
             if published.stopped {
                 return "stopped (\(age.map { "\(fixed($0, 0)) s ago" } ?? "in another boot")), pid \(published.pid)"

@@ -89,6 +89,8 @@ public struct SightRecorder: Sendable {
                 }
             }
             if let stored { return stored }
+            // A held write lock was waited for already (the busy timeout): the daemon lands the press.
+            if case .busy = lastError { break }
         }
         throw .keptPending(path: pendingPresses.path, reason: lastError.map { "\($0)" } ?? "unknown")
     }

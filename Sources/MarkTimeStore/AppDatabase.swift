@@ -123,7 +123,7 @@ public final class AppDatabase: Sendable {
     /// a lock that SQLite will not wait for: two first opens of a new file both switch it
     /// to WAL, and the loser of that race gets SQLITE_BUSY at once.
     static func openPool(path: String) throws -> DatabasePool {
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + .seconds(busyTimeout)
         while true {
             do {
                 let pool = try DatabasePool(path: path, configuration: configuration())
@@ -202,9 +202,13 @@ public final class AppDatabase: Sendable {
         }
     }
 
+    /// How long a write waits for another process's write lock (seconds): marktime's own
+    /// transactions take milliseconds, so a lock held longer is reported with its holder.
+    public static let busyTimeout: TimeInterval = 2
+
     static func configuration() -> Configuration {
         var config = Configuration()
-        config.busyMode = .timeout(5)
+        config.busyMode = .timeout(busyTimeout)
         config.prepareDatabase { db in
             // Before anything can change the file (GRDB's pool switches it to WAL next, for
             // good): another program's SQLite file is refused as it is.

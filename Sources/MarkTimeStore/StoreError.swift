@@ -1,5 +1,7 @@
+import Foundation
 import GRDB
 import MarkTimeCore
+import MarkTimeSystem
 
 /// A store failure, worded for the navigator: what went wrong, with which file, and what to do.
 public enum StoreError: Error, CustomStringConvertible, Sendable {
@@ -16,6 +18,8 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
     case refused(String)
     /// The store did not take a press, which is kept in the pending-presses file at `path`.
     case keptPending(path: String, reason: String)
+    /// Another process held the store's write lock for the whole busy timeout.
+    case busy(path: String, holders: [String])
 
     public var description: String {
         switch self {
@@ -35,6 +39,9 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             "store \(path) failed: \(reason)"
         case .refused(let reason):
             reason
+        case .busy(let path, let holders):
+            "store \(path) is busy: \(holders.isEmpty ? "another process" : holders.joined(separator: " and ")) held its write lock for "
+                + "\(Quantity.whole(AppDatabase.busyTimeout)) s; wait for it to finish, or stop it"
         case .keptPending(let path, let reason):
             "the store did not take the sight (\(reason)); it is kept safe in \(path), and `marktime daemon` stores it as soon as the store takes writes again"
         }
@@ -53,6 +60,12 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         let reason = db.message ?? "\(db.resultCode)"
         switch db.resultCode {
         case .SQLITE_NOTADB, .SQLITE_CORRUPT: return .corrupt(path: path, reason: reason)
+        case .SQLITE_BUSY, .SQLITE_LOCKED:
+            return .busy(path: path, holders: LockHolders.writers(of: [path, path + "-shm", path + "-wal"]).map { holder in
+                "pid \(holder.pid)" + (holder.command.isEmpty ? "" : " (\(Text.escaped(holder.command.prefix(80))))")
+            })
+        case .SQLITE_FULL:
+            return .failed(path: path, reason: "the disk holding it is full; free space on it (`df -h \((path as NSString).deletingLastPathComponent)` shows it)")
         case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY, .SQLITE_AUTH:
             return .cannotOpen(path: path, reason: "\(reason); check that you may read and write the file and its folder, or choose another with --store")
         default: return .failed(path: path, reason: reason)

@@ -167,3 +167,27 @@ public struct FileIdentity: Hashable, Sendable {
         return now == self ? .same : .replaced
     }
 }
+
+/// Who holds a file's POSIX write locks, read from `/proc/locks` without opening the file
+/// (closing any descriptor on a SQLite file would drop this process's own locks on it).
+public enum LockHolders {
+    /// The other processes holding a POSIX write lock on any of `paths`: each one's pid
+    /// and command line (as `/proc/PID/cmdline` gives it; empty when it cannot be read).
+    public static func writers(of paths: [String]) -> [(pid: Int32, command: String)] {
+        let inodes = Set(paths.compactMap { FileIdentity.of($0)?.inode })
+        guard !inodes.isEmpty, let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return [] }
+        var pids: [Int32] = []
+        for line in text.split(separator: "\n") {
+            // `1: POSIX  ADVISORY  WRITE 12345 fe:00:16220731 120 120`
+            let f = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard f.count >= 6, f[1] == "POSIX", f[3] == "WRITE", let pid = Int32(f[4]), pid != getpid(), !pids.contains(pid),
+                  let inode = f[5].split(separator: ":").last.flatMap({ UInt64($0) }), inodes.contains(inode) else { continue }
+            pids.append(pid)
+        }
+        return pids.map { pid in
+            let raw = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            let command = raw.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+            return (pid, command)
+        }
+    }
+}

@@ -182,6 +182,7 @@ struct BadInputTableTests {
         BadInput(["course", "add", "C1", "--name", "x", "--scale", "A=90,,B=80"], 1, "Error: cannot read the scale 'A=90,,B=80': use LETTER=PERCENT pairs, e.g. \"A=90,B=80,C=70,D=60\""),
         BadInput(["sights", "--store", "/nonexistent-dir/x.sqlite"], 1, "Error: cannot open store /nonexistent-dir/x.sqlite: there is no store: folder /nonexistent-dir does not exist; check --store or MARKTIME_STORE"),
         BadInput(["mark", "--store", "FOLDER/x.sqlite/"], 1, "Error: cannot open store {dir}/folder/x.sqlite/: a store path cannot end with /; give the file, e.g. --store {dir}/folder/x.sqlite"),
+        BadInput(["export", "csv", "--output", "/dev/full"], 1, "Error: cannot write /dev/full: the disk holding /dev is full; free space on it (`df -h /dev` shows it), or choose another disk"),
         BadInput(["export", "csv", "--output", "new.csv/"], 1, "Error: cannot write new.csv/: a file name cannot end with /; give a file name, e.g. new.csv"),
         BadInput(["clock", "--svg", "FOLDER/"], 1, "Error: cannot write {dir}/folder/: a file name cannot end with /; give a file name, e.g. {dir}/folder"),
         BadInput(["export", "csv", "--output", "."], 1, "Error: cannot write .: it is a folder; give a file name, e.g. ./sights.csv"),

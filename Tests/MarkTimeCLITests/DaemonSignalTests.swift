@@ -50,6 +50,15 @@ struct DaemonSignalTests {
         #expect(try daemonLine().hasPrefix("daemon    not running: it ended without stopping (last heartbeat "))
     }
 
+    @Test("A daemon stopped with SIGSTOP is running but silent, and says so")
+    func aStoppedDaemonIsSilent() throws {
+        let daemon = try startDaemon()
+        kill(daemon.child.pid, SIGSTOP)
+        defer { kill(daemon.child.pid, SIGCONT); daemon.stop() }
+        #expect(try eventually(within: 30) { try daemonLine().hasPrefix("daemon    running but silent: no heartbeat for ") }, "\((try? daemonLine()) ?? "")")
+        #expect(try status()["daemon_running"] as? Bool == true)
+    }
+
     @Test("SIGHUP reloads the config: the button's debounce at once, gpsd's address after a restart")
     func sighupReloads() throws {
         // Given a daemon, and two keys changed in its config
