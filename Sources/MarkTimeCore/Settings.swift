@@ -68,7 +68,7 @@ public struct ConfigKey: Sendable {
             }
             return .string(t)
         case .topicLevel:
-            guard !t.isEmpty, t.count <= 64, !t.unicodeScalars.contains(where: { "/+#".unicodeScalars.contains($0) || Text.isControl($0) }) else {
+            guard Text.isTopicLevel(t) else {
                 throw InputError("\(name) '\(Text.escaped(t))' is not one level of an MQTT topic: give 1 to 64 characters without /, + or #, e.g. boat")
             }
             return .string(t)

@@ -43,6 +43,27 @@ public enum Text {
         return out
     }
 
+    /// Whether `text` can be one level of an MQTT topic as OwnTracks uses it (a user or a
+    /// device): 1 to 64 characters, none of them `/`, the wildcards `+` and `#`, or a
+    /// control character.
+    public static func isTopicLevel<S: StringProtocol>(_ text: S) -> Bool {
+        !text.isEmpty && text.count <= 64 && !text.unicodeScalars.contains { "/+#".unicodeScalars.contains($0) || isControl($0) }
+    }
+
+    /// A user's value as an error shows it: escaped (`escaped`), and cut to 80 characters
+    /// with an ellipsis and its length when longer.
+    public static func shown<S: StringProtocol>(_ text: S) -> String {
+        let e = escaped(text)
+        return e.count <= 80 ? e : e.prefix(72) + "… (\(text.count) characters)"
+    }
+
+    /// Whether a scalar shows as something: not white space, not a control character, and
+    /// not one that is invisible by default (a zero-width space or joiner, a direction mark).
+    public static func isVisible(_ scalar: Unicode.Scalar) -> Bool {
+        !scalar.properties.isWhitespace && !isControl(scalar) && !scalar.properties.isDefaultIgnorableCodePoint
+            && scalar.properties.generalCategory != .format
+    }
+
     /// The longest name, in characters.
     public static let maximumNameLength = 100
 
@@ -55,6 +76,9 @@ public enum Text {
         guard !trimmed.isEmpty else { throw InputError("\(what) needs a name, e.g. \(example)") }
         guard !trimmed.unicodeScalars.contains(where: isControl) else {
             throw InputError("\(what)'s name '\(escaped(trimmed))' has a control character (a newline, tab or escape): give one line of plain text, e.g. \(example)")
+        }
+        guard trimmed.unicodeScalars.contains(where: isVisible) else {
+            throw InputError("\(what)'s name has no visible character (only spaces or invisible marks such as a zero-width space): give a name, e.g. \(example)")
         }
         guard trimmed.count <= maximumNameLength else {
             throw InputError("\(what)'s name is \(trimmed.count) characters long: give at most \(maximumNameLength), e.g. \(example)")

@@ -18,7 +18,7 @@ public enum OwnTracks {
 
         public init?(_ topic: String) {
             let parts = topic.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 3 || parts.count == 4, parts[0] == "owntracks", !parts[1].isEmpty, !parts[2].isEmpty else { return nil }
+            guard parts.count == 3 || parts.count == 4, parts[0] == "owntracks", Text.isTopicLevel(parts[1]), Text.isTopicLevel(parts[2]) else { return nil }
             base = parts[0...2].joined(separator: "/")
             switch parts.count == 3 ? "" : parts[3] {
             case "": kind = .location

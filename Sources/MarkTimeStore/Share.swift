@@ -49,7 +49,7 @@ extension AppDatabase {
     /// Ties a member to an OwnTracks device topic, `owntracks/USER/DEVICE`.
     public func linkMember(_ name: String, topic: String) throws(StoreError) {
         guard OwnTracks.Topic.isDevice(topic) else {
-            throw .refused("'\(Text.escaped(topic))' is not an OwnTracks device topic: give owntracks/USER/DEVICE, as `marktime share status` lists them")
+            throw .refused("'\(Text.shown(topic))' is not an OwnTracks device topic: give owntracks/USER/DEVICE, as `marktime share status` lists them")
         }
         try write { db in
             let canonical = try Self.memberName(name, db)

@@ -67,7 +67,8 @@ final class QueueExecutor: TaskExecutor, @unchecked Sendable {
 }
 
 /// Polls `condition` without blocking a thread of the cooperative pool (the daemon runs there too).
-func waitFor(_ seconds: Double = 10, _ condition: () throws -> Bool) async throws -> Bool {
+/// The limit is generous: a loaded machine may be slow, and a condition that holds returns at once.
+func waitFor(_ seconds: Double = 60, _ condition: () throws -> Bool) async throws -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if try condition() { return true }

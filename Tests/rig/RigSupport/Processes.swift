@@ -122,9 +122,16 @@ private final class FileHandleReader: @unchecked Sendable {
     }
 }
 
-/// Polls `condition` every 100 ms until it holds or `seconds` pass; returns whether it held.
+/// How many times longer than its nominal limit a wait may take: a loaded machine (a Pi
+/// running gpsd, chrony and a page; CI beside other work) is slow, and a condition that
+/// holds ends the wait at once, so only a failing check pays for it.
+/// `MARKTIME_TEST_PATIENCE` sets it (default 3).
+public let patience = Double(ProcessInfo.processInfo.environment["MARKTIME_TEST_PATIENCE"] ?? "") ?? 3
+
+/// Polls `condition` every 100 ms until it holds or `seconds` (times `patience`) pass;
+/// returns whether it held.
 public func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
+    let deadline = Date().addingTimeInterval(seconds * patience)
     repeat {
         if try condition() { return true }
         Thread.sleep(forTimeInterval: 0.1)
