@@ -6,6 +6,7 @@ import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import MarkTimeCore
+import NIOCore
 import NIOSSL
 import ServiceLifecycle
 
@@ -65,8 +66,25 @@ public enum WebServer {
                     exit(0)
                 }
             }
-            try await ServiceGroup(configuration: group).run()
+            do { try await ServiceGroup(configuration: group).run() } catch let error as IOError {
+                throw listenError(error, configuration)
+            }
             tasks.cancelAll()
+        }
+    }
+
+    /// A socket error from listening, as a sentence that says what to do.
+    static func listenError(_ error: IOError, _ c: Configuration) -> InputError {
+        let at = "\(c.host):\(c.port)"
+        switch error.errnoCode {
+        case EADDRINUSE:
+            return InputError("cannot listen on \(at): another program listens there already (`ss -ltnp` shows which); give another port with --listen or web.listen")
+        case EADDRNOTAVAIL:
+            return InputError("cannot listen on \(at): \(c.host) is not an address of this machine; use 0.0.0.0 for every network, or one that `ip -brief address` lists")
+        case EACCES:
+            return InputError("cannot listen on \(at): ports below 1024 need more rights than this user has; use a port such as 8080")
+        default:
+            return InputError("cannot listen on \(at): \(String(cString: strerror(error.errnoCode)))")
         }
     }
 
@@ -76,12 +94,20 @@ public enum WebServer {
         let http = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: router)
         let server: HTTPServerBuilder
         if let tls = configuration.tls {
+            for (name, path) in [("web.tls_cert", tls.certificate), ("web.tls_key", tls.key)] {
+                guard FileManager.default.fileExists(atPath: path) else {
+                    throw InputError("\(name) \(path) does not exist: set \(name) to a PEM file (`marktime config set \(name) PATH`)")
+                }
+                guard FileManager.default.isReadableFile(atPath: path) else {
+                    throw InputError("\(name) \(path) cannot be read by this user: let it read the file, or run the page as one who may")
+                }
+            }
             let chain: [NIOSSLCertificate], key: NIOSSLPrivateKey
-            do {
-                chain = try NIOSSLCertificate.fromPEMFile(tls.certificate)
-                key = try NIOSSLPrivateKey(file: tls.key, format: .pem)
-            } catch {
-                throw InputError("cannot read web.tls_cert \(tls.certificate) or web.tls_key \(tls.key) as PEM: \(error)")
+            do { chain = try NIOSSLCertificate.fromPEMFile(tls.certificate) } catch {
+                throw InputError("web.tls_cert \(tls.certificate) is not a PEM certificate (-----BEGIN CERTIFICATE-----): give the certificate's PEM file")
+            }
+            do { key = try NIOSSLPrivateKey(file: tls.key, format: .pem) } catch {
+                throw InputError("web.tls_key \(tls.key) is not a PEM private key (-----BEGIN PRIVATE KEY-----), or it has a passphrase: give the key's PEM file without one")
             }
             server = try .tls(http, tlsConfiguration: .makeServerConfiguration(certificateChain: chain.map { .certificate($0) },
                                                                                privateKey: .privateKey(key)))

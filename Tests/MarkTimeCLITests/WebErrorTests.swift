@@ -1,0 +1,49 @@
+import Foundation
+import RigSupport
+import Testing
+
+/// `marktime web` refusing what it cannot serve with a sentence, not a socket's or a
+/// TLS library's raw error.
+@Suite("The phone page's start-up errors")
+struct WebErrorTests {
+    /// A TCP socket listening on 127.0.0.1 at a free port; closed by the caller.
+    func listener() throws -> (fd: Int32, port: UInt16) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var len = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let ok = withUnsafeMutablePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, len) == 0 && listen(fd, 1) == 0 && getsockname(fd, $0, &len) == 0 }
+        }
+        try #require(ok)
+        return (fd, UInt16(bigEndian: addr.sin_port))
+    }
+
+    @Test("A port another program listens on is named, with how to find it")
+    func aPortInUse() throws {
+        let cli = CLI()
+        let (fd, port) = try listener()
+        defer { close(fd) }
+        let r = try cli.run(["web", "--listen", "127.0.0.1:\(port)"])
+        #expect(r.status == 1)
+        #expect(r.stderr.hasSuffix("Error: cannot listen on 127.0.0.1:\(port): another program listens there already (`ss -ltnp` shows which); give another port with --listen or web.listen\n"))
+    }
+
+    @Test("A TLS certificate that is missing, or not PEM, is named")
+    func badCertificates() throws {
+        let cli = CLI()
+        let text = cli.folder + "/not.pem"
+        try "hello\n".write(toFile: text, atomically: true, encoding: .utf8)
+        for (key, value) in [("web.tls_cert", cli.folder + "/missing.pem"), ("web.tls_key", text)] {
+            #expect(try cli.run(["config", "set", key, value], storeFlag: false).status == 0)
+        }
+        let missing = try cli.run(["web", "--listen", "127.0.0.1:1"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.hasSuffix("Error: web.tls_cert \(cli.folder)/missing.pem does not exist: set web.tls_cert to a PEM file (`marktime config set web.tls_cert PATH`)\n"))
+        #expect(try cli.run(["config", "set", "web.tls_cert", text], storeFlag: false).status == 0)
+        let notPEM = try cli.run(["web", "--listen", "127.0.0.1:1"])
+        #expect(notPEM.status == 1)
+        #expect(notPEM.stderr.hasSuffix("Error: web.tls_cert \(text) is not a PEM certificate (-----BEGIN CERTIFICATE-----): give the certificate's PEM file\n"))
+    }
+}
