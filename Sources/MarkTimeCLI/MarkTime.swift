@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MarkTimeCore
 
 /// The `marktime` command: the root of every subcommand.
 public struct MarkTime: AsyncParsableCommand {
@@ -38,16 +39,29 @@ public struct MarkTime: AsyncParsableCommand {
             var lines = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
             guard exitCode(for: error) == .validationFailure, let word = arguments.first(where: Self.looksNegative),
                   let first = lines.first, first.contains("Missing expected argument") || first.contains("Unknown option")
-            else { exit(withError: error) }
+            else { fail(error) }
             lines[0] += ": '\(word)' was read as an option; an id or a count is a whole number from 1 up, and a negative value goes after its option (--ie -1.5)"
-            FileHandle.standardError.write(Data((lines.joined(separator: "\n") + "\n").utf8))
+            FileHandle.standardError.write(Data((lines.map { Text.escaped($0) }.joined(separator: "\n") + "\n").utf8))
             Foundation.exit(exitCode(for: error).rawValue)
         }
         do {
             if var asyncCommand = command as? AsyncParsableCommand { try await asyncCommand.run() } else { try command.run() }
         } catch {
-            exit(withError: error)
+            fail(error)
         }
+    }
+
+    /// Prints an error's message and exits with its code. A value the user typed that holds
+    /// an escape sequence or another control character is shown escaped (`\u{1B}[2J`),
+    /// never sent raw to the terminal. Help (`--help`) goes out as argument-parser writes it.
+    static func fail(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        guard code != .success else { exit(withError: error) }
+        let lines = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map { Text.escaped($0) }
+        var text = lines.joined(separator: "\n")
+        if !text.hasSuffix("\n") { text += "\n" }
+        FileHandle.standardError.write(Data(text.utf8))
+        Foundation.exit(code.rawValue)
     }
 
     /// `-1`, `-0.5`: a word ArgumentParser takes for an option.

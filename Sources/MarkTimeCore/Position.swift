@@ -107,7 +107,10 @@ public enum SextantAngle {
         let tokens = try AngleTokens(text, what: "Hs", forms: forms).tokens
         let numbers = tokens.compactMap(\.number)
         guard numbers.count == tokens.count else {
-            throw InputError("cannot read Hs '\(text)': an altitude has no N/S/E/W; write it as \(forms)")
+            // `1e308` reads as 1, then E: a number in exponent form, not a hemisphere.
+            let exponent = text.contains(/[0-9][eE][+-]?[0-9]/)
+            throw InputError("cannot read Hs '\(Text.shown(text))': "
+                + (exponent ? "write the altitude as a plain number, not in exponent form; " : "an altitude has no N/S/E/W; ") + "write it as \(forms)")
         }
         let value = try Position.sexagesimal(numbers, text: text, what: "Hs")
         guard value >= 0, value <= 180 else {
