@@ -43,7 +43,9 @@ public struct ConfigFile: Sendable {
         }
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw ConfigError("cannot read config file \(path): \(error.localizedDescription); check its permissions")
+            let reason = Files.reason(error)
+            throw ConfigError("cannot read config file \(path): \(reason); "
+                + (reason == "permission denied" ? "let this user read it, or give another with --config" : "save it as UTF-8 text, or remove it to use the defaults"))
         }
         return try Self.settings(toml: text, path: path, zoneExists: zoneExists)
     }
@@ -146,7 +148,7 @@ public struct ConfigFile: Sendable {
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try SideFile.replaceDurably(path, with: Array(text.utf8))
         } catch {
-            throw ConfigError("cannot write config file \(path): \(error.localizedDescription); check its permissions or use --config")
+            throw ConfigError("cannot write config file \(path): \(Files.reason(error)); check its permissions or use --config")
         }
     }
 

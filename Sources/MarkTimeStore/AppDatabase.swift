@@ -25,7 +25,7 @@ public final class AppDatabase: Sendable {
                 throw .cannotOpen(path: path, reason: "folder \(folder) does not exist; create it, or choose another store with --store")
             }
             do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                throw .cannotOpen(path: path, reason: "cannot create folder \(folder): \(error.localizedDescription)")
+                throw .cannotOpen(path: path, reason: "cannot create folder \(folder): \(Files.reason(error))")
             }
         }
         let pool = try Self.opening(path) { try Self.openPool(path: path) }

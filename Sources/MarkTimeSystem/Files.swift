@@ -191,3 +191,26 @@ public enum LockHolders {
         }
     }
 }
+
+extension Files {
+    /// Why a Foundation file operation failed, in words: the system's reason (its errno)
+    /// when Foundation carries one, else the file error's meaning, never
+    /// "NSCocoaErrorDomain error 256".
+    public static func reason(_ error: any Error) -> String {
+        if let e = error as? SystemError { return String(cString: strerror(e.errno.rawValue)) }
+        let ns = error as NSError
+        if ns.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(ns.code))) }
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        switch ns.code {
+        case NSFileNoSuchFileError, NSFileReadNoSuchFileError: return "there is no such file"
+        case NSFileReadNoPermissionError, NSFileWriteNoPermissionError: return "permission denied"
+        case NSFileWriteOutOfSpaceError: return "the disk is full"
+        case NSFileWriteVolumeReadOnlyError: return "the disk is read-only"
+        case NSFileReadInapplicableStringEncodingError, NSFileReadCorruptFileError: return "it is not UTF-8 text"
+        case NSFileWriteFileExistsError: return "a file of that name is in the way"
+        default: return "file error \(ns.code)"
+        }
+    }
+}

@@ -186,6 +186,7 @@ struct BadInputTableTests {
         BadInput(["sight", "edit", "1", "--hs", "1e308"], 1, "Error: cannot read Hs '1e308': write the altitude as a plain number, not in exponent form; write it as `34 12.3` (degrees, minutes), `34°12'.3` or `34.205`"),
         BadInput(["sights", "--since", "\u{1B}[2J"], 1, "Error: cannot read --since '\\u{1B}[2J': use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]Z (UTC)"),
         BadInput(["config", "set", "sound.volume", "\u{1B}]0;pwned\u{07}"], 1, "Error: sound.volume cannot hold control characters such as newlines: '\\u{1B}]0;pwned\\u{7}' (beep volume in percent, 0-100)"),
+        BadInput(["status", "--config", "FOREIGN"], 1, "Error: cannot read config file {dir}/foreign.db: it is not UTF-8 text; save it as UTF-8 text, or remove it to use the defaults"),
         BadInput(["export", "csv", "--output", "new.csv/"], 1, "Error: cannot write new.csv/: a file name cannot end with /; give a file name, e.g. new.csv"),
         BadInput(["clock", "--svg", "FOLDER/"], 1, "Error: cannot write {dir}/folder/: a file name cannot end with /; give a file name, e.g. {dir}/folder"),
         BadInput(["export", "csv", "--output", "."], 1, "Error: cannot write .: it is a folder; give a file name, e.g. ./sights.csv"),
