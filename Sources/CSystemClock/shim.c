@@ -9,6 +9,8 @@
 #include <sys/timex.h>
 #include <pthread.h>
 #include <time.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 
 static int64_t ns(const struct timespec *ts) {
     return (int64_t)ts->tv_sec * 1000000000LL + (int64_t)ts->tv_nsec;
@@ -64,4 +66,11 @@ int csystemclock_term_with_parent(void) {
 
 int csystemclock_name_thread(const char *name) {
     return pthread_setname_np(pthread_self(), name);
+}
+
+int csystemclock_is_frozen(const char *path) {
+    struct statx info;
+    if (statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &info) != 0) return -1;
+    const unsigned long long frozen = STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND;
+    return (info.stx_attributes_mask & info.stx_attributes & frozen) != 0;
 }

@@ -28,6 +28,8 @@ public enum DaemonReport: Hashable, Sendable {
     case storeGone(path: String, pending: String)
     /// Another file is at the store's path: the daemon stops, to be started on it.
     case storeReplaced(path: String)
+    /// The store's file, WAL or shared memory was made immutable or append-only.
+    case storeFrozen(path: String, pending: String)
 
     /// The daemon's chores that can fail without stopping it.
     public enum Chore: Hashable, Sendable {
@@ -95,6 +97,9 @@ public enum DaemonReport: Hashable, Sendable {
         case .storeReplaced(let path):
             LogLine(.critical, "another file is at the store's path: the daemon stops, to be started again on it (systemd does so); "
                 + "the pending presses land at its start", ["store": path])
+        case .storeFrozen(let path, let pending):
+            LogLine(.critical, "the store's files are immutable or append-only (chattr): nothing is written to it; presses wait in the "
+                + "pending-presses file and land once `sudo chattr -i -a \(path) \(path)-wal \(path)-shm` is run", ["store": path, "pending": pending])
         case .signalIgnored(let name):
             LogLine(.notice, "\(name) ignored: SIGHUP reloads the config, SIGTERM stops the daemon")
         }

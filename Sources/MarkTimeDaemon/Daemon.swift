@@ -219,6 +219,12 @@ public final class MarkTimeDaemon: Sendable {
         statusFile.remove()
         beeper?.finish()
         report(.stopped)
+        if storeState.withLock({ $0 }) == .frozen {
+            // SQLite's close would write its shared memory, which the kernel answers with
+            // SIGBUS once the file is immutable: leave without closing; the WAL is kept, and
+            // the next open recovers from it.
+            exit(0)
+        }
         if replaced {
             throw InputError("the store at \(store.path) was replaced while the daemon ran; it stopped to open the new file: "
                 + "systemd starts it again, or run `marktime daemon` again")
@@ -346,6 +352,7 @@ public final class MarkTimeDaemon: Sendable {
         switch now {
         case .same: break
         case .gone: report(.storeGone(path: store.path, pending: pendingPresses.path))
+        case .frozen: report(.storeFrozen(path: store.path, pending: pendingPresses.path))
         case .replaced:
             report(.storeReplaced(path: store.path))
             Task { await shutdown() }
@@ -358,7 +365,8 @@ public final class MarkTimeDaemon: Sendable {
     func perform(_ job: StoreWriter.Job) {
         switch job {
         case .insert(let sight, _) where storeChanged():
-            return feed(.storeFailed(sight, reason: "the store is no longer at \(store.path)"))
+            let frozen = storeState.withLock { $0 } == .frozen
+            return feed(.storeFailed(sight, reason: frozen ? "the store's files at \(store.path) are immutable" : "the store is no longer at \(store.path)"))
         case .keepPending, .settlePending, .insert:
             break
         default:

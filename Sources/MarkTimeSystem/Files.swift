@@ -1,3 +1,4 @@
+import CSystemClock
 import Foundation
 import Glibc
 import SystemPackage
@@ -152,6 +153,15 @@ public struct FileIdentity: Hashable, Sendable {
         case gone
         /// Another file at the path (restored, copied or moved over it).
         case replaced
+        /// The file, or its `-wal` or `-shm`, is immutable or append-only.
+        case frozen
+    }
+
+    /// Whether the file at `path` is marked immutable or append-only (`chattr +i`, `+a`),
+    /// asked with `statx(2)`, which opens nothing: a process that mapped it for writing
+    /// (SQLite's `-shm`) would get SIGBUS on its next write to it.
+    public static func isFrozen(_ path: String) -> Bool {
+        csystemclock_is_frozen(path) == 1
     }
 
     /// The file `path` names now; nil when there is none.
@@ -161,10 +171,12 @@ public struct FileIdentity: Hashable, Sendable {
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    /// Whether `path` still names this file (one `stat(2)`).
+    /// Whether `path` still names this file (one `stat(2)`), and whether it or its SQLite
+    /// side files can be written (a `statx(2)` each).
     public func check(_ path: String) -> Change {
         guard let now = Self.of(path) else { return .gone }
-        return now == self ? .same : .replaced
+        guard now == self else { return .replaced }
+        return [path, path + "-wal", path + "-shm"].contains(where: Self.isFrozen) ? .frozen : .same
     }
 }
 

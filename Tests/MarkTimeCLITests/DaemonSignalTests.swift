@@ -143,4 +143,28 @@ struct DaemonSignalTests {
         #expect(daemon.log.contains("Error: the store at \(cli.store) was replaced while the daemon ran"))
         #expect(daemon.child.exitStatus.map { ($0 >> 8) & 0xff } == 1)
     }
+
+    /// Whether this machine lets the test mark a file immutable (root, on ext4 and the like).
+    static let canFreeze: Bool = {
+        let probe = NSTemporaryDirectory() + "marktime-chattr-" + UUID().uuidString
+        FileManager.default.createFile(atPath: probe, contents: nil)
+        defer { _ = try? runCommand("/usr/bin/chattr", ["-i", probe], environment: [:]); try? FileManager.default.removeItem(atPath: probe) }
+        return (try? runCommand("/usr/bin/chattr", ["+i", probe], environment: [:]).status) == 0
+    }()
+
+    @Test("A store whose shared memory is made immutable is written no more, and the daemon stops without SIGBUS",
+          .enabled(if: canFreeze, "needs chattr +i: root on ext4"))
+    func anImmutableSharedMemoryFile() throws {
+        #expect(try cli.run(["mark"]).status == 0)
+        let daemon = try startDaemon()
+        let shm = cli.store + "-shm"
+        #expect(try runCommand("/usr/bin/chattr", ["+i", shm], environment: [:]).status == 0)
+        defer { _ = try? runCommand("/usr/bin/chattr", ["-i", shm], environment: [:]) }
+        #expect(try eventually(within: 10) { daemon.log.contains("the store's files are immutable or append-only (chattr)") }, "\(daemon.log)")
+        daemon.stop()
+        #expect(daemon.child.exitedCleanly, "status \(daemon.child.exitStatus.map(String.init) ?? "none"): \(daemon.log.suffix(400))")
+        _ = try runCommand("/usr/bin/chattr", ["-i", shm], environment: [:])
+        #expect(try status()["sights"] as? Int == 1)
+    }
 }
+

@@ -39,4 +39,8 @@ int csystemclock_term_with_parent(void);
 /// Names the calling thread as ps and /proc show it; 0, or an errno (ERANGE beyond 15 bytes).
 int csystemclock_name_thread(const char *name);
 
+/// 1 when the file at `path` is immutable or append-only (statx(2): nothing is opened),
+/// 0 when not, -1 with errno when it cannot be asked.
+int csystemclock_is_frozen(const char *path);
+
 #endif
