@@ -184,6 +184,8 @@ public struct DaemonCore: Sendable {
     /// A tracked sample arrived since the last backfill pass, and weak stamps may exist.
     private var backfillDue = true
     private var lastTrackSave: Int64 = 0
+    /// Chores done every second that failed last time (logged once until they work again).
+    private var failing: Set<DaemonReport.Chore> = []
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -253,6 +255,11 @@ public struct DaemonCore: Sendable {
             return anchor(signal)
         case .stopping(let now):
             return tick(now: now, clock: nil, stopping: true)
+        case .report(.failed(let chore, let error)) where chore.repeats:
+            // A chore done every second is logged when it starts failing, not every time.
+            return failing.insert(chore).inserted ? [.log(DaemonReport.failed(chore, error: error).line)] : []
+        case .report(.succeeded(let chore)):
+            return failing.remove(chore) != nil ? [.log(DaemonReport.succeeded(chore).line)] : []
         case .report(let report):
             return [.log(report.line)]
         case .reconfigure(let new):

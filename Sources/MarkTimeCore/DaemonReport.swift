@@ -10,6 +10,8 @@ public enum DaemonReport: Hashable, Sendable {
     case walReserved(bytes: Int)
     /// A chore the wiring could not do, and the error it met.
     case failed(Chore, error: String)
+    /// A chore done every second (`Chore.repeats`) that worked.
+    case succeeded(Chore)
     case shareConnected(broker: String, topic: String)
     case shareUnavailable(broker: String, reason: String)
     /// A friend's message that does not parse (reported once per topic).
@@ -53,6 +55,9 @@ public enum DaemonReport: Hashable, Sendable {
         case applyShare(topic: String)
         case startChild(name: String, command: String)
         case reload
+
+        /// Done every second: a failure is logged once, and again only after it worked.
+        public var repeats: Bool { if case .statusFile = self { true } else { false } }
     }
 
     /// The line the log gets.
@@ -70,6 +75,10 @@ public enum DaemonReport: Hashable, Sendable {
             LogLine(.info, "store: WAL file grown once to its checkpoint size", ["bytes": "\(bytes)"])
         case .failed(let chore, let error):
             Self.failure(chore, error)
+        case .succeeded(.statusFile(let path)):
+            LogLine(.notice, "the status file is written again", ["path": path])
+        case .succeeded:
+            LogLine(.notice, "a failed chore works again")
         case .shareConnected(let broker, let topic):
             LogLine(.info, "sharing: connected to the broker", ["broker": broker, "topic": topic])
         case .shareUnavailable(let broker, let reason):
@@ -108,7 +117,9 @@ public enum DaemonReport: Hashable, Sendable {
     private static func failure(_ chore: Chore, _ error: String) -> LogLine {
         let e = ["error": error]
         switch chore {
-        case .statusFile(let path): return LogLine(.error, "cannot write the status file", ["path": path, "error": error])
+        case .statusFile(let path):
+            return LogLine(.error, "cannot write the status file: `marktime status` shows the daemon as silent until it can; free space on its disk",
+                           ["path": path, "error": error])
         case .pendingFile: return LogLine(.critical, "cannot write the pending-presses file: the sight is kept in memory only", e)
         case .settlePending: return LogLine(.error, "cannot settle the pending-presses file", e)
         case .acknowledgeAnchor: return LogLine(.error, "cannot acknowledge the anchor alarm", e)

@@ -326,7 +326,10 @@ public final class MarkTimeDaemon: Sendable {
         case .acknowledgeAnchor: writer.submit(.acknowledgeAnchor)
         case .recordGap(let gap): writer.submit(.gap(gap))
         case .publish(let s):
-            do { try statusFile.write(status(s)) } catch {
+            do {
+                try statusFile.write(status(s))
+                report(.succeeded(.statusFile(path: statusFile.path)))
+            } catch {
                 report(.failed(.statusFile(path: statusFile.path), error: "\(error)"))
             }
         case .saveTrack(let entries): writer.submit(.track(entries))

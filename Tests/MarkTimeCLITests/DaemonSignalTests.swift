@@ -166,5 +166,38 @@ struct DaemonSignalTests {
         _ = try runCommand("/usr/bin/chattr", ["-i", shm], environment: [:])
         #expect(try status()["sights"] as? Int == 1)
     }
+
+    /// Whether this machine lets the test mount a small tmpfs (root).
+    static let canMount: Bool = {
+        let probe = NSTemporaryDirectory() + "marktime-mount-" + UUID().uuidString
+        try? FileManager.default.createDirectory(atPath: probe, withIntermediateDirectories: true)
+        defer { _ = try? runCommand("/bin/umount", [probe], environment: [:]); try? FileManager.default.removeItem(atPath: probe) }
+        return (try? runCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe], environment: [:]).status) == 0
+    }()
+
+    @Test("With the status file's disk full, status still says the daemon runs, and why it is silent",
+          .enabled(if: canMount, "needs to mount a tmpfs: root"))
+    func aFullStatusDisk() throws {
+        // Given the runtime folder on a 64 KiB tmpfs, filled up
+        let runtime = cli.folder + "/run"
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true)
+        #expect(try runCommand("/bin/mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", runtime], environment: [:]).status == 0)
+        defer { _ = try? runCommand("/bin/umount", ["-l", runtime], environment: [:]) }
+        let filler = runtime + "/filler"
+        _ = try? runCommand("/bin/dd", ["if=/dev/zero", "of=\(filler)", "bs=4k", "count=64"], environment: [:])
+        // When the daemon runs there
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"],
+                                       environment: ["RUNTIME_DIRECTORY": runtime])
+        defer { daemon.stop() }
+        // Then it logs the failure once, and status says it runs but is silent, naming the full disk
+        #expect(try eventually(within: 20) { daemon.log.contains("cannot write the status file") }, "\(daemon.log)")
+        #expect(try eventually(within: 30) { try daemonLine().contains("running but silent") }, "\((try? daemonLine()) ?? "")")
+        #expect(try daemonLine().contains("or cannot write its status file (a full disk)"))
+        #expect(daemon.log.components(separatedBy: "cannot write the status file").count == 2, "\(daemon.log)")
+        // When space is freed, the status file is written again and status shows the heartbeat
+        try FileManager.default.removeItem(atPath: filler)
+        #expect(try eventually(within: 20) { daemon.log.contains("the status file is written again") }, "\(daemon.log)")
+        #expect(try eventually(within: 20) { try daemonLine().hasPrefix("daemon    running (heartbeat ") }, "\((try? daemonLine()) ?? "")")
+    }
 }
 
