@@ -166,16 +166,24 @@ final class ShareService: Sendable {
     func handle(_ event: TransportEvent) {
         switch event {
         case .connected:
-            state.withLock { s in
+            let last = state.withLock { s in
                 s.connected = true
                 s.connection = "connected"
+                return (s.lastFix, s.regions)
             }
             report(.shareConnected(broker: settings.broker, topic: settings.topic))
             writeState()
+            // A phone that connects at any moment sees the boat: its position goes out again,
+            // retained, after what waits in the outbox.
+            if let (fix, time) = last.0 { enqueue([location(fix, time: time, trigger: "c", regions: last.1)]) }
             pump()
         case .refused(let reason), .disconnected(let reason):
             let changed = state.withLock { s in
                 let text = event == .refused(reason) ? "refused: \(reason)" : "disconnected: \(reason)"
+                // What was in flight goes again from the outbox, oldest first, on the next
+                // connection, before anything newer: the retained position stays the newest.
+                s.inFlight = [:]
+                s.lastQueued = 0
                 defer { (s.connected, s.connection) = (false, text) }
                 return s.connection != text
             }

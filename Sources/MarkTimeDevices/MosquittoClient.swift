@@ -24,10 +24,13 @@ public protocol ShareTransport: AnyObject, Sendable {
     func stop()
 }
 
-/// libmosquitto, on its own network thread (`mosquitto_loop_start`), which reconnects a
-/// lost connection after 1 s, doubling up to a minute. A broker that is not there at the
-/// start is tried on the same schedule by a thread of ours, since libmosquitto's loop only
-/// takes over once a connection has begun.
+/// libmosquitto, driven by a thread of ours (`marktime-mqtt`). Each connection is a new
+/// client with the same id and a persistent session (clean session off), so the broker
+/// keeps the boat's subscriptions and queues friends' messages while it is away. Whatever
+/// ends a connection (the network, TLS, a protocol error such as a captive portal answering
+/// on the broker's port, a broker restart, a refusal), the thread waits a `Backoff` (1 s,
+/// doubling to a minute) and connects again, until `stop`. A new client never resends
+/// what the last one had in flight: the share service sends again from its outbox, in order.
 public final class MosquittoClient: ShareTransport, @unchecked Sendable {
     /// Where and how to connect.
     public struct Configuration: Sendable {
@@ -40,7 +43,8 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
         public var caFile: String?
         /// Subscribed at each connection, QoS 1.
         public var subscriptions: [String]
-        /// Retained last will: topic and payload.
+        /// The last will: topic and payload, sent at QoS 0 and not retained, so that it never
+        /// takes the place of the boat's retained position.
         public var will: (topic: String, payload: [UInt8])?
 
         public init(host: String, port: Int, clientID: String, username: String? = nil, password: String? = nil, caFile: String? = nil,
@@ -53,8 +57,12 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
     private static let library: Void = { mosquitto_lib_init() }()
 
     let configuration: Configuration
-    private var handle: OpaquePointer?
-    private var connector: PollThread?
+    /// A libmosquitto client, which is thread-safe for publishing.
+    struct Client: @unchecked Sendable { var pointer: OpaquePointer? }
+    /// The current connection's client; nil between connections.
+    private let handle = Mutex(Client())
+    private var thread: PollThread?
+    private let stopping = Atomic<Bool>(false)
     private let sink = Mutex<(@Sendable (TransportEvent) -> Void)?>(nil)
     /// The broker refused the last connection: the disconnection that follows says nothing new.
     private let refused = Atomic<Bool>(false)
@@ -70,34 +78,83 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
         }
     }
 
+    /// The reason a libmosquitto call gave, in words.
+    static func reason(_ rc: Int32) -> String {
+        rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc))
+    }
+
     public func start(_ events: @escaping @Sendable (TransportEvent) -> Void) throws(InputError) {
         sink.withLock { $0 = events }
-        guard let m = mosquitto_new(configuration.clientID, true, Unmanaged.passUnretained(self).toOpaque()) else {
+        // Checked once here, so that a wrong setting is an error at start, not a retry loop.
+        if let ca = configuration.caFile, !FileManager.default.isReadableFile(atPath: ca) {
+            throw InputError("share.tls_ca \(ca) cannot be read: give the broker's CA certificate as a PEM file")
+        }
+        let thread: PollThread
+        do { thread = try PollThread(name: "marktime-mqtt") } catch { throw InputError("\(error)") }
+        self.thread = thread
+        thread.start { [self] t in run(t) }
+    }
+
+    /// Connects, runs the connection until it ends, waits, and again, until `stop`.
+    private func run(_ t: PollThread) {
+        var backoff = Backoff()
+        while !stopping.load(ordering: .relaxed) {
+            let began = ContinuousClock.now
+            let reason: String
+            do {
+                let m = try client()
+                handle.withLock { $0.pointer = m }
+                refused.store(false, ordering: .relaxed)
+                // Without blocking on the TCP handshake, so that a stop is heard within the loop's 0.5 s.
+                let rc = mosquitto_connect_async(m, configuration.host, Int32(configuration.port), 30)
+                if rc == MOSQ_ERR_SUCCESS.rawValue {
+                    var loop = MOSQ_ERR_SUCCESS.rawValue
+                    while loop == MOSQ_ERR_SUCCESS.rawValue, !stopping.load(ordering: .relaxed) {
+                        loop = mosquitto_loop(m, 500, 1)
+                    }
+                    reason = loop == MOSQ_ERR_SUCCESS.rawValue ? "stopped" : Self.reason(loop)
+                } else {
+                    reason = Self.reason(rc)
+                }
+                handle.withLock { $0.pointer = nil }
+                mosquitto_disconnect(m)
+                mosquitto_destroy(m)
+            } catch {
+                reason = error.description
+            }
+            if stopping.load(ordering: .relaxed) { return }
+            if !refused.load(ordering: .relaxed) { emit(.disconnected(reason)) }
+            if (try? t.wait([], timeout: backoff.next(after: ContinuousClock.now - began))) != .timedOut { return }
+        }
+    }
+
+    /// A new client for one connection, with its settings and callbacks.
+    private func client() throws(InputError) -> OpaquePointer {
+        let c = configuration
+        guard let m = mosquitto_new(c.clientID, false, Unmanaged.passUnretained(self).toOpaque()) else {
             throw InputError("cannot make an MQTT client: \(String(cString: strerror(errno)))")
         }
-        handle = m
-        let c = configuration
-        if c.username != nil || c.password != nil {
-            try Self.check(mosquitto_username_pw_set(m, c.username, c.password), "MQTT username")
+        do {
+            // Other threads publish while this one runs the loop: they queue, and the loop
+            // does every read and write on the socket (and its TLS session).
+            try Self.check(mosquitto_threaded_set(m, true), "MQTT threads")
+            if c.username != nil || c.password != nil {
+                try Self.check(mosquitto_username_pw_set(m, c.username, c.password), "MQTT username")
+            }
+            if let ca = c.caFile {
+                try Self.check(mosquitto_tls_set(m, ca, nil, nil, nil, nil), "MQTT TLS with CA \(ca)")
+                try Self.check(mosquitto_tls_opts_set(m, 1, nil, nil), "MQTT TLS options")
+            }
+            if let will = c.will {
+                try Self.check(will.payload.withUnsafeBytes { mosquitto_will_set(m, will.topic, Int32($0.count), $0.baseAddress, 0, false) }, "MQTT last will")
+            }
+        } catch {
+            mosquitto_destroy(m)
+            throw error
         }
-        if let ca = c.caFile {
-            try Self.check(mosquitto_tls_set(m, ca, nil, nil, nil, nil), "MQTT TLS with CA \(ca)")
-            try Self.check(mosquitto_tls_opts_set(m, 1, nil, nil), "MQTT TLS options")
-        }
-        if let will = c.will {
-            try Self.check(will.payload.withUnsafeBytes { mosquitto_will_set(m, will.topic, Int32($0.count), $0.baseAddress, 1, true) }, "MQTT last will")
-        }
-        mosquitto_reconnect_delay_set(m, 1, 60, true)
         mosquitto_connect_callback_set(m) { _, me, rc in
             guard let me else { return }
-            let client = Unmanaged<MosquittoClient>.fromOpaque(me).takeUnretainedValue()
-            client.connected(rc)
-        }
-        mosquitto_disconnect_callback_set(m) { _, me, rc in
-            guard let me else { return }
-            let client = Unmanaged<MosquittoClient>.fromOpaque(me).takeUnretainedValue()
-            guard !client.refused.load(ordering: .relaxed) else { return }
-            client.emit(.disconnected(rc == 0 ? "disconnected" : String(cString: mosquitto_strerror(rc))))
+            Unmanaged<MosquittoClient>.fromOpaque(me).takeUnretainedValue().connected(rc)
         }
         mosquitto_publish_callback_set(m) { _, me, mid in
             guard let me else { return }
@@ -110,51 +167,39 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
             let payload = count > 0 ? Array(UnsafeRawBufferPointer(start: message.pointee.payload, count: count)) : []
             Unmanaged<MosquittoClient>.fromOpaque(me).takeUnretainedValue().emit(.message(topic: topic, payload: payload))
         }
-        let connector: PollThread
-        do { connector = try PollThread(name: "marktime-mqtt") } catch { throw InputError("\(error)") }
-        self.connector = connector
-        connector.start { [self] t in
-            var backoff = Backoff()
-            while true {
-                let rc = mosquitto_connect_async(handle, c.host, Int32(c.port), 30)
-                if rc == MOSQ_ERR_SUCCESS.rawValue {
-                    let loop = mosquitto_loop_start(handle)
-                    if loop != MOSQ_ERR_SUCCESS.rawValue { emit(.disconnected(String(cString: mosquitto_strerror(loop)))) }
-                    return
-                }
-                emit(.disconnected(rc == MOSQ_ERR_ERRNO.rawValue ? String(cString: strerror(errno)) : String(cString: mosquitto_strerror(rc))))
-                if (try? t.wait([], timeout: backoff.next(after: .zero))) != .timedOut { return }
-            }
-        }
+        return m
     }
 
     func emit(_ event: TransportEvent) { sink.withLock { $0 }?(event) }
 
+    /// On the connection's thread, in `mosquitto_loop`.
     func connected(_ rc: Int32) {
         refused.store(rc != 0, ordering: .relaxed)
         guard rc == 0 else {
             emit(.refused(String(cString: mosquitto_connack_string(rc))))
             return
         }
-        for topic in configuration.subscriptions { _ = mosquitto_subscribe(handle, nil, topic, 1) }
+        if let m = handle.withLock({ $0.pointer }) {
+            for topic in configuration.subscriptions { _ = mosquitto_subscribe(m, nil, topic, 1) }
+        }
         emit(.connected)
     }
 
     public func publish(topic: String, payload: [UInt8], retain: Bool) throws(InputError) -> Int32 {
         var mid: Int32 = 0
-        let rc = payload.withUnsafeBytes { mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, 1, retain) }
+        // Under the lock, so that the connection's client is not destroyed meanwhile.
+        let rc = handle.withLock { client -> Int32 in
+            guard let m = client.pointer else { return MOSQ_ERR_NO_CONN.rawValue }
+            return payload.withUnsafeBytes { mosquitto_publish(m, &mid, topic, Int32($0.count), $0.baseAddress, 1, retain) }
+        }
         try Self.check(rc, "MQTT publish on \(topic)")
         return mid
     }
 
     public func stop() {
-        connector?.stop()
-        connector = nil
-        guard let m = handle else { return }
-        mosquitto_disconnect(m)
-        mosquitto_loop_stop(m, false)
+        stopping.store(true, ordering: .relaxed)
+        thread?.stop()
+        thread = nil
         sink.withLock { $0 = nil }
-        mosquitto_destroy(m)
-        handle = nil
     }
 }

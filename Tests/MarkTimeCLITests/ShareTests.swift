@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import RigSupport
 import Testing
 
@@ -171,6 +172,44 @@ struct ShareTests {
         #expect(waypoints.map { ($0.contains("Marina"), $0.contains("Reef")) }.map { [$0.0, $0.1] } == [[false, false], [true, false], [true, true]])
     }
 
+    @Test("A captive portal answering on the broker's address, then the broker: sharing comes back by itself")
+    func aCaptivePortalThenTheBroker() throws {
+        // Given a marina's captive portal answering every connection to the broker's port with a web page
+        let port = try FakeGPS.freePort()
+        let portal = try FakePortal(port: port)
+        let broker = try Broker(folder: cli.folder, port: port)
+        let daemon = try daemon(broker: broker)
+        defer { daemon.stop() }
+        // When the daemon has tried it (a protocol error, which once ended sharing for good)
+        #expect(eventually(within: 30) { portal.connections >= 2 }, "\(daemon.log)")
+        #expect(try share()["connected"] as? Bool == false)
+        // And the portal gives way to the broker
+        portal.stop()
+        try broker.start()
+        // Then sharing connects by itself and empties its outbox
+        #expect(try eventually(within: 90) { try share()["connected"] as? Bool == true && share()["outbox"] as? Int == 0 }, "\(daemon.log)")
+    }
+
+    @Test("A killed daemon's will does not take the place of the boat's retained position")
+    func theWillNeverHidesTheBoat() throws {
+        // Given the daemon sharing the boat's position from gpsd
+        let broker = try Broker(folder: cli.folder)
+        try broker.start()
+        let gps = try FakeGPS(folder: cli.folder)
+        let daemon = try daemon(broker: broker, gpsd: gps.address)
+        let watcher = try broker.subscribe("owntracks/boat/pi")
+        defer { _ = watcher.stop(SIGTERM) }
+        #expect(eventually(within: 30) { watcher.messages.contains { $0.payload.contains(#""_type":"location""#) } }, "\(daemon.log)")
+        // When it is killed (the broker then sends its will)
+        daemon.child.stop(SIGKILL)
+        #expect(eventually(within: 10) { watcher.messages.contains { $0.payload.contains(#""_type":"lwt""#) } }, "\(watcher.output)")
+        // Then a phone connecting afterwards is given the boat's position, not the will
+        let late = try broker.subscribe("owntracks/boat/pi")
+        defer { _ = late.stop(SIGTERM) }
+        #expect(eventually(within: 10) { !late.messages.isEmpty }, "\(late.output)")
+        #expect(late.messages.first?.payload.contains(#""_type":"location""#) == true, "\(late.output)")
+    }
+
     @Test func aWrongPasswordOverTLSIsRefusedAndShownTheRightOneConnects() throws {
         // Given a broker with TLS from a CA made here, accounts, and OwnTracks' ACL pattern
         let tls = try TLSBroker(folder: cli.folder, user: "boat", password: "right horse")
@@ -286,3 +325,40 @@ struct ShareTests {
         #expect(try anna()["place"] is NSNull && anna()["reported_at"] is NSNull && before["reported_at"] is NSNull)
     }
 }
+
+/// A marina's captive portal: whatever connects to its port gets a web page and is closed.
+final class FakePortal: @unchecked Sendable {
+    let fd: Int32
+    private let count = Mutex(0)
+    var connections: Int { count.withLock { $0 } }
+
+    init(port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = port.bigEndian
+        let ok = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && listen(fd, 8) == 0 }
+        }
+        guard ok else { throw POSIXError(.EADDRINUSE) }
+        Thread { [self] in
+            while true {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }
+                count.withLock { $0 += 1 }
+                let page = Array("HTTP/1.1 302 Found\r\nLocation: http://portal.marina/\r\nContent-Length: 0\r\n\r\n".utf8)
+                _ = page.withUnsafeBytes { write(client, $0.baseAddress, $0.count) }
+                close(client)
+            }
+        }.start()
+    }
+
+    func stop() {
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+}
+
