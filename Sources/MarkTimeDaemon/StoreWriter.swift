@@ -4,8 +4,10 @@ import MarkTimePlaces
 import MarkTimeSystem
 import Synchronization
 
-/// The one thread that writes the store. Sights (and the pending-presses file) go before
-/// everything else; nothing that hands it work ever waits for it.
+/// The one thread that writes the store, in three lanes: sights (and the pending-presses
+/// file) before everything; then the daemon's own work (the anchor watch, places, gaps, the
+/// clock track); sharing's writes last, so that a burst of friends' messages never holds
+/// up a press or the anchor alarm. Nothing that hands it work ever waits for it.
 final class StoreWriter: Sendable {
     enum Job: Sendable {
         /// A sight, and when it was handed over (monotonic ns).
@@ -20,17 +22,36 @@ final class StoreWriter: Sendable {
         /// A write of the share service (its outbox, a phone's report), after any sight.
         case share(@Sendable () -> Void)
 
-        var isUrgent: Bool {
+        /// 0: a sight's; 1: the daemon's own; 2: sharing's.
+        var lane: Int {
             switch self {
-            case .insert, .keepPending, .settlePending: true
-            default: false
+            case .insert, .keepPending, .settlePending: 0
+            case .share: 2
+            default: 1
             }
         }
     }
 
+    /// First in, first out, taking from the front in constant time.
+    struct FIFO {
+        private var items: [Job] = []
+        private var head = 0
+        var isEmpty: Bool { head == items.count }
+        mutating func append(_ job: Job) { items.append(job) }
+        mutating func removeFirst() -> Job {
+            defer {
+                head += 1
+                if head == items.count { (items, head) = ([], 0) } else if head >= 1024, head * 2 >= items.count {
+                    items.removeFirst(head)
+                    head = 0
+                }
+            }
+            return items[head]
+        }
+    }
+
     private struct Queue {
-        var urgent: [Job] = []
-        var other: [Job] = []
+        var lanes = [FIFO(), FIFO(), FIFO()]
         var stopping = false
     }
 
@@ -56,9 +77,7 @@ final class StoreWriter: Sendable {
     }
 
     func submit(_ job: Job) {
-        queue.withLock { q in
-            if job.isUrgent { q.urgent.append(job) } else { q.other.append(job) }
-        }
+        queue.withLock { q in q.lanes[job.lane].append(job) }
         wake.signal()
     }
 
@@ -72,9 +91,8 @@ final class StoreWriter: Sendable {
     private func next() -> Job? {
         while true {
             let (job, stopping) = queue.withLock { q -> (Job?, Bool) in
-                if !q.urgent.isEmpty { return (q.urgent.removeFirst(), q.stopping) }
-                if !q.other.isEmpty { return (q.other.removeFirst(), q.stopping) }
-                return (nil, q.stopping)
+                guard let lane = q.lanes.indices.first(where: { !q.lanes[$0].isEmpty }) else { return (nil, q.stopping) }
+                return (q.lanes[lane].removeFirst(), q.stopping)
             }
             if let job { return job }
             if stopping { return nil }

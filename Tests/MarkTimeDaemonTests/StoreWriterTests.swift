@@ -1,0 +1,37 @@
+import Foundation
+import MarkTimeCore
+import MarkTimePlaces
+import Synchronization
+import Testing
+@testable import MarkTimeDaemon
+
+@Suite("The store writer's lanes")
+struct StoreWriterTests {
+    @Test("A sight goes before the anchor watch, and the watch before a burst of sharing's writes, each lane in order")
+    func lanesGoInOrder() throws {
+        // Given 3,000 writes of sharing queued first, then the anchor watch twice, then a sight
+        let writer = StoreWriter()
+        let done = Mutex<[String]>([])
+        for i in 0..<3_000 { writer.submit(.share { done.withLock { $0.append("share \(i)") } }) }
+        writer.submit(.watch([], now: 1))
+        writer.submit(.watch([], now: 2))
+        let sight = Sight(instant: MonotonicInstant(bootID: "b", nanoseconds: 1),
+                          estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 0), source: .gps, uncertainty: 0.5),
+                          createdAt: UTCTime(nanosecondsSinceEpoch: 0))
+        writer.submit(.insert(sight, queuedAt: 0))
+        // When the writer starts and finishes
+        writer.start { job in
+            switch job {
+            case .insert: done.withLock { $0.append("sight") }
+            case .watch(_, let now): done.withLock { $0.append("watch \(now)") }
+            case .share(let write): write()
+            default: break
+            }
+        }
+        writer.stop()
+        // Then the sight went first, the two watches next, and sharing's writes last, in the order given
+        let order = done.withLock { $0 }
+        #expect(Array(order.prefix(3)) == ["sight", "watch 1", "watch 2"])
+        #expect(Array(order.dropFirst(3)) == (0..<3_000).map { "share \($0)" })
+    }
+}
