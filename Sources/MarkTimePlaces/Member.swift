@@ -47,9 +47,11 @@ public struct FamilyClockBoard: Sendable {
 }
 
 extension Member {
-    /// A report older than the member's last one changes nothing.
-    public func isStale(_ fix: GeoFix) -> Bool {
-        reportedAt.map { fix.time < $0 } ?? false
+    /// A location no newer than the member's last report changes nothing (a retained
+    /// message the broker delivers again after a reconnect has the same time); a
+    /// transition may share its location's time, and only an older one is stale.
+    public func isStale(_ fix: GeoFix, transition: Bool = false) -> Bool {
+        reportedAt.map { transition ? fix.time < $0 : fix.time <= $0 } ?? false
     }
 }
 

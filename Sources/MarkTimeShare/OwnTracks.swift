@@ -45,7 +45,10 @@ public enum OwnTracks {
     public static let validTimes = UTCTime(year: 2000, month: 1, day: 1)!...UTCTime(year: 2100, month: 1, day: 1)!
 
     /// Reads a payload that arrived on `topic`, or says in one sentence why it is refused.
-    /// `now` bounds the timestamps: at most a day ahead of the boat's clock.
+    /// How far ahead of the boat's clock a report's `tst` may be, in seconds.
+    public static let maximumAhead: Int64 = 300
+
+    /// `now` bounds the timestamps: at most `maximumAhead` ahead of the boat's clock.
     public static func read(topic: Topic, payload: [UInt8], now: UTCTime) throws(InputError) -> Incoming {
         guard payload.count <= maximumPayload else { throw InputError("payload of \(payload.count) bytes is over the \(maximumPayload)-byte limit") }
         let json: Fields
@@ -105,9 +108,13 @@ public enum OwnTracks {
         guard let position = try? Position(latitude: lat, longitude: lon) else {
             throw InputError("lat \(lat), lon \(lon) is not a position on Earth")
         }
-        guard let tst = json.tst, tst.isFinite, let time = UTCTime(secondsSinceEpoch: tst.rounded(.down)), validTimes.contains(time),
-              time.nanosecondsSinceEpoch <= now.nanosecondsSinceEpoch + 86_400_000_000_000 else {
-            throw InputError("tst is missing, or not a time from 2000 to a day ahead of the boat's clock")
+        guard let tst = json.tst, tst.isFinite, let time = UTCTime(secondsSinceEpoch: tst.rounded(.down)), validTimes.contains(time) else {
+            throw InputError("tst is missing, or not a time from 2000 on")
+        }
+        // A report from the future would make every true one after it look old.
+        let ahead = (time.nanosecondsSinceEpoch - now.nanosecondsSinceEpoch) / 1_000_000_000
+        guard ahead <= maximumAhead else {
+            throw InputError("tst is \(ahead) s ahead of the boat's clock (more than \(maximumAhead) s): the phone's clock, or the boat's, is wrong")
         }
         if let acc = json.acc, !(acc.isFinite && acc >= 0 && acc <= 100_000) { throw InputError("acc must be metres from 0 to 100 km") }
         return GeoFix(position: position, error: json.acc, time: time)

@@ -108,7 +108,7 @@ extension AppDatabase {
                 transition = (place, kind)
             }
             guard var member = try MemberRecord.filter(M.shareTopic == topic.base).fetchOne(db)?.member else { return .unlinked }
-            if member.isStale(fix) { return .stale(member: member.name) }
+            if member.isStale(fix, transition: transition != nil) { return .stale(member: member.name) }
             let events = member.geofence.apply(transition: transition, fix: fix, places: try Self.places(db), rules: rules)
             try Self.save(member, at: fix, events: events, db)
             return .moved(member: member.name, events: events)

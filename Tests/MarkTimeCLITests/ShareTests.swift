@@ -172,6 +172,30 @@ struct ShareTests {
         #expect(waypoints.map { ($0.contains("Marina"), $0.contains("Reef")) }.map { [$0.0, $0.1] } == [[false, false], [true, false], [true, true]])
     }
 
+    @Test("A retained location the broker delivers again after each restart does not count as a new report")
+    func aRetainedRedeliveryIsNotNew() throws {
+        // Given Anna at Home from three retained locations
+        let broker = try Broker(folder: cli.folder)
+        try broker.start()
+        var first: DaemonProcess? = try daemon(broker: broker)
+        #expect(try eventually(within: 20) { try share()["connected"] as? Bool == true }, "\(first!.log)")
+        for i in 0..<3 { try broker.publish("owntracks/anna/phone", location(lat: -27.3807, lon: 153.3807, tst: now - 60 + Int64(i)), retain: true) }
+        #expect(try eventually(within: 10) { try anna()["place"] as? String == "Home" }, "\(first!.log)")
+        let reported = try anna()["reported_at"] as? String
+        first?.stop()
+        first = nil
+        // When the daemon starts twice more, and each time the broker delivers the retained location again
+        for _ in 0..<2 {
+            let seen = try (share()["seen"] as? [[String: Any]])?.first?["messages"] as? Int ?? 0
+            let again = try daemon(broker: broker)
+            #expect(try eventually(within: 30) { try ((share()["seen"] as? [[String: Any]])?.first?["messages"] as? Int ?? 0) > seen }, "\(again.log)")
+            again.stop()
+            // Then it changes nothing: no second "entered Home", the same report time
+            #expect(!again.log.contains("Anna entered Home"), "\(again.log)")
+            #expect(try anna()["reported_at"] as? String == reported)
+        }
+    }
+
     @Test("A captive portal answering on the broker's address, then the broker: sharing comes back by itself")
     func aCaptivePortalThenTheBroker() throws {
         // Given a marina's captive portal answering every connection to the broker's port with a web page

@@ -53,12 +53,15 @@ struct TransitionTests {
 
 @Suite("The rules for a member's reports")
 struct MemberRulesTests {
-    @Test("A report older than the last one is stale; the same time or newer is not")
+    @Test("A location no newer than the last report is stale (a retained one delivered again); a transition at the same time is not")
     func staleness() {
         var m = Member(name: "Anna", color: .red)
         m.reportedAt = UTCTime(nanosecondsSinceEpoch: t0.nanosecondsSinceEpoch + 10_000_000_000)
         #expect(m.isStale(fix(homeCenter, 0, second: 9)))
-        #expect(!m.isStale(fix(homeCenter, 0, second: 10)))
+        #expect(m.isStale(fix(homeCenter, 0, second: 10)))
+        #expect(!m.isStale(fix(homeCenter, 0, second: 11)))
+        #expect(!m.isStale(fix(homeCenter, 0, second: 10), transition: true))
+        #expect(m.isStale(fix(homeCenter, 0, second: 9), transition: true))
         #expect(!Member(name: "Ben", color: .blue).isStale(fix(homeCenter, 0, second: 0)))
     }
 

@@ -62,9 +62,10 @@ struct OwnTracksTests {
             (#"{"_type":"location","lat":true,"lon":1,"tst":\#(t)}"#, "payload is not an OwnTracks JSON object: lat has the wrong type"),
             (#"{"_type":"location","lon":1,"tst":\#(t)}"#, "lat and lon must be numbers"),
             (#"{"_type":"location","lat":91,"lon":1,"tst":\#(t)}"#, "lat 91.0, lon 1.0 is not a position on Earth"),
-            (#"{"_type":"location","lat":1,"lon":1}"#, "tst is missing, or not a time from 2000 to a day ahead of the boat's clock"),
-            (#"{"_type":"location","lat":1,"lon":1,"tst":946684799}"#, "tst is missing, or not a time from 2000 to a day ahead of the boat's clock"),
-            (#"{"_type":"location","lat":1,"lon":1,"tst":1795525201}"#, "tst is missing, or not a time from 2000 to a day ahead of the boat's clock"),
+            (#"{"_type":"location","lat":1,"lon":1}"#, "tst is missing, or not a time from 2000 on"),
+            (#"{"_type":"location","lat":1,"lon":1,"tst":946684799}"#, "tst is missing, or not a time from 2000 on"),
+            (#"{"_type":"location","lat":1,"lon":1,"tst":1795525201}"#, "tst is 90001 s ahead of the boat's clock (more than 300 s): the phone's clock, or the boat's, is wrong"),
+            (#"{"_type":"location","lat":1,"lon":1,"tst":1795435501}"#, "tst is 301 s ahead of the boat's clock (more than 300 s): the phone's clock, or the boat's, is wrong"),
             (#"{"_type":"location","lat":1,"lon":1,"tst":\#(t),"acc":-1}"#, "acc must be metres from 0 to 100 km"),
             (#"{"_type":"card","name":"Ben"}"#, "a card message on a location topic"),
         ]
