@@ -18,6 +18,12 @@ public enum DaemonReport: Hashable, Sendable {
     case shareDropped(topic: String, reason: String)
     case friendMoved(member: String, entered: Bool, place: String, topic: String)
     case shareUnknownCommand(topic: String)
+    /// The outbox was over its limit: the oldest positions (and then other messages) went.
+    case outboxFull(dropped: Int, positions: Int, limit: Int)
+    /// Commands on the boat's topic came faster than one per `seconds`: this one is ignored.
+    case commandLimited(action: String, seconds: Int)
+    /// So many distinct topics sent bad messages that only this many are remembered.
+    case tooManyRefusedTopics(Int)
     /// A supervised child process (the phone page).
     case childStarted(name: String, pid: Int32)
     case childExited(name: String, status: Int32?, waitSeconds: Int64)
@@ -89,6 +95,13 @@ public enum DaemonReport: Hashable, Sendable {
             LogLine(.info, "\(member) \(entered ? "entered" : "left") \(place)", ["topic": topic])
         case .shareUnknownCommand(let topic):
             LogLine(.warning, "sharing: unknown command ignored", ["topic": topic])
+        case .outboxFull(let dropped, let positions, let limit):
+            LogLine(.warning, "sharing: the outbox is full (the broker has been away long): the oldest messages were dropped, positions first, as newer ones supersede them",
+                    ["dropped": "\(dropped)", "positions": "\(positions)", "limit": "\(limit)"])
+        case .commandLimited(let action, let seconds):
+            LogLine(.notice, "sharing: command ignored, one per \(seconds) s is answered", ["action": action])
+        case .tooManyRefusedTopics(let count):
+            LogLine(.warning, "sharing: bad messages from more than \(count) topics; further ones are dropped without a line each", ["topics": "\(count)"])
         case .childStarted(let name, let pid):
             LogLine(.info, "\(name) started", ["pid": "\(pid)"])
         case .childExited(let name, let status, let wait):

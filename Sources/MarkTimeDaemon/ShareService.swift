@@ -25,12 +25,19 @@ final class ShareService: Sendable {
         var lastSent: UTCTime?
         var lastReceived: UTCTime?
         var refusedTopics: Set<String> = []
+        /// When each command was last answered (monotonic).
+        var lastCommand: [String: ContinuousClock.Instant] = [:]
+        var limitedLogged: Set<String> = []
         var regions: [String] = []
         /// The last fix, for a `reportLocation` request.
         var lastFix: (Fix, UTCTime)?
     }
 
     static let window = 20
+    /// Topics remembered for "dropped once per topic": memory stays bounded under junk.
+    static let refusedTopicsLimit = 1_000
+    /// A friend's command is answered at most once per this many seconds.
+    static let commandInterval = 10
 
     let settings: ShareSettings
     let rules: GeofenceRules
@@ -135,7 +142,12 @@ final class ShareService: Sendable {
     /// Into the outbox (on the writer's thread), then out as the window allows.
     func enqueue(_ messages: [ShareMessage]) {
         submit { [self] in
-            do { try store.enqueue(messages, now: now()) } catch {
+            do {
+                let dropped = try store.enqueue(messages, now: now())
+                if dropped.locations + dropped.oldest > 0 {
+                    report(.outboxFull(dropped: dropped.locations + dropped.oldest, positions: dropped.locations, limit: AppDatabase.outboxLimit))
+                }
+            } catch {
                 report(.failed(.queueShare, error: "\(error)"))
             }
             pump()
@@ -216,10 +228,13 @@ final class ShareService: Sendable {
         do {
             incoming = try OwnTracks.read(topic: topic, payload: payload, now: now())
         } catch {
-            let first = state.withLock { $0.refusedTopics.insert(text).inserted }
-            if first {
-                report(.shareDropped(topic: text, reason: "\(error)"))
+            let (first, full) = state.withLock { s -> (Bool, Bool) in
+                guard s.refusedTopics.count < Self.refusedTopicsLimit else { return (false, false) }
+                let first = s.refusedTopics.insert(text).inserted
+                return (first, s.refusedTopics.count == Self.refusedTopicsLimit)
             }
+            if first { report(.shareDropped(topic: text, reason: "\(error)")) }
+            if full { report(.tooManyRefusedTopics(Self.refusedTopicsLimit)) }
             return
         }
         submit { [self] in
@@ -240,6 +255,19 @@ final class ShareService: Sendable {
 
     /// A friend's app asks for the boat's position (`reportLocation`) or its places (`waypoints`).
     func command(_ payload: [UInt8]) {
+        if let action = OwnTracks.command(payload) {
+            // Answered once per interval; the first one ignored in an interval is logged.
+            let (answer, log) = state.withLock { s -> (Bool, Bool) in
+                let now = ContinuousClock.now
+                if let last = s.lastCommand[action], now - last < .seconds(Self.commandInterval) {
+                    return (false, s.limitedLogged.insert(action).inserted)
+                }
+                s.lastCommand[action] = now
+                s.limitedLogged.remove(action)
+                return (true, false)
+            }
+            guard answer else { return log ? report(.commandLimited(action: action, seconds: Self.commandInterval)) : () }
+        }
         switch OwnTracks.command(payload) {
         case "waypoints":
             enqueue([waypoints()])

@@ -10,21 +10,25 @@ extension AppDatabase {
 
     /// Queues messages for the broker, in order, within `outboxLimit`, dropping what
     /// `ShareMessage.drops` says when it is full.
-    public func enqueue(_ messages: [ShareMessage], now: UTCTime) throws(StoreError) {
-        guard !messages.isEmpty else { return }
-        try write { db in
+    /// Adds messages to the outbox; over its limit, the oldest positions go first, then the
+    /// oldest messages of any kind. What was dropped: (positions, others).
+    @discardableResult
+    public func enqueue(_ messages: [ShareMessage], now: UTCTime) throws(StoreError) -> (locations: Int, oldest: Int) {
+        guard !messages.isEmpty else { return (0, 0) }
+        return try write { db in
             for m in messages {
                 var record = OutboxRecord(m, now: now)
                 try record.insert(db)
             }
             let count = try OutboxRecord.fetchCount(db)
-            guard count > Self.outboxLimit else { return }
+            guard count > Self.outboxLimit else { return (0, 0) }
             let locations = try OutboxRecord.filter(OutboxRecord.CodingKeys.kind == ShareMessage.Kind.location.rawValue).fetchCount(db)
             let drops = ShareMessage.drops(count: count, locations: locations)
             try db.execute(sql: """
                 DELETE FROM share_outbox WHERE id IN (SELECT id FROM share_outbox WHERE kind = 'location' ORDER BY id LIMIT ?)
                 """, arguments: [drops.locations])
             try db.execute(sql: "DELETE FROM share_outbox WHERE id IN (SELECT id FROM share_outbox ORDER BY id LIMIT ?)", arguments: [drops.oldest])
+            return drops
         }
     }
 

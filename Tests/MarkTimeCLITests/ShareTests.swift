@@ -196,6 +196,28 @@ struct ShareTests {
         }
     }
 
+    @Test("Twenty reportLocation commands at once are answered once, and the rest logged once")
+    func commandsAreRateLimited() throws {
+        let broker = try Broker(folder: cli.folder)
+        try broker.start()
+        let gps = try FakeGPS(folder: cli.folder)
+        let daemon = try daemon(broker: broker, gpsd: gps.address)
+        defer { daemon.stop() }
+        let friend = try broker.subscribe("owntracks/boat/pi")
+        defer { _ = friend.stop(SIGTERM) }
+        #expect(eventually(within: 30) { friend.messages.contains { $0.payload.contains(#""_type":"location""#) } }, "\(daemon.log)")
+        // When a friend's app sends twenty commands in one go
+        let lines = String(repeating: #"{"_type":"cmd","action":"reportLocation"}"# + "\n", count: 20)
+        let r = try runCommand("/usr/bin/mosquitto_pub", ["-p", "\(broker.port)", "-q", "1", "-t", "owntracks/boat/pi/cmd", "-l"],
+                               environment: ["PATH": "/usr/bin:/bin"], input: lines)
+        #expect(r.status == 0, "\(r.stderr)")
+        // Then one is answered (trigger r), and the ignored ones give one log line
+        #expect(eventually(within: 20) { daemon.log.contains("sharing: command ignored, one per 10 s is answered") }, "\(daemon.log)")
+        #expect(eventually(within: 10) { friend.messages.contains { $0.payload.contains(#""t":"r""#) } }, "\(friend.output)")
+        #expect(friend.messages.filter { $0.payload.contains(#""t":"r""#) }.count == 1, "\(friend.output)")
+        #expect(daemon.log.components(separatedBy: "sharing: command ignored").count == 2, "\(daemon.log)")
+    }
+
     @Test("A captive portal answering on the broker's address, then the broker: sharing comes back by itself")
     func aCaptivePortalThenTheBroker() throws {
         // Given a marina's captive portal answering every connection to the broker's port with a web page
