@@ -174,8 +174,11 @@ public struct Geofence: Hashable, Sendable {
 
 extension Geofence {
     /// Applies a report from a friend's phone: an OwnTracks transition naming one of
-    /// `places` moves the person at once (entering a place, or leaving the one they are
-    /// at); any other report is a fix for the state machine. Returns the events.
+    /// `places` moves the person at once (entering a place, leaving the one they were at
+    /// first; or leaving the one they are at); any other report is a fix for the state
+    /// machine. An `enter` whose position is not at the place (beyond its radius, its leave
+    /// margin and the fix's own error) is only a fix: a phone's region is matched by name,
+    /// and a name is not a position. Returns the events.
     public mutating func apply(transition: (place: String, kind: PlaceEvent.Kind)?, fix: GeoFix, places: [Place],
                                rules: GeofenceRules) -> [PlaceEvent] {
         guard let transition, let named = places.first(where: { $0.name.lowercased() == transition.place.lowercased() }) else {
@@ -184,7 +187,11 @@ extension Geofence {
         let event = PlaceEvent(place: named.name, kind: transition.kind, time: fix.time, position: fix.position)
         switch transition.kind {
         case .enter where place != named.name:
+            let reach = named.radius + rules.margin(for: named) + (fix.error ?? 0)
+            guard GreatCircle.distance(named.center, fix.position) <= reach else { return handle(fix, places: places, rules: rules) }
+            let left = place.map { PlaceEvent(place: $0, kind: .leave, time: fix.time, position: fix.position) }
             self = Geofence(place: named.name, since: fix.time)
+            return (left.map { [$0] } ?? []) + [event]
         case .leave where place == named.name:
             self = Geofence()
         default:

@@ -19,6 +19,35 @@ struct TransitionTests {
         #expect(g.since == f.time)
     }
 
+    @Test("Entering a place from another leaves the first: a leave, then the enter")
+    func enteringFromAnotherLeavesIt() {
+        // Given someone at the Marina
+        var g = Geofence(place: "Marina", since: t0)
+        let f = fix(homeCenter, 10, second: 5)
+        // When their phone reports entering Home, from Home
+        let events = g.apply(transition: ("Home", .enter), fix: f, places: [home, marina], rules: GeofenceRules())
+        // Then they leave the Marina and enter Home, at the fix's time
+        #expect(events == [PlaceEvent(place: "Marina", kind: .leave, time: f.time, position: f.position),
+                           PlaceEvent(place: "Home", kind: .enter, time: f.time, position: f.position)])
+        #expect(g.place == "Home")
+    }
+
+    @Test("An enter sent from far away is not taken: it is a fix like any other")
+    func aFarEnterIsAFix() {
+        // Given someone nowhere, and an "enter Home" sent from 738 km away (error 5 m)
+        var g = Geofence()
+        let f = fix(homeCenter, 738_000, second: 5)
+        // When it is applied
+        let events = g.apply(transition: ("Home", .enter), fix: f, places: [home, marina], rules: GeofenceRules(confirmations: 1))
+        // Then nothing happens: the fix is at no place
+        #expect(events == [])
+        #expect(g.place == nil)
+        // And one from the edge of Home's leave margin (200 m + 20 m + its 5 m error) is taken
+        var edge = Geofence()
+        #expect(edge.apply(transition: ("Home", .enter), fix: fix(homeCenter, 224, second: 6), places: [home], rules: GeofenceRules()).count == 1)
+        #expect(edge.place == "Home")
+    }
+
     @Test("Leaving a place the person is not at changes nothing")
     func leavingElsewhereIsIgnored() {
         // Given someone at the Marina
