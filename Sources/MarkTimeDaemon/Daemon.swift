@@ -483,7 +483,7 @@ struct SignalService: Service {
     let signals: UnixSignalsSequence
 
     func run() async throws {
-        try await cancelWhenGracefulShutdown {
+        await cancelWhenGracefulShutdown {
             for await signal in signals {
                 if signal == .sighup { daemon.reload() } else { daemon.report(.signalIgnored("\(signal)".uppercased())) }
             }

@@ -147,7 +147,7 @@ struct DaemonSignalTests {
     /// Whether this machine lets the test mark a file immutable (root, on ext4 and the like).
     static let canFreeze: Bool = {
         let probe = NSTemporaryDirectory() + "marktime-chattr-" + UUID().uuidString
-        FileManager.default.createFile(atPath: probe, contents: nil)
+        _ = FileManager.default.createFile(atPath: probe, contents: nil)
         defer { _ = try? runCommand("/usr/bin/chattr", ["-i", probe], environment: [:]); try? FileManager.default.removeItem(atPath: probe) }
         return (try? runCommand("/usr/bin/chattr", ["+i", probe], environment: [:]).status) == 0
     }()

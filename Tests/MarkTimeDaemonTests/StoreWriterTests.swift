@@ -1,6 +1,5 @@
 import Foundation
 import MarkTimeCore
-import MarkTimePlaces
 import Synchronization
 import Testing
 @testable import MarkTimeDaemon
