@@ -47,7 +47,7 @@ struct SystemTests {
         }
         // When the descriptor is signalled once
         event.signal()
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while wakes.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
         // And the thread is stopped (stop returns once the thread has ended)
         thread.stop()
@@ -59,7 +59,7 @@ struct SystemTests {
         let thread = try PollThread(name: "test")
         let woke = Mutex<Wake?>(nil)
         thread.start { t in woke.withLock { $0 = try? t.wait([], timeout: .milliseconds(1)) } }
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(60)
         while woke.withLock({ $0 == nil }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
         thread.stop()
         #expect(woke.withLock { $0 } == .timedOut)
