@@ -93,7 +93,7 @@ final class ShareService: Sendable {
 
     /// The places as waypoints, retained.
     func waypoints() -> ShareMessage {
-        ShareMessage(topic: settings.topic + "/waypoints", payload: OwnTracks.waypoints((try? store.places()) ?? [], created: now()),
+        ShareMessage(topic: settings.topic + "/waypoints", payload: OwnTracks.waypoints((try? store.places()) ?? []),
                      retain: true, kind: .waypoints)
     }
 
@@ -134,8 +134,11 @@ final class ShareService: Sendable {
                 if e.kind == .enter { s.regions.append(e.place) } else { s.regions.removeAll { $0 == e.place } }
             }
         }
+        let waypointTimes = OwnTracks.waypointTimes((try? store.places()) ?? [])
         enqueue(events.map { e in
-            ShareMessage(topic: settings.topic + "/event", payload: OwnTracks.transition(e, tid: settings.tid, error: error), retain: false, kind: .transition)
+            ShareMessage(topic: settings.topic + "/event",
+                         payload: OwnTracks.transition(e, tid: settings.tid, error: error, waypointTime: waypointTimes[e.place]),
+                         retain: false, kind: .transition)
         })
     }
 

@@ -66,6 +66,8 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
     private let sink = Mutex<(@Sendable (TransportEvent) -> Void)?>(nil)
     /// The broker refused the last connection: the disconnection that follows says nothing new.
     private let refused = Atomic<Bool>(false)
+    /// The broker answered this connection's CONNECT (accepting or refusing it).
+    private let answered = Atomic<Bool>(false)
 
     public init(_ configuration: Configuration) {
         Self.library
@@ -100,7 +102,8 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
         var backoff = Backoff()
         while !stopping.load(ordering: .relaxed) {
             let began = ContinuousClock.now
-            let reason: String
+            var reason: String
+            answered.store(false, ordering: .relaxed)
             do {
                 let m = try client()
                 handle.withLock { $0.pointer = m }
@@ -121,6 +124,12 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
                 mosquitto_destroy(m)
             } catch {
                 reason = error.description
+            }
+            // Ended before the broker answered: a handshake of our own may say why.
+            if !answered.load(ordering: .relaxed), !stopping.load(ordering: .relaxed) {
+                let c = configuration
+                let outcome = TLSProbe.handshake(host: c.host, port: c.port, caFile: c.caFile)
+                if let words = TLSProbe.words(outcome, host: c.host, port: c.port, caFile: c.caFile) { reason = words }
             }
             if stopping.load(ordering: .relaxed) { return }
             if !refused.load(ordering: .relaxed) { emit(.disconnected(reason)) }
@@ -174,6 +183,7 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
 
     /// On the connection's thread, in `mosquitto_loop`.
     func connected(_ rc: Int32) {
+        answered.store(true, ordering: .relaxed)
         refused.store(rc != 0, ordering: .relaxed)
         guard rc == 0 else {
             emit(.refused(String(cString: mosquitto_connack_string(rc))))

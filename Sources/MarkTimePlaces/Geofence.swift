@@ -19,10 +19,12 @@ public struct Place: Hashable, Sendable {
     public var center: Position
     /// Metres, greater than 0 and at most 100 km.
     public var radius: Double
+    /// When the store took it; nil for a place not stored yet.
+    public var created: UTCTime?
 
     public static let maximumRadius = 100_000.0
 
-    public init(name: String, kind: PlaceKind, center: Position, radius: Double) throws(InputError) {
+    public init(name: String, kind: PlaceKind, center: Position, radius: Double, created: UTCTime? = nil) throws(InputError) {
         let trimmed = try Text.name(name, what: "a place", example: "Home")
         guard radius.isFinite, radius > 0 else { throw InputError("radius \(radius.isFinite ? Position.plain(radius) : String(radius)) m is not positive: give the place's radius in metres, e.g. --radius 150") }
         guard radius >= 1 else { throw InputError("radius \(Quantity.metres(radius)) is under 1 m: a fix is never that exact; give the place's radius in metres, e.g. --radius 150") }
@@ -31,6 +33,7 @@ public struct Place: Hashable, Sendable {
         self.kind = kind
         self.center = center
         self.radius = radius
+        self.created = created
     }
 }
 

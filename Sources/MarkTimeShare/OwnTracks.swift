@@ -137,21 +137,27 @@ public enum OwnTracks {
             ("_type", .string("location")), ("lat", degrees(fix.position.latitude)), ("lon", degrees(fix.position.longitude)),
             ("tst", .int(time.nanosecondsSinceEpoch / 1_000_000_000)), ("tid", .string(tid)), ("t", .string(trigger)),
         ]
-        if let e = fix.horizontalError { json.append(("acc", .int(Int64(e.rounded())))) }
-        if let v = fix.speed { json.append(("vel", .int(Int64((v * 3.6).rounded())))) }
-        if let c = fix.course { json.append(("cog", .int(Int64(c.rounded()) % 360))) }
+        // Left out when unknown or 0, as the apps leave them out: no accuracy, or at rest
+        // (where a course means nothing; a course of 0 under way is north, and is kept).
+        if let e = fix.horizontalError, e.rounded() > 0 { json.append(("acc", .int(Int64(e.rounded())))) }
+        if let v = fix.speed, (v * 3.6).rounded() > 0 {
+            json.append(("vel", .int(Int64((v * 3.6).rounded()))))
+            if let c = fix.course { json.append(("cog", .int(Int64(c.rounded()) % 360))) }
+        }
         json.append(("inregions", .array(inRegions.map(JSON.string))))
         return payload(json)
     }
 
-    /// The boat's `transition` for an enter or leave of one of its places.
-    public static func transition(_ event: PlaceEvent, tid: String, error: Double?) -> [UInt8] {
+    /// The boat's `transition` for an enter or leave of one of its places; `wtst` is the
+    /// place's waypoint `tst` (see `waypointTimes`), 0 for a place no longer stored.
+    public static func transition(_ event: PlaceEvent, tid: String, error: Double?, waypointTime: Int64?) -> [UInt8] {
         var json: [(String, JSON)] = [
             ("_type", .string("transition")), ("event", .string(event.kind.rawValue)), ("desc", .string(event.place)),
             ("lat", degrees(event.position.latitude)), ("lon", degrees(event.position.longitude)),
-            ("tst", .int(event.time.nanosecondsSinceEpoch / 1_000_000_000)), ("wtst", .int(0)), ("tid", .string(tid)), ("t", .string("c")),
+            ("tst", .int(event.time.nanosecondsSinceEpoch / 1_000_000_000)), ("wtst", .int(waypointTime ?? 0)), ("tid", .string(tid)),
+            ("t", .string("c")),
         ]
-        if let error { json.append(("acc", .int(Int64(error.rounded())))) }
+        if let error, error.rounded() > 0 { json.append(("acc", .int(Int64(error.rounded())))) }
         return payload(json)
     }
 
@@ -160,14 +166,33 @@ public enum OwnTracks {
         payload([("_type", .string("card")), ("name", .string(name)), ("tid", .string(tid))])
     }
 
-    /// The places, as OwnTracks' `waypoints` (each a circular region).
-    public static func waypoints(_ places: [Place], created: UTCTime) -> [UInt8] {
-        let tst = created.nanosecondsSinceEpoch / 1_000_000_000
-        let list = places.enumerated().map { i, p in
+    /// The places, as OwnTracks' `waypoints` (each a circular region), each with its
+    /// `waypointTimes` stamp.
+    public static func waypoints(_ places: [Place]) -> [UInt8] {
+        let times = waypointTimes(places)
+        let list = places.map { p in
             JSON.object([("_type", .string("waypoint")), ("desc", .string(p.name)), ("lat", degrees(p.center.latitude)),
-                         ("lon", degrees(p.center.longitude)), ("rad", .int(Int64(p.radius.rounded()))), ("tst", .int(tst + Int64(i)))])
+                         ("lon", degrees(p.center.longitude)), ("rad", .int(Int64(p.radius.rounded()))), ("tst", .int(times[p.name] ?? 0))])
         }
         return payload([("_type", .string("waypoints")), ("waypoints", .array(list))])
+    }
+
+    /// Each place's waypoint `tst`, by name: when it was created, in whole seconds. The apps
+    /// take it as the waypoint's identity, so it is the same at every publish; places
+    /// created within one second take the next free second, in the order they were created
+    /// (places never stored come last).
+    public static func waypointTimes(_ places: [Place]) -> [String: Int64] {
+        let ordered = places.sorted { a, b in
+            let (x, y) = (a.created?.nanosecondsSinceEpoch ?? .max, b.created?.nanosecondsSinceEpoch ?? .max)
+            return x != y ? x < y : a.name < b.name
+        }
+        var times: [String: Int64] = [:], last = Int64.min
+        for p in ordered {
+            let own = p.created.map { $0.nanosecondsSinceEpoch / 1_000_000_000 } ?? 0
+            last = last == .min ? own : max(own, last + 1)
+            times[p.name] = last
+        }
+        return times
     }
 
     /// The last will: the broker sends it for the boat when the daemon vanishes.

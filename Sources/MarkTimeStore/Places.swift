@@ -169,6 +169,7 @@ struct PlaceRecord: Codable, FetchableRecord, PersistableRecord {
 
     var place: Place? {
         guard let center = try? Position(latitude: lat, longitude: lon) else { return nil }
-        return try? Place(name: name, kind: PlaceKind(rawValue: kind) ?? .other, center: center, radius: radiusM)
+        return try? Place(name: name, kind: PlaceKind(rawValue: kind) ?? .other, center: center, radius: radiusM,
+                       created: UTCTime(nanosecondsSinceEpoch: createdAtNs))
     }
 }

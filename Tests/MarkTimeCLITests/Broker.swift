@@ -72,7 +72,8 @@ final class TLSBroker {
     let broker: Broker
     let ca: String
 
-    init(folder: String, user: String, password: String) throws {
+    /// With `serverName`, the certificate is for that host only; with `expired`, it expired yesterday.
+    init(folder: String, user: String, password: String, serverName: String? = nil, expired: Bool = false) throws {
         broker = try Broker(folder: folder)
         let dir = folder + "/tls"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
@@ -84,11 +85,12 @@ final class TLSBroker {
         }
         try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=marktime test CA",
                                      "-keyout", dir + "/ca.key", "-out", ca])
-        try run("/usr/bin/openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", dir + "/server.key",
+        try run("/usr/bin/openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=\(serverName ?? "localhost")", "-keyout", dir + "/server.key",
                                      "-out", dir + "/server.csr"])
-        try "subjectAltName=DNS:localhost,IP:127.0.0.1\n".write(toFile: dir + "/san.ext", atomically: true, encoding: .utf8)
+        try "subjectAltName=\(serverName.map { "DNS:\($0)" } ?? "DNS:localhost,IP:127.0.0.1")\n".write(toFile: dir + "/san.ext", atomically: true, encoding: .utf8)
+        // -days -1: valid from now until a day ago.
         try run("/usr/bin/openssl", ["x509", "-req", "-in", dir + "/server.csr", "-CA", ca, "-CAkey", dir + "/ca.key", "-CAcreateserial",
-                                     "-days", "2", "-extfile", dir + "/san.ext", "-out", dir + "/server.pem"])
+                                     "-days", expired ? "-1" : "2", "-extfile", dir + "/san.ext", "-out", dir + "/server.pem"])
         try run("/usr/bin/mosquitto_passwd", ["-b", "-c", dir + "/passwd", user, password])
         try "pattern readwrite owntracks/%u/#\npattern read owntracks/#\n".write(toFile: dir + "/acl", atomically: true, encoding: .utf8)
         let me = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "mosquitto"
@@ -105,4 +107,13 @@ final class TLSBroker {
 
             """.write(toFile: folder + "/mosquitto-\(broker.port).conf", atomically: true, encoding: .utf8)
     }
+}
+
+/// A CA of its own, made with openssl, that signed nothing the broker has: its PEM file.
+func unrelatedCA(in folder: String) throws -> String {
+    let path = folder + "/other-ca.pem"
+    let r = try runCommand("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=another CA",
+                                                "-keyout", folder + "/other-ca.key", "-out", path], environment: ["PATH": "/usr/bin:/bin"])
+    guard r.status == 0 else { throw POSIXError(.EINVAL) }
+    return path
 }

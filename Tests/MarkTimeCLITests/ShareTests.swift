@@ -285,6 +285,47 @@ struct ShareTests {
         #expect(try eventually(within: 20) { try share()["connected"] as? Bool == true && share()["outbox"] as? Int == 0 }, "\(again.log)")
     }
 
+    /// The TLS faults a boat meets, each with the sentence `share status` and the log must give.
+    enum TLSFault: String, CaseIterable, CustomTestStringConvertible {
+        case wrongCA, expired, otherHost, tlsToPlainPort, plainToTLSPort
+        var testDescription: String { rawValue }
+    }
+
+    @Test("Each TLS failure says what is wrong, in share status and the log", arguments: TLSFault.allCases)
+    func aTLSFailureIsNamed(_ fault: TLSFault) throws {
+        // Given a broker (TLS with a CA made here, unless plain), and the boat's TLS settings
+        let tls = try TLSBroker(folder: cli.folder, user: "boat", password: "horse", serverName: fault == .otherHost ? "elsewhere.example" : nil,
+                                expired: fault == .expired)
+        let plain = try Broker(folder: cli.folder)
+        let port = fault == .tlsToPlainPort ? plain.port : tls.broker.port
+        try fault == .tlsToPlainPort ? plain.start() : tls.broker.start()
+        let secret = cli.folder + "/mqtt-password"
+        try "horse\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        chmod(secret, 0o640)
+        let ca = fault == .wrongCA ? try unrelatedCA(in: cli.folder) : tls.ca
+        var settings = [("share.username", "boat"), ("share.password_file", secret), ("share.broker", "localhost:\(port)")]
+        if fault != .plainToTLSPort { settings.append(("share.tls_ca", ca)) }
+        for (key, value) in settings {
+            #expect(try cli.run(["config", "set", key, value], storeFlag: false).status == 0)
+        }
+        // When the daemon connects
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        // Then share status and the log say what is wrong and what to do, and nothing left the outbox
+        let expected = switch fault {
+        case .wrongCA: "TLS: the broker's certificate at localhost:\(port) is not signed by the CA in share.tls_ca (\(ca)): give the CA that signed it"
+        case .expired: "TLS: the broker's certificate at localhost:\(port) has expired: renew it on the broker"
+        case .otherHost: "TLS: the broker's certificate is not for localhost: set share.broker to a name the certificate carries"
+        case .tlsToPlainPort:
+            "TLS: localhost:\(port) does not answer in TLS: it looks like the broker's plain port (usually 1883); its TLS port is usually 8883"
+        case .plainToTLSPort: "localhost:\(port) wants TLS: set share.tls_ca to the broker's CA certificate, or use its plain port (usually 1883)"
+        }
+        #expect(try eventually(within: 30) { try share()["connection"] as? String == "disconnected: " + expected },
+                "\(daemon.log)")
+        #expect(daemon.log.contains(expected), "\(daemon.log)")
+        #expect(try share()["outbox"] as? Int == 2)
+    }
+
     @Test func aPasswordFileOthersCanReadStopsSharingWithTheFix() throws {
         // Given a password file every user may read
         let secret = cli.folder + "/mqtt-password"

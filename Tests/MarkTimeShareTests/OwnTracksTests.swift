@@ -94,12 +94,49 @@ struct OwnTracksTests {
     }
 
     @Test func theBoatsTransitionAndWaypoints() throws {
-        let home = try Place(name: "Home", kind: .home, center: try Position(latitude: -27.3807, longitude: 153.3807), radius: 150)
-        let event = PlaceEvent(place: "Home", kind: .leave, time: UTCTime(wholeSeconds: 1_795_435_200), position: home.center)
-        #expect(String(decoding: OwnTracks.transition(event, tid: "MT", error: nil), as: UTF8.self)
-            == #"{"_type":"transition","event":"leave","desc":"Home","lat":-27.3807,"lon":153.3807,"tst":1795435200,"wtst":0,"tid":"MT","t":"c"}"#)
-        #expect(String(decoding: OwnTracks.waypoints([home], created: UTCTime(wholeSeconds: 1_795_435_200)), as: UTF8.self)
+        // Given Home, stored at 1,795,435,200.4 s
+        let home = try Place(name: "Home", kind: .home, center: try Position(latitude: -27.3807, longitude: 153.3807), radius: 150,
+                             created: UTCTime(nanosecondsSinceEpoch: 1_795_435_200_400_000_000))
+        let event = PlaceEvent(place: "Home", kind: .leave, time: UTCTime(wholeSeconds: 1_795_435_900), position: home.center)
+        // When the boat leaves it, and when it publishes its waypoints
+        // Then the transition's wtst is the waypoint's tst: Home's creation, in whole seconds
+        #expect(String(decoding: OwnTracks.transition(event, tid: "MT", error: nil, waypointTime: OwnTracks.waypointTimes([home])["Home"]), as: UTF8.self)
+            == #"{"_type":"transition","event":"leave","desc":"Home","lat":-27.3807,"lon":153.3807,"tst":1795435900,"wtst":1795435200,"tid":"MT","t":"c"}"#)
+        #expect(String(decoding: OwnTracks.waypoints([home]), as: UTF8.self)
             == #"{"_type":"waypoints","waypoints":[{"_type":"waypoint","desc":"Home","lat":-27.3807,"lon":153.3807,"rad":150,"tst":1795435200}]}"#)
+    }
+
+    @Test("A waypoint's tst is its place's creation second, unique, and the same at every publish")
+    func waypointTimesAreStableAndUnique() throws {
+        // Given three places, two of them created within the same second, and one never stored
+        func place(_ name: String, _ ns: Int64?) throws -> Place {
+            try Place(name: name, kind: .other, center: try Position(latitude: 1, longitude: 2), radius: 100,
+                      created: ns.map { UTCTime(nanosecondsSinceEpoch: $0) })
+        }
+        let places = [try place("Reef", 1_795_435_200_900_000_000), try place("Bay", 1_795_435_200_100_000_000),
+                      try place("Cove", 1_795_435_100_000_000_000), try place("Draft", nil)]
+        // When their waypoint times are taken, in two different orders
+        // Then each is its creation second, the second of a pair takes the next one, and order does not matter
+        let expected: [String: Int64] = ["Cove": 1_795_435_100, "Bay": 1_795_435_200, "Reef": 1_795_435_201, "Draft": 1_795_435_202]
+        #expect(OwnTracks.waypointTimes(places) == expected)
+        #expect(OwnTracks.waypointTimes(places.reversed()) == expected)
+    }
+
+    @Test("At rest, a location leaves out vel and cog; a 0 m accuracy is left out too")
+    func zeroValuesAreLeftOut() throws {
+        // Given a fix at rest (0.1 m/s), its course 0 and its error 0.3 m; and one under way due north
+        let position = try Position(latitude: -27.3807, longitude: 153.3807)
+        let still = Fix(position: position, mode: 3, horizontalError: 0.3, time: nil, receivedAt: MonotonicInstant(bootID: "b", nanoseconds: 0),
+                        speed: 0.1, course: 0)
+        var north = still
+        north.speed = 3
+        // When each is written as the boat's location
+        let time = UTCTime(wholeSeconds: 1_795_435_200)
+        // Then the one at rest has neither vel nor cog nor acc, and the one under way has vel and cog 0
+        #expect(String(decoding: OwnTracks.location(still, time: time, tid: "MT", trigger: "p", inRegions: []), as: UTF8.self)
+            == #"{"_type":"location","lat":-27.3807,"lon":153.3807,"tst":1795435200,"tid":"MT","t":"p","inregions":[]}"#)
+        #expect(String(decoding: OwnTracks.location(north, time: time, tid: "MT", trigger: "p", inRegions: []), as: UTF8.self)
+            == #"{"_type":"location","lat":-27.3807,"lon":153.3807,"tst":1795435200,"tid":"MT","t":"p","vel":11,"cog":0,"inregions":[]}"#)
     }
 
     @Test func theBoatGoesOutFirstThenOnAMoveOrWhenTheIntervalHasPassed() throws {

@@ -1,0 +1,43 @@
+import Glibc
+import SystemPackage
+
+/// A connected TCP socket with send and receive timeouts, closed on deinit: for a probe
+/// that needs the raw descriptor (an OpenSSL handshake of our own).
+public final class TCPSocket {
+    public let fd: Int32
+
+    /// Connects to the first of `host`'s addresses that answers on `port`, each try and
+    /// every later read and write limited to `seconds`.
+    public init(host: String, port: Int, seconds: Int) throws(SystemError) {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &list) == 0 else { throw SystemError("resolve \(host)", .noSuchAddressOrDevice) }
+        defer { freeaddrinfo(list) }
+        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        var last = SystemError("connect \(host):\(port)", .connectionRefused)
+        var next = list
+        while let a = next {
+            next = a.pointee.ai_next
+            do throws(SystemError) {
+                let fd = try systemCall("socket") { socket(a.pointee.ai_family, a.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), a.pointee.ai_protocol) }
+                for option in [SO_SNDTIMEO, SO_RCVTIMEO] {
+                    setsockopt(fd, SOL_SOCKET, option, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                }
+                do throws(SystemError) {
+                    try systemCall("connect \(host):\(port)") { Glibc.connect(fd, a.pointee.ai_addr, a.pointee.ai_addrlen) }
+                } catch {
+                    close(fd)
+                    throw error
+                }
+                self.fd = fd
+                return
+            } catch {
+                last = error
+            }
+        }
+        throw last
+    }
+
+    deinit { close(fd) }
+}
