@@ -29,6 +29,7 @@ extension MarkTime {
                         ("connection", JSON.from(s.state?.connection ?? "no daemon is sharing")), ("connected", .bool(s.state?.connected ?? false)),
                         ("broker", JSON.from(s.state?.broker)), ("topic", JSON.from(s.state?.topic)),
                         ("last_sent", JSON.from(s.state?.lastSent?.iso8601)), ("last_received", JSON.from(s.state?.lastReceived?.iso8601)),
+                        ("last_returned", JSON.from(s.state?.lastReturned?.iso8601)),
                         ("outbox", .int(Int64(s.outbox))),
                         ("seen", .array(s.seen.map { d in
                             .object([("topic", .string(d.topic)), ("name", JSON.from(d.name)), ("member", JSON.from(d.member)),
@@ -40,6 +41,7 @@ extension MarkTime {
                         print("connection     \(state.connection) (\(state.broker), as \(state.topic))")
                         print("last sent      \(state.lastSent?.iso8601 ?? "nothing yet")")
                         print("last received  \(state.lastReceived?.iso8601 ?? "nothing yet")")
+                        print("last returned  \(state.lastReturned?.iso8601 ?? "nothing yet") (the boat's own, back from the broker)")
                     } else {
                         print("connection     no daemon is sharing: `marktime config set share.enabled true`, then start the daemon")
                     }

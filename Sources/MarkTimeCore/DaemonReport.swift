@@ -14,6 +14,8 @@ public enum DaemonReport: Hashable, Sendable {
     case succeeded(Chore)
     case shareConnected(broker: String, topic: String)
     case shareUnavailable(broker: String, reason: String)
+    /// The broker acknowledges the boat's messages but they never come back: its ACL drops them.
+    case shareDropsOwnMessages(broker: String, topic: String, account: String?)
     /// A friend's message that does not parse (reported once per topic).
     case shareDropped(topic: String, reason: String)
     case friendMoved(member: String, entered: Bool, place: String, topic: String)
@@ -89,6 +91,10 @@ public enum DaemonReport: Hashable, Sendable {
             LogLine(.info, "sharing: connected to the broker", ["broker": broker, "topic": topic])
         case .shareUnavailable(let broker, let reason):
             LogLine(.warning, "sharing: broker unavailable; messages wait in the outbox", ["broker": broker, "reason": reason])
+        case .shareDropsOwnMessages(let broker, let topic, let account):
+            LogLine(.warning, "sharing: the broker acknowledges the boat's messages but drops them (its ACL); nobody sees the boat",
+                    ["broker": broker, "topic": topic, "account": account ?? "anonymous",
+                     "fix": "set share.user and share.device to a topic the account may write"])
         case .shareDropped(let topic, let reason):
             LogLine(.warning, "sharing: message dropped", ["topic": Text.escaped(topic), "reason": reason])
         case .friendMoved(let member, let entered, let place, let topic):

@@ -290,6 +290,7 @@ public final class MarkTimeDaemon: Sendable {
     /// The heartbeat.
     func beat() {
         storeChanged()
+        share?.beat()
         guard let reading = try? clock.read() else { return }
         // Presses that another process kept in the pending-presses file land here.
         if core.withLock({ $0.pending.isEmpty }), !pendingPresses.isEmpty {

@@ -19,11 +19,20 @@ final class ShareService: Sendable {
     struct State: Sendable {
         var connection = "connecting"
         var connected = false
-        var inFlight: [Int32: Int64] = [:]
+        /// Sent and not yet acknowledged: the outbox row, and the bytes when on one of the boat's own topics.
+        var inFlight: [Int32: (id: Int64, own: [UInt8]?)] = [:]
+        /// The broker acknowledged a message on the boat's own topic, which has not come back
+        /// (through the boat's subscription) since.
+        var awaitingEcho: (payload: [UInt8], since: ContinuousClock.Instant)?
+        /// The last of the boat's own messages that came back.
+        var lastEcho: [UInt8]?
+        /// Acknowledged messages did not come back: the broker drops them.
+        var echoMissing = false
         var lastQueued: Int64 = 0
         var policy: LocationPolicy
         var lastSent: UTCTime?
         var lastReceived: UTCTime?
+        var lastReturned: UTCTime?
         var refusedTopics: Set<String> = []
         /// When each command was last answered (monotonic).
         var lastCommand: [String: ContinuousClock.Instant] = [:]
@@ -38,6 +47,9 @@ final class ShareService: Sendable {
     static let refusedTopicsLimit = 1_000
     /// A friend's command is answered at most once per this many seconds.
     static let commandInterval = 10
+    /// An acknowledged message of the boat's that has not come back after this long was
+    /// dropped by the broker (MQTT 3.1.1 acknowledges what an ACL drops).
+    static let echoPatience = Duration.seconds(20)
 
     let settings: ShareSettings
     let rules: GeofenceRules
@@ -166,7 +178,7 @@ final class ShareService: Sendable {
                 guard let id = m.id else { continue }
                 do {
                     let mid = try transport.publish(topic: m.topic, payload: m.payload, retain: m.retain)
-                    s.inFlight[mid] = id
+                    s.inFlight[mid] = (id, ownTopics.contains(m.topic) ? m.payload : nil)
                     s.lastQueued = id
                 } catch {
                     report(.failed(.publishShare(topic: m.topic), error: "\(error)"))
@@ -199,6 +211,7 @@ final class ShareService: Sendable {
                 // connection, before anything newer: the retained position stays the newest.
                 s.inFlight = [:]
                 s.lastQueued = 0
+                (s.awaitingEcho, s.echoMissing) = (nil, false)
                 defer { (s.connected, s.connection) = (false, text) }
                 return s.connection != text
             }
@@ -207,10 +220,12 @@ final class ShareService: Sendable {
                 writeState()
             }
         case .acknowledged(let mid):
-            guard let id = state.withLock({ s in
-                let id = s.inFlight.removeValue(forKey: mid)
-                if id != nil { s.lastSent = now() }
-                return id
+            guard let id = state.withLock({ s -> Int64? in
+                guard let sent = s.inFlight.removeValue(forKey: mid) else { return nil }
+                s.lastSent = now()
+                // The broker may deliver it back before it acknowledges it.
+                if let own = sent.own, s.awaitingEcho == nil, own != s.lastEcho { s.awaitingEcho = (own, ContinuousClock.now) }
+                return sent.id
             }) else { return }
             submit { [self] in
                 try? store.acknowledged(id)
@@ -224,6 +239,7 @@ final class ShareService: Sendable {
 
     func receive(topic text: String, payload: [UInt8]) {
         if text == settings.topic + "/cmd" { return command(payload) }
+        if ownTopics.contains(text) { return echoed(payload) }
         guard let topic = OwnTracks.Topic(text), topic.base != settings.topic else { return }
         // An empty retained message clears a topic: nothing to apply.
         guard !payload.isEmpty else { return }
@@ -253,6 +269,40 @@ final class ShareService: Sendable {
             } catch {
                 report(.failed(.applyShare(topic: topic.base), error: "\(error)"))
             }
+        }
+    }
+
+    /// The boat's own topics, to which it is subscribed as to its friends': what it
+    /// publishes there comes back, unless the broker's ACL drops it.
+    var ownTopics: Set<String> { [settings.topic, settings.topic + "/info"] }
+
+    /// One of the boat's own messages came back from the broker.
+    func echoed(_ payload: [UInt8]) {
+        let time = now()
+        let back = state.withLock { s -> Bool in
+            (s.lastEcho, s.lastReturned) = (payload, time)
+            if s.awaitingEcho?.payload == payload { s.awaitingEcho = nil }
+            guard s.echoMissing, s.awaitingEcho == nil else { return false }
+            (s.echoMissing, s.connection) = (false, "connected")
+            return true
+        }
+        if back { report(.shareConnected(broker: settings.broker, topic: settings.topic)) }
+        writeState()
+    }
+
+    /// The daemon's heartbeat: an acknowledged message that never came back is named.
+    func beat() {
+        let missing = state.withLock { s -> Bool in
+            guard s.connected, !s.echoMissing, let waiting = s.awaitingEcho, ContinuousClock.now - waiting.since > Self.echoPatience else { return false }
+            s.echoMissing = true
+            s.connection = "connected, but the broker drops what the boat publishes: its ACL does not let "
+                + "\(settings.username.map { "account \($0)" } ?? "an anonymous client") write (or read) \(settings.topic); "
+                + "set share.user and share.device to a topic the account may use"
+            return true
+        }
+        if missing {
+            report(.shareDropsOwnMessages(broker: settings.broker, topic: settings.topic, account: settings.username))
+            writeState()
         }
     }
 
@@ -286,7 +336,7 @@ final class ShareService: Sendable {
     func writeState() {
         let s = state.withLock { $0 }
         let state = ShareState(connection: s.connection, connected: s.connected, broker: settings.broker, topic: settings.topic,
-                               lastSent: s.lastSent, lastReceived: s.lastReceived)
+                               lastSent: s.lastSent, lastReceived: s.lastReceived, lastReturned: s.lastReturned)
         try? SideFile.replace(statePath, with: state.json)
     }
 }

@@ -23,19 +23,25 @@ public struct ShareState: Hashable, Sendable {
     public var topic: String
     public var lastSent: UTCTime?
     public var lastReceived: UTCTime?
+    /// When one of the boat's own messages last came back from the broker: proof that it
+    /// keeps what the boat publishes.
+    public var lastReturned: UTCTime?
 
-    public init(connection: String, connected: Bool, broker: String, topic: String, lastSent: UTCTime?, lastReceived: UTCTime?) {
+    public init(connection: String, connected: Bool, broker: String, topic: String, lastSent: UTCTime?, lastReceived: UTCTime?,
+                lastReturned: UTCTime? = nil) {
         (self.connection, self.connected, self.broker, self.topic, self.lastSent, self.lastReceived) = (connection, connected, broker, topic, lastSent, lastReceived)
+        self.lastReturned = lastReturned
     }
 
     struct Coded: Codable {
         var connection: String, connected: Bool, broker: String, topic: String
-        var last_sent_ns: Int64?, last_received_ns: Int64?
+        var last_sent_ns: Int64?, last_received_ns: Int64?, last_returned_ns: Int64?
     }
 
     public var json: [UInt8] {
         let coded = Coded(connection: connection, connected: connected, broker: broker, topic: topic,
-                          last_sent_ns: lastSent?.nanosecondsSinceEpoch, last_received_ns: lastReceived?.nanosecondsSinceEpoch)
+                          last_sent_ns: lastSent?.nanosecondsSinceEpoch, last_received_ns: lastReceived?.nanosecondsSinceEpoch,
+                          last_returned_ns: lastReturned?.nanosecondsSinceEpoch)
         return Array((try? JSONEncoder().encode(coded)) ?? Data())
     }
 
@@ -44,7 +50,8 @@ public struct ShareState: Hashable, Sendable {
         guard let c = try? JSONDecoder().decode(Coded.self, from: Data(json)) else { return nil }
         self.init(connection: c.connection, connected: c.connected, broker: c.broker, topic: c.topic,
                   lastSent: c.last_sent_ns.map(UTCTime.init(nanosecondsSinceEpoch:)),
-                  lastReceived: c.last_received_ns.map(UTCTime.init(nanosecondsSinceEpoch:)))
+                  lastReceived: c.last_received_ns.map(UTCTime.init(nanosecondsSinceEpoch:)),
+                  lastReturned: c.last_returned_ns.map(UTCTime.init(nanosecondsSinceEpoch:)))
     }
 }
 /// A message for the broker, waiting in the outbox until the broker acknowledges it.

@@ -326,6 +326,53 @@ struct ShareTests {
         #expect(try share()["outbox"] as? Int == 2)
     }
 
+    @Test("A broker whose ACL drops the boat's messages (acknowledging them) is named in share status and the log")
+    func anACLThatDropsTheBoatIsNamed() throws {
+        // Given a broker with OwnTracks' ACL (each account writes only under its own name), and
+        // the boat's topic under another name than its account's
+        let tls = try TLSBroker(folder: cli.folder, user: "boat", password: "horse")
+        try tls.broker.start()
+        let secret = cli.folder + "/mqtt-password"
+        try "horse\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        chmod(secret, 0o640)
+        for (key, value) in [("share.tls_ca", tls.ca), ("share.username", "boat"), ("share.password_file", secret),
+                             ("share.broker", "localhost:\(tls.broker.port)"), ("share.user", "yacht")] {
+            #expect(try cli.run(["config", "set", key, value], storeFlag: false).status == 0)
+        }
+        // When the daemon connects and publishes its card, which the broker acknowledges
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        #expect(try eventually(within: 30) { try share()["outbox"] as? Int == 0 }, "\(daemon.log)")
+        // Then, once it has not come back, share status and the log say the broker drops it, and what to do
+        let expected = "connected, but the broker drops what the boat publishes: its ACL does not let account boat write (or read) "
+            + "owntracks/yacht/pi; set share.user and share.device to a topic the account may use"
+        #expect(try eventually(within: 90) { try share()["connection"] as? String == expected }, "\(daemon.log)")
+        #expect(daemon.log.contains("sharing: the broker acknowledges the boat's messages but drops them (its ACL); nobody sees the boat"),
+                "\(daemon.log)")
+    }
+
+    @Test("Where the broker lets the boat publish, its own messages come back and nothing is flagged")
+    func aBrokerThatKeepsTheBoatIsNotFlagged() throws {
+        // Given the same broker, and the boat's topic under its own account's name
+        let tls = try TLSBroker(folder: cli.folder, user: "boat", password: "horse")
+        try tls.broker.start()
+        let secret = cli.folder + "/mqtt-password"
+        try "horse\n".write(toFile: secret, atomically: true, encoding: .utf8)
+        chmod(secret, 0o640)
+        for (key, value) in [("share.tls_ca", tls.ca), ("share.username", "boat"), ("share.password_file", secret),
+                             ("share.broker", "localhost:\(tls.broker.port)")] {
+            #expect(try cli.run(["config", "set", key, value], storeFlag: false).status == 0)
+        }
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        // When its card has been acknowledged
+        #expect(try eventually(within: 30) { try share()["outbox"] as? Int == 0 }, "\(daemon.log)")
+        // Then it comes back from the broker, which share status shows, and nothing is flagged
+        #expect(try eventually(within: 30) { try share()["last_returned"] is String }, "\(daemon.log)")
+        #expect(try share()["connection"] as? String == "connected", "\(daemon.log)")
+        #expect(!daemon.log.contains("drops them"), "\(daemon.log)")
+    }
+
     @Test func aPasswordFileOthersCanReadStopsSharingWithTheFix() throws {
         // Given a password file every user may read
         let secret = cli.folder + "/mqtt-password"
