@@ -72,6 +72,54 @@ struct ShareTests {
         #expect(try (share()["seen"] as? [[String: Any]])?.first?["messages"] as? Int == 8)
     }
 
+    @Test("A friend's transition sent while the boat is offline arrives when it is back (a persistent session)")
+    func aTransitionSentWhileTheBoatIsOfflineArrives() throws {
+        // Given the daemon connected once (the broker now keeps its session), then stopped
+        let broker = try Broker(folder: cli.folder)
+        try broker.start()
+        var daemon: DaemonProcess? = try daemon(broker: broker)
+        #expect(try eventually(within: 20) { try share()["connected"] as? Bool == true }, "\(daemon!.log)")
+        daemon?.stop()
+        daemon = nil
+        // When Anna's phone says she entered Home, from Home, while the boat is away
+        try broker.publish("owntracks/anna/phone/event",
+                           "{\"_type\":\"transition\",\"event\":\"enter\",\"desc\":\"Home\",\"lat\":-27.3807,\"lon\":153.3807,\"tst\":\(now - 20),\"acc\":20}")
+        #expect(try anna()["place"] is NSNull)
+        // And the daemon starts again
+        let again = try self.daemon(broker: broker)
+        defer { again.stop() }
+        // Then the broker hands it the transition, and Anna is at Home
+        #expect(try eventually(within: 20) { try anna()["place"] as? String == "Home" }, "\(again.log)")
+        #expect(again.log.contains("Anna entered Home"), "\(again.log)")
+    }
+
+    @Test("An acknowledgement lost with the connection: what was in flight goes again before anything newer, so the retained copy is the newest")
+    func aLostAcknowledgementKeepsTheOrder() throws {
+        // Given the daemon connected through a proxy that can lose the broker's next PUBACK
+        let broker = try Broker(folder: cli.folder)
+        try broker.start()
+        let proxy = try AckDroppingProxy(to: broker.port)
+        defer { proxy.stop() }
+        _ = try cli.run(["config", "set", "share.broker", "127.0.0.1:\(proxy.port)"], storeFlag: false)
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        #expect(try eventually(within: 20) { try share()["connected"] as? Bool == true && share()["outbox"] as? Int == 0 }, "\(daemon.log)")
+        // When a place is added (new waypoints, retained), and the broker's acknowledgement of
+        // them is lost with the connection
+        proxy.arm()
+        #expect(try cli.run(["place", "add", "Marina", "--position", "-27.45 153.2", "--radius", "300"]).status == 0)
+        #expect(eventually(within: 20) { proxy.dropped == 1 })
+        // And another place is added while the daemon reconnects
+        #expect(try cli.run(["place", "add", "Reef", "--position", "-27.2 153.5", "--radius", "300"]).status == 0)
+        #expect(try eventually(within: 60) { try share()["connected"] as? Bool == true && share()["outbox"] as? Int == 0 }, "\(daemon.log)")
+        // Then a phone that connects now is given the newest waypoints, with both places
+        let phone = try broker.subscribe("owntracks/boat/pi/waypoints")
+        defer { _ = phone.stop() }
+        #expect(eventually(within: 10) { !phone.messages.isEmpty }, "\(phone.output)")
+        let retained = phone.messages.first?.payload ?? ""
+        #expect(retained.contains("Marina") && retained.contains("Reef"), "\(retained)")
+    }
+
     @Test func theBoatAppearsToFriendsWithItsLocationCardAndWaypoints() throws {
         // Given a subscriber standing in for a friend's phone, gpsd playing a log at Home, and the daemon
         let broker = try Broker(folder: cli.folder)
@@ -496,3 +544,113 @@ final class FakePortal: @unchecked Sendable {
     }
 }
 
+
+/// A TCP proxy between the daemon and the broker that, once armed, drops the broker's next
+/// PUBACK and then cuts the connection: the broker has the message, the daemon never
+/// hears so.
+final class AckDroppingProxy: @unchecked Sendable {
+    let fd: Int32
+    let port: UInt16
+    let upstream: UInt16
+    private let armed = Mutex(false)
+    private let droppedCount = Mutex(0)
+    var dropped: Int { droppedCount.withLock { $0 } }
+
+    init(to upstream: UInt16) throws {
+        self.upstream = upstream
+        port = try FakeGPS.freePort()
+        fd = try Self.listen(port)
+        Thread { [self] in
+            while true {
+                let client = accept(fd, nil, nil)
+                guard client >= 0 else { return }
+                guard let server = try? Self.connect(upstream) else { close(client); continue }
+                Thread { Self.copy(from: client, to: server) }.start()
+                Thread { [self] in relay(from: server, to: client) }.start()
+            }
+        }.start()
+    }
+
+    /// Drop the next PUBACK, then cut the connection.
+    func arm() { armed.withLock { $0 = true } }
+
+    func stop() {
+        shutdown(fd, Int32(SHUT_RDWR))
+        close(fd)
+    }
+
+    /// The broker's side, packet by packet: MQTT's fixed header is a type byte and a
+    /// variable-length remaining length.
+    private func relay(from server: Int32, to client: Int32) {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        defer { shutdown(server, Int32(SHUT_RDWR)); shutdown(client, Int32(SHUT_RDWR)); close(server); close(client) }
+        while true {
+            let n = read(server, &chunk, chunk.count)
+            guard n > 0 else { return }
+            buffer += chunk[..<n]
+            while let length = Self.packetLength(buffer) {
+                let packet = Array(buffer[..<length])
+                buffer.removeFirst(length)
+                if packet[0] >> 4 == 4, armed.withLock({ a in defer { a = false }; return a }) {
+                    droppedCount.withLock { $0 += 1 }
+                    return
+                }
+                guard packet.withUnsafeBytes({ write(client, $0.baseAddress, $0.count) }) == packet.count else { return }
+            }
+        }
+    }
+
+    /// The length of the first whole packet in `bytes`, or nil until it has all arrived.
+    static func packetLength(_ bytes: [UInt8]) -> Int? {
+        var remaining = 0, multiplier = 1, i = 1
+        while true {
+            guard i < bytes.count else { return nil }
+            remaining += Int(bytes[i] & 0x7f) * multiplier
+            multiplier *= 128
+            i += 1
+            if bytes[i - 1] & 0x80 == 0 { break }
+        }
+        return bytes.count >= i + remaining ? i + remaining : nil
+    }
+
+    static func copy(from a: Int32, to b: Int32) {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = read(a, &chunk, chunk.count)
+            guard n > 0, chunk.withUnsafeBytes({ write(b, $0.baseAddress, n) }) == n else { break }
+        }
+        shutdown(b, Int32(SHUT_RDWR))
+        shutdown(a, Int32(SHUT_RDWR))
+    }
+
+    static func address(_ port: UInt16) -> sockaddr_in {
+        var addr = sockaddr_in()
+        addr.sin_family = sa_family_t(AF_INET)
+        addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+        addr.sin_port = port.bigEndian
+        return addr
+    }
+
+    static func listen(_ port: UInt16) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var one: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var addr = address(port)
+        let ok = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && Glibc.listen(fd, 8) == 0 }
+        }
+        guard ok else { throw POSIXError(.EADDRINUSE) }
+        return fd
+    }
+
+    static func connect(_ port: UInt16) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var addr = address(port)
+        let ok = withUnsafePointer(to: &addr) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+        }
+        guard ok else { close(fd); throw POSIXError(.ECONNREFUSED) }
+        return fd
+    }
+}
