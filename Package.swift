@@ -9,6 +9,7 @@ let package = Package(
         .executable(name: "marktime", targets: ["marktime"]),
         .executable(name: "marktime-rig", targets: ["MarkTimeRig"]),
         .executable(name: "marktime-sky-bench", targets: ["MarkTimeSkyBench"]),
+        .executable(name: "marktime-share-burst-bench", targets: ["MarkTimeShareBurstBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -220,6 +221,11 @@ let package = Package(
 
         // Tests/bench/sky: the sky's timings, printed.
         .executableTarget(name: "MarkTimeSkyBench", dependencies: ["MarkTimeSky", "MarkTimeCore"], path: "Tests/bench/Sky"),
+        // Tests/bench/share-burst: a press and the anchor alarm during a burst of friends' messages.
+        .executableTarget(name: "MarkTimeShareBurstBench", dependencies: ["DaemonFakes", "MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore",
+                                                                          "MarkTimeCore", "MarkTimeSystem", "MarkTimePlaces",
+                                                                          .product(name: "Logging", package: "swift-log")],
+                          path: "Tests/bench/ShareBurst"),
 
         .testTarget(name: "MarkTimeCoreTests", dependencies: ["MarkTimeCore"]),
         .testTarget(name: "MarkTimeSkyTests", dependencies: ["MarkTimeSky", "MarkTimeCore"]),
@@ -248,9 +254,12 @@ let package = Package(
         .testTarget(
             name: "MarkTimeSystemTests",
             dependencies: ["MarkTimeSystem", .product(name: "SystemPackage", package: "swift-system")]),
+        // The daemon on fakes of its devices: its tests, and Tests/bench/share-burst.
+        .target(name: "DaemonFakes", dependencies: ["MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem",
+                                                    .product(name: "Logging", package: "swift-log")], path: "Tests/DaemonFakes"),
         .testTarget(
             name: "MarkTimeDaemonTests",
-            dependencies: ["MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem", .product(name: "Logging", package: "swift-log")]),
+            dependencies: ["DaemonFakes", "MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem"]),
         .testTarget(
             name: "MarkTimeCLITests",
             dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimePlaces", "MarkTimeDevices", "RigSupport",

@@ -61,6 +61,8 @@ public enum DaemonReport: Hashable, Sendable {
         case queueShare
         case publishShare(topic: String)
         case applyShare(topic: String)
+        /// The commit of a batch of sharing's writes.
+        case shareBatch(jobs: Int)
         case startChild(name: String, command: String)
         case reload
 
@@ -156,6 +158,7 @@ public enum DaemonReport: Hashable, Sendable {
         case .queueShare: return LogLine(.error, "cannot queue messages for the broker", e)
         case .publishShare(let topic): return LogLine(.warning, "cannot publish; it waits in the outbox", ["topic": topic, "error": error])
         case .applyShare(let topic): return LogLine(.error, "sharing: cannot apply a message", ["topic": topic, "error": error])
+        case .shareBatch(let jobs): return LogLine(.error, "sharing: cannot commit its writes; they are undone", ["writes": "\(jobs)", "error": error])
         case .startChild(let name, let command): return LogLine(.error, "cannot start \(name)", ["command": command, "error": error])
         case .reload: return LogLine(.error, "config not reloaded; the daemon keeps its settings", e)
         }

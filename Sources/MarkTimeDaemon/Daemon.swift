@@ -287,6 +287,9 @@ public final class MarkTimeDaemon: Sendable {
         }
     }
 
+    /// At most this many of sharing's writes in one transaction.
+    static let shareBatchLimit = 500
+
     /// The heartbeat.
     func beat() {
         storeChanged()
@@ -410,7 +413,23 @@ public final class MarkTimeDaemon: Sendable {
         case .watch(let fixes, let now):
             watch(fixes, now: now)
         case .share(let write):
-            write()
+            // With those queued behind it, in one transaction: one commit for a burst of
+            // friends' messages, not one each. A press or the anchor watch ends the batch.
+            var count = 0
+            do {
+                try store.batch {
+                    write()
+                    while count < Self.shareBatchLimit, let next = writer.nextShare() {
+                        next()
+                        count += 1
+                    }
+                }
+            } catch {
+                report(.failed(.shareBatch(jobs: count + 1), error: "\(error)"))
+            }
+            // Now that others can read what the batch queued: a pump that ran on another
+            // thread meanwhile (a new connection's) could not.
+            share?.pump()
         }
     }
 

@@ -7,7 +7,8 @@ import Synchronization
 /// The one thread that writes the store, in three lanes: sights (and the pending-presses
 /// file) before everything; then the daemon's own work (the anchor watch, places, gaps, the
 /// clock track); sharing's writes last, so that a burst of friends' messages never holds
-/// up a press or the anchor alarm. Nothing that hands it work ever waits for it.
+/// up a press or the anchor alarm. Sharing's writes are batched (see `nextShare`).
+/// Nothing that hands it work ever waits for it.
 final class StoreWriter: Sendable {
     enum Job: Sendable {
         /// A sight, and when it was handed over (monotonic ns).
@@ -86,6 +87,16 @@ final class StoreWriter: Sendable {
         queue.withLock { $0.stopping = true }
         wake.signal()
         if started.withLock({ $0 }) { finished.wait() }
+    }
+
+    /// The next of sharing's writes, to join the batch the writer has open: nil once a
+    /// sight's or the daemon's own job is waiting (the batch commits and that goes first),
+    /// or when none is left.
+    func nextShare() -> (@Sendable () -> Void)? {
+        queue.withLock { q in
+            guard q.lanes[0].isEmpty, q.lanes[1].isEmpty, !q.lanes[2].isEmpty, case .share(let write) = q.lanes[2].removeFirst() else { return nil }
+            return write
+        }
     }
 
     private func next() -> Job? {

@@ -3,6 +3,7 @@ import GRDB
 import GRDBSQLite
 import MarkTimeCore
 import MarkTimeSystem
+import Synchronization
 
 /// The marktime store: one SQLite file shared by the daemon and the CLI.
 ///
@@ -14,6 +15,15 @@ public final class AppDatabase: Sendable {
     let writer: any DatabaseWriter
     /// Migrations in the file that this binary does not know; non-empty means read-only.
     public let unknownMigrations: [String]
+    /// The transaction `batch` holds open, which that thread's `write` and `read` join.
+    private let batchSlot = Mutex<Batch?>(nil)
+
+    private struct Batch: @unchecked Sendable {
+        let thread: pthread_t
+        let db: Database
+        /// Doorbell messages for after the commit, so that no one reads before it.
+        var rings: [String] = []
+    }
 
     /// Opens (creating if needed) the store at `path`. With `createDirectory`,
     /// missing parent folders are made; otherwise they must exist.
@@ -226,21 +236,68 @@ public final class AppDatabase: Sendable {
         return config
     }
 
-    /// A write transaction, refused when the file belongs to a newer schema.
+    /// A write transaction, refused when the file belongs to a newer schema. Inside this
+    /// thread's `batch`, a savepoint in the batch's transaction.
     func write<T>(_ updates: (Database) throws -> T) throws(StoreError) -> T {
         guard unknownMigrations.isEmpty else { throw .newerSchema(path: path, unknown: unknownMigrations) }
-        do { return try writer.write(updates) } catch { throw StoreError.wrap(error, path: path) }
+        do {
+            if let db = joinedBatch() {
+                var result: T?
+                try db.inSavepoint {
+                    result = try updates(db)
+                    return .commit
+                }
+                return result!
+            }
+            return try writer.write(updates)
+        } catch { throw StoreError.wrap(error, path: path) }
+    }
+
+    /// Runs `body` with every `write` and `read` this thread makes on the store inside one
+    /// transaction, committed (and synced) once at the end: many small writes at the cost
+    /// of one. Each write is a savepoint, so one that fails undoes only itself. Returns
+    /// the commit's error; what `body` wrote is then undone.
+    public func batch(_ body: () -> Void) throws(StoreError) {
+        guard unknownMigrations.isEmpty else { throw .newerSchema(path: path, unknown: unknownMigrations) }
+        var rings: [String] = []
+        defer { for text in Set(rings) { Doorbell.ring(store: path, message: text) } }
+        do {
+            try writer.write { db in
+                batchSlot.withLock { $0 = Batch(thread: pthread_self(), db: db) }
+                defer { rings = batchSlot.withLock { b in defer { b = nil }; return b?.rings ?? [] } }
+                body()
+            }
+        } catch { throw StoreError.wrap(error, path: path) }
+    }
+
+    /// Rings the doorbell now, or after this thread's batch commits.
+    func ring(_ text: String) {
+        let later = batchSlot.withLock { b -> Bool in
+            guard let batch = b, pthread_equal(batch.thread, pthread_self()) != 0 else { return false }
+            b?.rings.append(text)
+            return true
+        }
+        if !later { Doorbell.ring(store: path, message: text) }
+    }
+
+    /// The batch this thread holds open, if any.
+    private func joinedBatch() -> Database? {
+        batchSlot.withLock { b in b.flatMap { pthread_equal($0.thread, pthread_self()) != 0 ? $0.db : nil } }
     }
 
     /// Writes outside an explicit transaction, refused as `write` is: each statement is
     /// its own SQLite autocommit transaction, for a lone statement on a hot path.
     func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws(StoreError) -> T {
         guard unknownMigrations.isEmpty else { throw .newerSchema(path: path, unknown: unknownMigrations) }
+        if joinedBatch() != nil { return try write(updates) }
         do { return try writer.writeWithoutTransaction(updates) } catch { throw StoreError.wrap(error, path: path) }
     }
 
     func read<T>(_ value: (Database) throws -> T) throws(StoreError) -> T {
-        do { return try writer.read(value) } catch { throw StoreError.wrap(error, path: path) }
+        do {
+            if let db = joinedBatch() { return try value(db) }
+            return try writer.read(value)
+        } catch { throw StoreError.wrap(error, path: path) }
     }
 
     /// `PRAGMA integrity_check`: `ok`, or SQLite's list of problems.

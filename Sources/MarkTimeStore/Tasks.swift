@@ -51,7 +51,7 @@ extension AppDatabase {
     /// Every front end's change reaches the daemon this way; a refused one does not ring.
     func changing<T>(_ message: DoorbellMessage, _ change: () throws(StoreError) -> T) throws(StoreError) -> T {
         let result = try change()
-        Doorbell.ring(store: path, message: message.text)
+        ring(message.text)
         return result
     }
 

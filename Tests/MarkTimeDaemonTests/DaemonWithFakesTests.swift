@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import MarkTimeCore
 import MarkTimeDaemon
 import MarkTimeDevices
@@ -8,93 +7,7 @@ import MarkTimeSystem
 import Synchronization
 import Testing
 
-let logDay: Int64 = 1_176_025_975_000_000_000
-let second: Int64 = 1_000_000_000
-
-/// A clock whose monotonic time the test sets; its realtime is unsynchronised.
-final class FakeClock: SystemClockSource {
-    let bootID = "boot-fake"
-    let monotonic = Mutex<Int64>(100 * second)
-
-    func read() throws(DeviceError) -> SystemClockReading {
-        let now = monotonic.withLock { $0 }
-        return SystemClockReading(instant: MonotonicInstant(bootID: bootID, nanoseconds: now),
-                                  realtime: UTCTime(nanosecondsSinceEpoch: 5 * second + now), synchronised: false, estimatedError: 0)
-    }
-}
-
-/// A button the test presses by hand.
-final class FakeButton: ButtonSource {
-    let signal = Mutex<(@Sendable (ButtonSignal) -> Void)?>(nil)
-
-    func start(_ signal: @escaping @Sendable (ButtonSignal) -> Void, state: @escaping @Sendable (String) -> Void) {
-        state("ready: fake")
-        self.signal.withLock { $0 = signal }
-    }
-
-    func stop() { signal.withLock { $0 = nil } }
-
-    var started: Bool { signal.withLock { $0 != nil } }
-    func send(_ s: ButtonSignal) { signal.withLock { $0 }?(s) }
-}
-
-/// gpsd, played by the test.
-final class FakeGPS: GPSSource {
-    let report = Mutex<(@Sendable (GPSReport) -> Void)?>(nil)
-    func start(_ report: @escaping @Sendable (GPSReport) -> Void) { self.report.withLock { $0 = report } }
-    func stop() { report.withLock { $0 = nil } }
-    var started: Bool { report.withLock { $0 != nil } }
-    func send(_ r: GPSReport) { report.withLock { $0 }?(r) }
-}
-
-/// Records the tones asked for.
-final class FakeBeeper: Beeper {
-    let tones = Mutex<[Tone]>([])
-    func play(_ tone: Tone) { tones.withLock { $0.append(tone) } }
-    func stop() {}
-    var played: [Tone] { tones.withLock { $0 } }
-}
-
-/// Runs the daemon's tasks on their own serial dispatch queue, off the cooperative pool,
-/// which other suites may hold with blocking waits on a 2-core machine.
-final class QueueExecutor: TaskExecutor, @unchecked Sendable {
-    let queue = DispatchQueue(label: "marktime-test-daemon")
-
-    func enqueue(_ job: consuming ExecutorJob) {
-        let job = UnownedJob(job)
-        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
-    }
-}
-
-/// Polls `condition` without blocking a thread of the cooperative pool (the daemon runs there too).
-/// The limit is generous: a loaded machine may be slow, and a condition that holds returns at once.
-func waitFor(_ seconds: Double = 60, _ condition: () throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return try condition()
-}
-
-/// The daemon on a new store in a folder of its own, its clock, button, gpsd and beeper fakes.
-struct DaemonOnFakes {
-    let folder = NSTemporaryDirectory() + "marktime-daemon-" + UUID().uuidString
-    let store: AppDatabase
-    let daemon: MarkTimeDaemon
-    let clock = FakeClock(), button = FakeButton(), gps = FakeGPS(), beeper = FakeBeeper()
-
-    init() throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
-        var options = MarkTimeDaemon.Options(settings: Settings(), buttonPath: "/dev/input/fake", gpsdAddress: "fake")
-        options.statusFile = folder + "/status.json"
-        daemon = try MarkTimeDaemon(options: options, store: store, logger: Logger(label: "test"),
-                                    adapters: .init(clock: clock, button: button, gps: gps, beeper: beeper))
-    }
-
-    func remove() { try? FileManager.default.removeItem(atPath: folder) }
-}
+import DaemonFakes
 
 @Suite("the whole daemon on fakes")
 struct DaemonWithFakesTests {

@@ -33,4 +33,27 @@ struct StoreWriterTests {
         #expect(Array(order.prefix(3)) == ["sight", "watch 1", "watch 2"])
         #expect(Array(order.dropFirst(3)) == (0..<3_000).map { "share \($0)" })
     }
+
+    @Test("A batch of sharing's writes takes the next one only while no sight or own job waits")
+    func aShareBatchStopsForASight() throws {
+        // Given three of sharing's writes queued
+        let writer = StoreWriter()
+        for _ in 0..<3 { writer.submit(.share {}) }
+        // When the batch takes one, then a sight arrives
+        let first = writer.nextShare()
+        let sight = Sight(instant: MonotonicInstant(bootID: "b", nanoseconds: 1),
+                          estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 0), source: .gps, uncertainty: 0.5),
+                          createdAt: UTCTime(nanosecondsSinceEpoch: 0))
+        writer.submit(.insert(sight, queuedAt: 0))
+        // Then the batch got the first, and no more until the sight has gone
+        #expect(first != nil)
+        #expect(writer.nextShare() == nil)
+        let order = Mutex<[String]>([])
+        writer.start { job in
+            if case .insert = job { order.withLock { $0.append("sight") } }
+            if case .share = job { order.withLock { $0.append("share") } }
+        }
+        writer.stop()
+        #expect(order.withLock { $0 } == ["sight", "share", "share"])
+    }
 }

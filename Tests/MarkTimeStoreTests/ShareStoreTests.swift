@@ -31,6 +31,41 @@ struct ShareStoreTests {
         #expect(kept == ["card 0", "location 2", "location 3"])
     }
 
+    @Test("A batch's writes are one transaction: seen inside it at once, by others only after its commit")
+    func aBatchCommitsOnce() throws {
+        // Given a store on disk, and another process's connection to it
+        let folder = TemporaryFolder()
+        let store = try AppDatabase(path: folder.store, createDirectory: false)
+        let other = try AppDatabase.reading(path: folder.store)
+        var inside: (own: Int, other: Int) = (-1, -1)
+        // When three writes queue a message each inside one batch
+        try store.batch {
+            for n in 0..<3 { _ = try? store.enqueue([message(.location, n)], now: t0) }
+            inside = ((try? store.outboxCount()) ?? -1, (try? other.outboxCount()) ?? -1)
+        }
+        // Then the batch saw all three at once, the other connection none until the commit, and all three after it
+        #expect(inside == (3, 0))
+        #expect(try other.outboxCount() == 3)
+    }
+
+    @Test("A write that fails inside a batch undoes only itself")
+    func aFailedWriteInABatchUndoesOnlyItself() throws {
+        // Given Anna and Ben
+        try store.addMember(name: "Anna", color: nil, isMe: false)
+        try store.addMember(name: "Ben", color: nil, isMe: false)
+        var refused: String?
+        // When, in one batch, Anna is linked, Ben's link is refused, and a message is queued
+        try store.batch {
+            try? store.linkMember("Anna", topic: "owntracks/anna/phone")
+            do { try store.linkMember("Ben", topic: "owntracks/anna/phone") } catch { refused = "\(error)" }
+            _ = try? store.enqueue([message(.card, 0)], now: t0)
+        }
+        // Then Anna's link and the message stay, and only Ben's link is undone
+        #expect(refused == "owntracks/anna/phone is already linked to Anna: `marktime member unlink Anna` first")
+        #expect(try store.members().map(\.shareTopic) == ["owntracks/anna/phone", nil])
+        #expect(try store.outboxCount() == 1)
+    }
+
     @Test func anAcknowledgedMessageLeavesTheOutbox() throws {
         try store.enqueue([message(.card, 0), message(.waypoints, 1)], now: t0)
         let first = try #require(try store.outbox().first?.id)

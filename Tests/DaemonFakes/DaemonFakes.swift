@@ -1,0 +1,117 @@
+import Foundation
+import Logging
+import MarkTimeCore
+import MarkTimeDaemon
+import MarkTimeDevices
+import MarkTimeStore
+import MarkTimeSystem
+import Synchronization
+
+// The daemon on fakes of its devices, for its tests and the share-burst benchmark.
+
+public let logDay: Int64 = 1_176_025_975_000_000_000
+public let second: Int64 = 1_000_000_000
+
+/// A clock whose monotonic time the test sets; its realtime is unsynchronised.
+public final class FakeClock: SystemClockSource {
+    public let bootID = "boot-fake"
+    public let monotonic = Mutex<Int64>(100 * second)
+    /// Realtime minus monotonic time, ns.
+    public let realtimeOffset = Mutex<Int64>(5 * second)
+
+    public init() {}
+
+    public func read() throws(DeviceError) -> SystemClockReading {
+        let now = monotonic.withLock { $0 }
+        return SystemClockReading(instant: MonotonicInstant(bootID: bootID, nanoseconds: now),
+                                  realtime: UTCTime(nanosecondsSinceEpoch: realtimeOffset.withLock { $0 } + now), synchronised: false, estimatedError: 0)
+    }
+}
+
+/// A button the test presses by hand.
+public final class FakeButton: ButtonSource {
+    let signal = Mutex<(@Sendable (ButtonSignal) -> Void)?>(nil)
+
+    public init() {}
+
+    public func start(_ signal: @escaping @Sendable (ButtonSignal) -> Void, state: @escaping @Sendable (String) -> Void) {
+        state("ready: fake")
+        self.signal.withLock { $0 = signal }
+    }
+
+    public func stop() { signal.withLock { $0 = nil } }
+
+    public var started: Bool { signal.withLock { $0 != nil } }
+    public func send(_ s: ButtonSignal) { signal.withLock { $0 }?(s) }
+}
+
+/// gpsd, played by the test.
+public final class FakeGPS: GPSSource {
+    let report = Mutex<(@Sendable (GPSReport) -> Void)?>(nil)
+    public init() {}
+    public func start(_ report: @escaping @Sendable (GPSReport) -> Void) { self.report.withLock { $0 = report } }
+    public func stop() { report.withLock { $0 = nil } }
+    public var started: Bool { report.withLock { $0 != nil } }
+    public func send(_ r: GPSReport) { report.withLock { $0 }?(r) }
+}
+
+/// Records the tones asked for, and when (CLOCK_MONOTONIC ns).
+public final class FakeBeeper: Beeper {
+    let tones = Mutex<[(tone: Tone, at: Int64)]>([])
+    public init() {}
+    public func play(_ tone: Tone) { tones.withLock { $0.append((tone, SystemClock.monotonicNow())) } }
+    let stopped = Mutex(0)
+    public func stop() { stopped.withLock { $0 += 1 } }
+    public var played: [Tone] { tones.withLock { $0.map(\.tone) } }
+    /// How many times a tone (the looping alarm) was stopped.
+    public var stops: Int { stopped.withLock { $0 } }
+    /// The tones with the monotonic time each was asked for.
+    public var timed: [(tone: Tone, at: Int64)] { tones.withLock { $0 } }
+}
+
+/// Runs the daemon's tasks on their own serial dispatch queue, off the cooperative pool,
+/// which other suites may hold with blocking waits on a 2-core machine.
+public final class QueueExecutor: TaskExecutor, @unchecked Sendable {
+    let queue = DispatchQueue(label: "marktime-test-daemon")
+
+    public init() {}
+
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        queue.async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+    }
+}
+
+/// Polls `condition` without blocking a thread of the cooperative pool (the daemon runs there too).
+/// The limit is generous: a loaded machine may be slow, and a condition that holds returns at once.
+public func waitFor(_ seconds: Double = 60, _ condition: () throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if try condition() { return true }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+    return try condition()
+}
+
+/// The daemon on a new store in a folder of its own, its clock, button, gpsd and beeper fakes.
+public struct DaemonOnFakes {
+    public let folder = NSTemporaryDirectory() + "marktime-daemon-" + UUID().uuidString
+    public let store: AppDatabase
+    public let daemon: MarkTimeDaemon
+    public let clock = FakeClock(), button = FakeButton(), gps = FakeGPS(), beeper = FakeBeeper()
+
+    /// With `settings`, a `share` transport, and a heartbeat other than 1 s when given.
+    public init(settings: Settings = Settings(), share: (any ShareTransport)? = nil, heartbeat: Duration? = nil,
+                logger: Logger = Logger(label: "test")) throws {
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
+        var options = MarkTimeDaemon.Options(settings: settings, buttonPath: "/dev/input/fake", gpsdAddress: "fake")
+        options.statusFile = folder + "/status.json"
+        if let heartbeat { options.heartbeat = heartbeat }
+        daemon = try MarkTimeDaemon(options: options, store: store, logger: logger,
+                                    adapters: .init(clock: clock, button: button, gps: gps, beeper: beeper, share: share))
+    }
+
+    public func remove() { try? FileManager.default.removeItem(atPath: folder) }
+}
+
