@@ -13,7 +13,10 @@ struct SkyPositionOptions: ParsableArguments {
     /// The position; nil when there is none and none is `required`.
     func resolve(_ store: StoreOptions, required: Bool) throws -> Position? {
         if let position { return try Position.parse(position) }
-        if let here = try daemonPosition(try store.openForReading(), for: .sky) { return here }
+        // Without a store there is no daemon, so no fix: only a required position is missed.
+        let db: AppDatabase
+        do { db = try store.openForReading() } catch { if required { throw error } else { return nil } }
+        if let here = try daemonPosition(db, for: .sky) { return here }
         if required {
             throw InputError("no position: give --position (e.g. \"50 10.5 N 004 20.0 W\"), or run the daemon with a GPS fix")
         }
@@ -61,12 +64,15 @@ extension MarkTime {
             discussion: """
                 Computed on the device for 1990–2060 (VSOP87 and ELP-2000/82 as Meeus truncates them, Hipparcos \
                 stars), within 0.1' of the Nautical Almanac (0.2' for the Moon). BODY is an almanac name in any \
-                case (Sun, Moon, Venus, Mars, Jupiter, Saturn, Vega, Polaris…) or a star's number 1–57. \
-                The almanac's argument is UT1: --at is UTC, and the difference is taken from IERS tables.
+                case (Sun, Moon, Venus, Mars, Jupiter, Saturn, Vega, Polaris…) or a star's number 1–57, or \
+                Aries for GHA♈ (a star's GHA is GHA♈ + its SHA); --hourly gives the day's 24 hours, as the \
+                almanac's daily page does. The almanac's argument is UT1: --at is UTC, and the difference is \
+                taken from IERS tables.
 
                 Examples:
                   marktime almanac Sun
                   marktime almanac vega --at 2026-11-22T18:30:00Z --position "50 10 N 4 20 W"
+                  marktime almanac Aries --at 2026-11-22 --hourly
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -78,10 +84,15 @@ extension MarkTime {
         @Option(help: "UTC instant, YYYY-MM-DDTHH:MM[:SS]Z. Default: now.")
         var at: String?
 
+        @Flag(help: "Every whole hour of --at's UTC day (Aries only), as the almanac's daily page lists GHA♈.")
+        var hourly = false
+
         @Option(help: "Output: table or json.")
         var format: Format = .table
 
         func run() async throws {
+            if Aries.isNamed(body) { return try aries() }
+            if hourly { throw InputError("--hourly is for Aries: `marktime almanac Aries --hourly`") }
             let body = try Body.parse(body)
             let (utc, time) = try skyTime(at)
             let e = Almanac.entry(body, at: time)
@@ -103,6 +114,31 @@ extension MarkTime {
                 if e.horizontalParallax > 0 { print("  HP   \(String(format: "%.1f", e.horizontalParallax))'") }
                 if let c, let position {
                     print("  from \(position.ddm): Hc \(SextantAngle.format(c.altitude))  Zn \(String(format: "%05.1f", c.azimuth))°")
+                }
+            }
+        }
+
+        /// GHA♈ at --at, or hour by hour through its day, with LHA♈ from --position.
+        func aries() throws {
+            let (utc, _) = try skyTime(at)
+            let day = utc.nanosecondsSinceEpoch - ((utc.nanosecondsSinceEpoch % 86_400_000_000_000) + 86_400_000_000_000) % 86_400_000_000_000
+            let instants = hourly ? (0..<24).map { UTCTime(nanosecondsSinceEpoch: day + Int64($0) * 3_600_000_000_000) } : [utc]
+            let rows = try instants.map { t throws -> (UTCTime, Double) in
+                guard let time = SkyTime(t) else { throw InputError("\(t.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)") }
+                return (t, Almanac.ariesGHA(time))
+            }
+            let position = try where_.resolve(store, required: false)
+            let lha = { (gha: Double) in position.map { Aries.localHourAngle(gha: gha, longitude: $0.longitude) } }
+            switch format {
+            case .json:
+                let items = rows.map { t, gha in
+                    JSON.object([("body", .string("Aries")), ("utc", .string(t.iso8601)), ("gha_deg", .number(gha)), ("lha_deg", .from(lha(gha)))])
+                }
+                print((hourly ? JSON.array(items) : items[0]).render())
+            case .table:
+                print("Aries (GHA♈)\(position.map { " from \($0.ddm)" } ?? "")")
+                for (t, gha) in rows {
+                    print("  \(t.iso8601)  GHA \(SextantAngle.format(gha))\(lha(gha).map { "  LHA \(SextantAngle.format($0))" } ?? "")")
                 }
             }
         }

@@ -245,3 +245,15 @@ enum StarTheory {
         return frame.equatorial(longitude: lambda + dl + frame.nutationInLongitude, latitude: beta + db)
     }
 }
+
+/// The First Point of Aries: the almanac's GHA♈ column (`Almanac.ariesGHA`), from which a
+/// navigator working by hand takes a star's GHA (GHA♈ + SHA). Not a body one can sight.
+public enum Aries {
+    /// Whether `text` names it: "Aries", "First Point of Aries" or "♈", in any case.
+    public static func isNamed(_ text: String) -> Bool {
+        ["aries", "firstpointofaries", "pointofaries"].contains(Body.key(text)) || text.trimmingCharacters(in: .whitespaces) == "♈"
+    }
+
+    /// LHA♈ = GHA♈ + east longitude (west negative), 0–360°.
+    public static func localHourAngle(gha: Double, longitude: Double) -> Double { normalized(gha + longitude) }
+}

@@ -25,6 +25,44 @@ struct SkyCLITests {
         }
     }
 
+    @Test("almanac Aries gives GHA♈, and every star's GHA is GHA♈ + its SHA to 0.01′")
+    func ariesIsAnsweredAndAgreesWithTheStars() throws {
+        // Given an instant, and the almanac's Aries at it
+        let cli = CLI()
+        let at = "2021-08-12T17:00:00Z"
+        let aries = try #require(try cli.json(["almanac", "Aries", "--at", at, "--position", "50 10 N 4 20 W", "--format", "json"]) as? [String: Any])
+        let gha = try #require(aries["gha_deg"] as? Double)
+        // Then it is the Nautical Almanac's 216° 21′.8 to its 0.1′, its LHA is GHA + longitude,
+        // and each star's GHA is GHA♈ + SHA to 0.01′
+        #expect(abs(gha - (216 + 21.8 / 60)) * 60 <= 0.1)
+        #expect(abs((aries["lha_deg"] as? Double ?? 0) - (gha - (4 + 20.0 / 60))) * 60 < 1e-6)
+        for star in ["Vega", "Sirius", "Polaris", "Acrux", "Alpheratz"] {
+            let e = try #require(try cli.json(["almanac", star, "--at", at, "--format", "json"]) as? [String: Any])
+            let sum = (gha + (e["sha_deg"] as? Double ?? .nan)).truncatingRemainder(dividingBy: 360)
+            #expect(abs(sum - (e["gha_deg"] as? Double ?? .nan)) * 60 < 0.01, "\(star)")
+        }
+    }
+
+    @Test("almanac Aries --hourly lists the day's 24 hours, 15° 02′.5 apart")
+    func ariesHourByHour() throws {
+        // When the hours of 2021-08-12 are asked for, from within the day
+        let cli = CLI()
+        let hours = try #require(try cli.json(["almanac", "aries", "--at", "2021-08-12T17:30:00Z", "--hourly", "--format", "json"]) as? [[String: Any]])
+        // Then there are 24, from 00h to 23h, each 15° 02′.46 (a sidereal hour) after the one before
+        #expect(hours.count == 24)
+        #expect(hours.first?["utc"] as? String == "2021-08-12T00:00:00.000Z")
+        #expect(hours.last?["utc"] as? String == "2021-08-12T23:00:00.000Z")
+        let gha = hours.compactMap { $0["gha_deg"] as? Double }
+        for (a, b) in zip(gha, gha.dropFirst()) {
+            let step = (b - a + 360).truncatingRemainder(dividingBy: 360)
+            #expect(abs(step - 15.041_068_64) * 60 < 0.01)
+        }
+        // And --hourly for a body is refused
+        let r = try cli.run(["almanac", "Vega", "--hourly"])
+        #expect(r.status != 0)
+        #expect(r.stderr == "Error: --hourly is for Aries: `marktime almanac Aries --hourly`\n")
+    }
+
     @Test func editingTheBodyStoresItsAlmanacName() throws {
         // Given a sight
         let cli = CLI()
