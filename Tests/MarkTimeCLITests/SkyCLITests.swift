@@ -158,12 +158,13 @@ struct SkyCLITests {
         let header = try #require(reader.headerRow)
         var rows: [[String]] = []
         while let row = reader.next() { rows.append(row) }
-        // Then the star's row has Ho, Hc, Zn, the intercept and the GPS error; the bare one has none
+        // Then the star's row has Ho, Hc, Zn, the intercept and the GPS error, every angle to
+        // 0.01′ or finer (degrees to 5 and 4 places, miles and minutes to 2); the bare one has none
         #expect(Array(header.suffix(5)) == ["ho_deg", "hc_deg", "zn_deg", "intercept_nm", "gps_error_arcmin"])
         let x = try ReducedSight(star)
         let starRow = try #require(rows.first { $0[0] == String(star.id!) })
         #expect(Array(starRow.suffix(5)) == [String(format: "%.5f", x.ho), String(format: "%.5f", x.computed.altitude),
-                                             String(format: "%.2f", x.computed.azimuth), String(format: "%.2f", x.intercept),
+                                             String(format: "%.4f", x.computed.azimuth), String(format: "%.2f", x.intercept),
                                              String(format: "%.2f", x.gpsError!)])
         let bare = try #require(rows.first { $0[0] != String(star.id!) })
         #expect(Array(bare.suffix(5)) == ["", "", "", "", ""])
