@@ -7,7 +7,8 @@ import MarkTimeStore
 
 /// Where the sky is seen from: `--position`, else the daemon's GPS fix while it is fresh.
 struct SkyPositionOptions: ParsableArguments {
-    @Option(help: "Where to see the sky from, e.g. \"27 22.84 S 153 22.84 E\". Default: the daemon's current GPS fix.")
+    @Option(parsing: .unconditional,
+            help: "Where to see the sky from, e.g. \"27 22.84 S 153 22.84 E\" or \"-27.3807 153.3807\". Default: the daemon's current GPS fix.")
     var position: String?
 
     /// The position; nil when there is none and none is `required`.
@@ -298,10 +299,10 @@ extension MarkTime {
         @OptionGroup var store: StoreOptions
         @OptionGroup var selection: SightSelection
 
-        @Option(help: "Course made good between the sights, degrees true.", transform: decimal)
+        @Option(parsing: .unconditional, help: "Course made good between the sights, degrees true.", transform: decimal)
         var course: Double?
 
-        @Option(help: "Speed made good, knots.", transform: decimal)
+        @Option(parsing: .unconditional, help: "Speed made good, knots.", transform: decimal)
         var speed: Double?
 
         @Option(help: "Output: table or json.")
