@@ -209,7 +209,8 @@ extension MarkTime {
             discussion: """
                 Hs → Ho: index error (--ie as stored: negative when on the arc), dip from the height of eye, \
                 refraction (the sight's temperature and pressure, else 10 °C and 1010 hPa), semi-diameter for the \
-                limb (the Moon's augmented), parallax from HP, and the phase of Venus and Mars. Hc and Zn are worked \
+                limb, parallax from HP, and the phase of Venus and Mars; for the Moon, its limb as seen from the \
+                observer, parallax at its centre's altitude and OB for the Earth's figure, exactly. Hc and Zn are worked \
                 from the sight's DR when set, else from its GPS position. The intercept is in nautical miles, \
                 positive toward the body. GPS-ERR is the intercept from the GPS position at the mark: the sight's \
                 own error, in arc-minutes. RUN is a sight's distance from the line through three or more sights of \
@@ -247,7 +248,8 @@ extension MarkTime {
                             ("gps_error_arcmin", .from(x.gpsError)), ("run_residual_arcmin", .from(runs[x.id] ?? nil)),
                             ("ie", .number(x.corrections.index)), ("dip", .number(x.corrections.dip)),
                             ("refraction", .number(x.corrections.refraction)), ("sd", .number(x.corrections.semiDiameter)),
-                            ("parallax", .number(x.corrections.parallax)), ("phase", .number(x.corrections.phase)),
+                            ("parallax", .number(x.corrections.parallax)), ("ob", .number(x.corrections.oblateness)),
+                            ("phase", .number(x.corrections.phase)),
                         ])
                     case .failure(let e):
                         .object([("id", .from(s.id)), ("utc", .string(s.estimate.utc.iso8601)), ("body", .from(s.body)),

@@ -44,9 +44,37 @@ public enum AltitudeCorrection {
         }
     }
 
-    /// The Moon's semi-diameter as seen from the Earth's surface at apparent altitude `ha`:
-    /// larger than the geocentric one by the factor 1 + sin(HP) sin(Ha) (augmentation).
-    public static func augmented(semiDiameter sd: Double, horizontalParallax hp: Double, apparentAltitude ha: Double) -> Double {
-        sd * (1 + sin(radians(hp / 60)) * sin(radians(ha)))
+    /// The Moon's correction from the topocentric altitude of its limb to the geocentric
+    /// altitude of its centre, as the spherical Hc formula at the geodetic `latitude` gives
+    /// it: semi-diameter as seen from the observer, then parallax at the centre's altitude,
+    /// and the Earth's oblateness (OB), all exact for an observer on the WGS 84 ellipsoid
+    /// at `metres` height. `h` is the limb's altitude with refraction removed, `azimuth` the
+    /// Moon's (degrees); `distance` is the Moon's from the Earth's centre, in equatorial
+    /// radii (1 / sin HP). Arc-minutes, each as added.
+    public static func moon(limbAltitude h: Double, limb: Limb, azimuth: Double, latitude: Double, metres: Double = 0,
+                            distance: Double) -> (semiDiameter: Double, parallax: Double, oblateness: Double) {
+        let (rho, tilt) = EarthFigure.observer(latitude: latitude, metres: metres)
+        // The observer in the horizon frame (east, north, up), up along the ellipsoid's normal.
+        let (north, up) = (-rho * sin(tilt), rho * cos(tilt))
+        let z = radians(azimuth)
+        var sd = asin(moonRadius / distance)
+        var centre = radians(h)
+        var range = distance
+        for _ in 0..<3 {
+            centre = radians(h) + (limb == .lower ? sd : limb == .upper ? -sd : 0)
+            let (un, uu) = (cos(centre) * cos(z), sin(centre))
+            let along = north * un + up * uu
+            range = -along + (along * along - rho * rho + distance * distance).squareRoot()
+            sd = asin(moonRadius / range)
+        }
+        let geocentric = asin((up + range * sin(centre)) / distance)
+        let spherical = asin(cos(centre) / distance)
+        let total = degrees(geocentric - centre) * 60
+        let parallax = degrees(spherical) * 60
+        return (degrees(sd) * 60 * (limb == .lower ? 1 : limb == .upper ? -1 : 0), parallax, total - parallax)
     }
+
+    /// The Moon's radius in the Earth's equatorial radii: its geocentric semi-diameter is
+    /// asin(k sin HP).
+    static let moonRadius = 0.272481
 }

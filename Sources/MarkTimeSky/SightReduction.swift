@@ -8,12 +8,14 @@ public struct AltitudeCorrections: Hashable, Sendable {
     public var refraction = 0.0
     public var semiDiameter = 0.0
     public var parallax = 0.0
+    /// The Moon's correction for the Earth's oblateness (the almanac's OB).
+    public var oblateness = 0.0
     public var phase = 0.0
 
     public init() {}
 
     /// Their sum, arc-minutes.
-    public var total: Double { index + dip + refraction + semiDiameter + parallax + phase }
+    public var total: Double { index + dip + refraction + semiDiameter + parallax + oblateness + phase }
 }
 
 /// What the navigator read and set for one sight: the inputs of Hs → Ho.
@@ -59,11 +61,16 @@ public enum Observation {
         let ha = reading.hs + (c.index + c.dip) / 60
         c.refraction = AltitudeCorrection.refraction(apparentAltitude: ha, celsius: reading.celsius, hectopascals: reading.hectopascals)
         let h = ha + c.refraction / 60
-        let sd = body == .moon
-            ? AltitudeCorrection.augmented(semiDiameter: entry.semiDiameter, horizontalParallax: entry.horizontalParallax, apparentAltitude: h)
-            : entry.semiDiameter
-        c.semiDiameter = AltitudeCorrection.semiDiameter(sd, limb: reading.limb)
-        c.parallax = AltitudeCorrection.parallax(horizontalParallax: entry.horizontalParallax, altitude: h)
+        if body == .moon {
+            // From the limb to the centre, then to the Earth's centre, on the Earth's true figure.
+            let azimuth = Computed(gha: entry.gha, declination: entry.declination, latitude: position.latitude, longitude: position.longitude).azimuth
+            (c.semiDiameter, c.parallax, c.oblateness) = AltitudeCorrection.moon(
+                limbAltitude: h, limb: reading.limb, azimuth: azimuth, latitude: position.latitude, metres: reading.eyeHeight,
+                distance: 1 / sin(radians(entry.horizontalParallax / 60)))
+        } else {
+            c.semiDiameter = AltitudeCorrection.semiDiameter(entry.semiDiameter, limb: reading.limb)
+            c.parallax = AltitudeCorrection.parallax(horizontalParallax: entry.horizontalParallax, altitude: h)
+        }
         if body == .venus || body == .mars {
             c.phase = phase(of: entry, at: time, from: position)
         }

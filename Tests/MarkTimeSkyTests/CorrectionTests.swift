@@ -1,3 +1,4 @@
+import Foundation
 import MarkTimeCore
 import Testing
 @testable import MarkTimeSky
@@ -51,11 +52,27 @@ struct CorrectionTests {
         #expect(AltitudeCorrection.semiDiameter(16.2, limb: .upper) == -16.2)
     }
 
-    @Test func theMoonOverheadLooksLargerByItsParallax() {
-        // At Ha 90° the factor is 1 + sin(57′) = 1.016580…: SD 15.5′ becomes 15.75699′
-        let sd = AltitudeCorrection.augmented(semiDiameter: 15.5, horizontalParallax: 57, apparentAltitude: 90)
-        #expect(abs(sd - 15.75699) < 1e-5)
-        // and on the horizon it is the geocentric one
-        #expect(AltitudeCorrection.augmented(semiDiameter: 15.5, horizontalParallax: 57, apparentAltitude: 0) == 15.5)
+    @Test("On the equator the Moon's correction is the sphere's: no OB, parallax asin(cos h / Δ)")
+    func onTheEquatorThereIsNoOblateness() {
+        // Given the Moon's centre at 40° (lower limb 39° 44′), 60 Earth radii away, seen from the equator at sea level
+        let sd = asin(AltitudeCorrection.moonRadius / 60) // as a first guess; the exact one is topocentric
+        let c = AltitudeCorrection.moon(limbAltitude: 40 - degrees(sd), limb: .lower, azimuth: 30, latitude: 0, distance: 60)
+        // Then OB is 0, and the centre is at limb + SD, where parallax is asin(cos h / Δ)
+        #expect(abs(c.oblateness) < 1e-9)
+        let centre = 40 - degrees(sd) + c.semiDiameter / 60
+        #expect(abs(c.parallax - degrees(asin(cos(radians(centre)) / 60)) * 60) < 1e-9)
+        // And the topocentric semi-diameter is larger than the geocentric one (the Moon is nearer)
+        #expect(c.semiDiameter > degrees(sd) * 60)
+    }
+
+    @Test("The upper limb subtracts the Moon's semi-diameter; at 50° N, OB is lower for a Moon due south than due north")
+    func theUpperLimbAndOB() {
+        // Given the Moon 60 radii away, its upper limb at 30°, seen from 50° N, due south and due north
+        let south = AltitudeCorrection.moon(limbAltitude: 30, limb: .upper, azimuth: 180, latitude: 50, distance: 60)
+        let north = AltitudeCorrection.moon(limbAltitude: 30, limb: .upper, azimuth: 0, latitude: 50, distance: 60)
+        // Then SD is subtracted, and OB is lower to the south: the Earth's centre lies north of
+        // the plumb line below the observer, so seen from it a Moon in the south is lower
+        #expect(south.semiDiameter < -15)
+        #expect(south.oblateness < north.oblateness)
     }
 }
