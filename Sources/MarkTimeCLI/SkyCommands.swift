@@ -223,12 +223,14 @@ extension MarkTime {
                 """)
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var config: ConfigOptions
         @OptionGroup var selection: SightSelection
 
         @Option(help: "Output: table or json.")
         var format: Format = .table
 
         func run() async throws {
+            let limit = try config.settings().sight.interceptLimit
             let sights = try selection.sights(store, newest: 10)
             let results: [(Sight, Result<ReducedSight, Unreducible>)] = sights.map { s in
                 (s, Result { () throws(Unreducible) in try ReducedSight(s) })
@@ -250,6 +252,9 @@ extension MarkTime {
                             ("refraction", .number(x.corrections.refraction)), ("sd", .number(x.corrections.semiDiameter)),
                             ("parallax", .number(x.corrections.parallax)), ("ob", .number(x.corrections.oblateness)),
                             ("phase", .number(x.corrections.phase)),
+                            ("flags", .array(x.flags(interceptLimit: limit).map { f in
+                                .object([("kind", .string(f.kind.rawValue)), ("message", .string(f.message))])
+                            })),
                         ])
                     case .failure(let e):
                         .object([("id", .from(s.id)), ("utc", .string(s.estimate.utc.iso8601)), ("body", .from(s.body)),
@@ -259,10 +264,11 @@ extension MarkTime {
             case .table:
                 if results.isEmpty { print("No sights yet: press the button, or run `marktime mark`.") }
                 var table = TextTable(header: ["ID", "UTC", "BODY", "HO", "HC", "ZN", "INTERCEPT", "FROM", "GPS-ERR", "RUN"])
-                var failures: [String] = []
+                var failures: [String] = [], notes: [String] = []
                 for (s, r) in results {
                     switch r {
                     case .success(let x):
+                        notes += x.flags(interceptLimit: limit).map { "sight \(x.id.map(String.init) ?? "?"): \($0.message)" }
                         table.rows.append([
                             x.id.map(String.init) ?? "", x.utc.sightTimeOfDay, x.body.name, SextantAngle.format(x.ho),
                             SextantAngle.format(x.computed.altitude), String(format: "%05.1f°", x.computed.azimuth),
@@ -275,6 +281,7 @@ extension MarkTime {
                     }
                 }
                 if !table.rows.isEmpty { print(table.render()) }
+                for n in notes { print(n) }
                 for f in failures { print(f) }
             }
             if !results.isEmpty, reduced.isEmpty { throw ExitCode.failure }
@@ -299,6 +306,7 @@ extension MarkTime {
                 """)
 
         @OptionGroup var store: StoreOptions
+        @OptionGroup var config: ConfigOptions
         @OptionGroup var selection: SightSelection
 
         @Option(parsing: .unconditional, help: "Course made good between the sights, degrees true.", transform: decimal)
@@ -317,6 +325,7 @@ extension MarkTime {
         }
 
         func run() async throws {
+            let limits = try config.settings().sight
             let sights = try selection.sights(store, newest: 200)
             var reduced: [ReducedSight] = [], skipped: [(Sight, Unreducible)] = []
             for s in sights {
@@ -334,6 +343,9 @@ extension MarkTime {
                 let why = skipped.map { "sight \($0.0.id.map(String.init) ?? "?"): \($0.1.description)" }
                 throw InputError(([error.description] + why).joined(separator: "\n"))
             }
+            let flags = fix.flags(unadvancedLimit: limits.unadvancedLimit)
+                + reduced.flatMap { x in x.flags(interceptLimit: limits.interceptLimit).map { f in
+                    ReductionFlag(f.kind, "sight \(x.id.map(String.init) ?? "?"): \(f.message)") } }
             let runText = switch run {
             case .none: "none"
             case .track: "gps track"
@@ -352,14 +364,17 @@ extension MarkTime {
                     ])),
                     ("lines", .array(fix.lines.map { l in
                         .object([("id", .from(l.id)), ("body", .string(l.body.name)), ("utc", .string(l.utc.iso8601)),
-                                 ("zn_deg", .number(l.azimuth)), ("residual_nm", .number(l.residual))])
+                                 ("zn_deg", .number(l.azimuth)), ("residual_nm", .number(l.residual)), ("advance", .string(l.advance.rawValue))])
                     })),
+                    ("flags", .array(flags.map { .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))]) })),
                     ("run", .string(runText)), ("iterations", .int(Int64(fix.iterations))),
                     ("gps_distance_nm", .from(fix.gpsDistance)), ("gps_bearing_deg", .from(fix.gpsBearing)),
                     ("skipped", .array(skipped.map { .object([("id", .from($0.0.id)), ("error", .string($0.1.description))]) })),
                 ]).render())
             case .table:
-                print("Fix at \(fix.utc.iso8601): \(fix.position.ddm)")
+                // Lines not advanced over a run meet somewhere, but not where the ship was.
+                let named = flags.contains { $0.kind == .notAdvanced } ? "Lines meet (not a fix: see below)" : "Fix"
+                print("\(named) at \(fix.utc.iso8601): \(fix.position.ddm)")
                 print(String(format: "  %d lines, RMS %.2f nm; 95%% ellipse %.1f × %.1f nm, long axis %03.0f°%@",
                              fix.lines.count, fix.rms, fix.ellipse.semiMajor, fix.ellipse.semiMinor, fix.ellipse.orientation,
                              fix.ellipse.sigmaAssumed ? " (σ assumed 1')" : ""))
@@ -367,12 +382,13 @@ extension MarkTime {
                 if let d = fix.gpsDistance, let b = fix.gpsBearing {
                     print(String(format: "  %.1f nm from the GPS position, bearing %03.0f°", d, b))
                 }
-                var table = TextTable(header: ["ID", "UTC", "BODY", "ZN", "RESIDUAL"])
+                var table = TextTable(header: ["ID", "UTC", "BODY", "ZN", "RESIDUAL", "ADVANCED"])
                 for l in fix.lines {
                     table.rows.append([l.id.map(String.init) ?? "", l.utc.sightTimeOfDay, l.body.name,
-                                       String(format: "%05.1f°", l.azimuth), String(format: "%+.2f nm", l.residual)])
+                                       String(format: "%05.1f°", l.azimuth), String(format: "%+.2f nm", l.residual), l.advance.rawValue])
                 }
                 print(table.render())
+                for f in flags { print(f.message) }
                 for (s, e) in skipped { print("sight \(s.id.map(String.init) ?? "?") left out: \(e.description)") }
             }
         }

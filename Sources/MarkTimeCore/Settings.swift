@@ -124,6 +124,10 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "sound.device", kind: .string(allowEmpty: false), defaultValue: .string("default"), help: "ALSA PCM name, e.g. default or plughw:1,0"),
         ConfigKey(name: "sight.record_position", kind: .bool, defaultValue: .bool(true), help: "store the GPS position with each sight (true/false)"),
         ConfigKey(name: "sight.max_fix_age_s", kind: .double(0...3600), defaultValue: .double(30), help: "oldest GPS fix, in seconds, to store with a sight"),
+        ConfigKey(name: "sight.intercept_limit_nm", kind: .double(1...1000), defaultValue: .double(30),
+                  help: "an intercept longer than this, in nautical miles, is flagged in a reduction"),
+        ConfigKey(name: "sight.unadvanced_limit_min", kind: .double(0...1440), defaultValue: .double(10),
+                  help: "minutes between a fix's sights beyond which lines not advanced are flagged"),
         ConfigKey(name: "clock.nmea_uncertainty_s", kind: .double(0...10), defaultValue: .double(0.5), help: "uncertainty bound of gpsd NMEA time, in seconds"),
         ConfigKey(name: "clock.trust_system", kind: .bool, defaultValue: .bool(true), help: "count the system clock as a source when chrony or ntpd has synchronised it (true/false)"),
         ConfigKey(name: "clock.max_sample_age_s", kind: .double(1...3600), defaultValue: .double(10), help: "a clock sample older than this many seconds stops counting"),
@@ -210,7 +214,10 @@ public struct Settings: Hashable, Sendable {
         get throws(InputError) { SoundSettings(enabled: try bool("sound.enabled"), volume: try int("sound.volume"), device: try string("sound.device")) }
     }
     public var sight: SightSettings {
-        get throws(InputError) { SightSettings(recordPosition: try bool("sight.record_position"), maxFixAge: try double("sight.max_fix_age_s")) }
+        get throws(InputError) {
+            SightSettings(recordPosition: try bool("sight.record_position"), maxFixAge: try double("sight.max_fix_age_s"),
+                          interceptLimit: try double("sight.intercept_limit_nm"), unadvancedLimit: try double("sight.unadvanced_limit_min"))
+        }
     }
     public var clock: ClockSettings {
         get throws(InputError) {
@@ -283,6 +290,10 @@ public struct SightSettings: Hashable, Sendable {
     public var recordPosition: Bool
     /// The oldest GPS fix stored with a sight, in seconds.
     public var maxFixAge: Double
+    /// Nautical miles: a longer intercept is flagged.
+    public var interceptLimit: Double
+    /// Minutes: a fix whose lines were not advanced over longer is flagged.
+    public var unadvancedLimit: Double
 }
 
 /// `clock.*`: which clock samples count, and for how long.

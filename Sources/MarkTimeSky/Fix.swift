@@ -76,6 +76,17 @@ public struct CelestialFix: Hashable, Sendable {
         public var azimuth: Double
         /// Ho − Hc at the fix (advanced), nautical miles.
         public var residual: Double
+        /// How the line was brought to the fix's time.
+        public var advance: Advance
+    }
+
+    /// How a line was brought to the fix's time.
+    public enum Advance: String, Hashable, Sendable {
+        /// Taken at the fix's time: nothing to advance.
+        case atFixTime = "at the fix's time"
+        case courseAndSpeed = "by course and speed"
+        case gpsTrack = "along the GPS track"
+        case notAdvanced = "not advanced"
     }
 
     public var utc: UTCTime
@@ -147,7 +158,15 @@ public struct CelestialFix: Hashable, Sendable {
         }
         iterations = n
         position = try! Position(latitude: lat, longitude: lon)
-        lines = zip(ordered, residuals).map { s, r in Line(id: s.id, body: s.body, utc: s.utc, azimuth: r.1, residual: r.0) }
+        lines = zip(ordered, residuals).map { s, r in
+            let advance: Advance = switch run {
+            case _ where s.utc == last.utc: .atFixTime
+            case .courseAndSpeed: .courseAndSpeed
+            case .track where s.gpsPosition != nil && last.gpsPosition != nil: .gpsTrack
+            default: .notAdvanced
+            }
+            return Line(id: s.id, body: s.body, utc: s.utc, azimuth: r.1, residual: r.0, advance: advance)
+        }
         rms = (residuals.reduce(0) { $0 + $1.0 * $1.0 } / Double(residuals.count)).squareRoot()
         ellipse = ErrorEllipse(azimuths: residuals.map(\.1), residuals: residuals.map(\.0))
         if let gps = last.gpsPosition {
@@ -203,5 +222,19 @@ public enum SightRun {
             for (k, i) in run.enumerated() { result[i] = ys[k] - (my + slope * (xs[k] - mx)) }
         }
         return result
+    }
+}
+
+extension CelestialFix {
+    /// What the navigator should know before trusting the fix: lines not advanced although
+    /// taken more than `unadvancedLimit` minutes before the fix's time (the ship moved;
+    /// where they cross is not where it was).
+    public func flags(unadvancedLimit minutes: Double) -> [ReductionFlag] {
+        let stale = lines.filter { $0.advance == .notAdvanced && Double(utc.nanosecondsSinceEpoch - $0.utc.nanosecondsSinceEpoch) / 6e10 > minutes }
+        guard let oldest = stale.first else { return [] }
+        let span = Double(utc.nanosecondsSinceEpoch - oldest.utc.nanosecondsSinceEpoch) / 6e10
+        return [ReductionFlag(.notAdvanced, String(format: "not a fix: %d line%@ up to %.0f min old %@ not advanced (no course and speed, "
+            + "no GPS track), so the ship's run is missing; give --course and --speed (over %@ min: sight.unadvanced_limit_min)",
+            stale.count, stale.count == 1 ? "" : "s", span, stale.count == 1 ? "was" : "were", Position.plain(minutes)))]
     }
 }

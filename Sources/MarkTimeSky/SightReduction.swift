@@ -140,6 +140,9 @@ public struct ReducedSight: Hashable, Sendable {
     public var gpsError: Double?
     /// Where the ship was at the mark by GPS, when known.
     public var gpsPosition: Position?
+    /// How far UT1 (the argument of GHA) may be wrong, seconds: more than 0.05 past the
+    /// end of the measured ΔT table.
+    public var ut1Uncertainty: Double
 
     /// Reduces `sight`, from its DR when set, else from its GPS position.
     public init(_ sight: Sight) throws(Unreducible) {
@@ -152,6 +155,10 @@ public struct ReducedSight: Hashable, Sendable {
             if body == nil { reasons.append("unknown body '\(name)' (nearest: \(Body.nearest(to: name).joined(separator: ", ")))") }
         }
         if sight.hs == nil { reasons.append("no Hs") }
+        if let hs = sight.hs, !(0...90).contains(hs) {
+            reasons.append("Hs \(SextantAngle.format(hs)) is \(hs > 90 ? "above 90°" : "below the horizon"): no sextant reads that; "
+                + "correct it with `marktime sight edit \(sight.id.map(String.init) ?? "ID") --hs`")
+        }
         if sight.eyeHeight == nil { reasons.append("no height of eye") }
         if let body, body == .sun || body == .moon, sight.limb == nil || sight.limb == .center {
             reasons.append(sight.limb == nil ? "no limb (lower or upper) for the \(body.name)" : "the \(body.name)'s centre cannot be set on the horizon: give the lower or upper limb")
@@ -188,6 +195,7 @@ public struct ReducedSight: Hashable, Sendable {
         assumedPosition = position
         self.computed = computed
         intercept = computed.intercept(observed: ho)
+        ut1Uncertainty = time.ut1Uncertainty
         gpsPosition = gps
         gpsError = gps.map { gps in
             Computed(gha: entry.gha, declination: entry.declination, latitude: gps.latitude, longitude: gps.longitude).intercept(observed: ho)
@@ -215,5 +223,48 @@ extension Sight {
         s.fixMode = 3
         s.dr = dr
         return s
+    }
+}
+
+/// A reason to doubt a reduction, or to work it with care: what, and why, in words.
+public struct ReductionFlag: Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        case lowAltitude = "low-altitude", highAltitude = "high-altitude", largeIntercept = "large-intercept", deltaT = "delta-t"
+        case notAdvanced = "not-advanced"
+    }
+
+    public var kind: Kind
+    public var message: String
+    public var description: String { message }
+
+    public init(_ kind: Kind, _ message: String) {
+        (self.kind, self.message) = (kind, message)
+    }
+}
+
+extension ReducedSight {
+    /// The intercept limit when the settings give none, nautical miles.
+    public static let defaultInterceptLimit = 30.0
+
+    /// What the navigator should know before plotting this line: Ho below 5° or above 85°,
+    /// an intercept over `interceptLimit` nautical miles, and UT1 uncertain past the ΔT table.
+    public func flags(interceptLimit: Double = defaultInterceptLimit) -> [ReductionFlag] {
+        var flags: [ReductionFlag] = []
+        if ho < 5 {
+            flags.append(ReductionFlag(.lowAltitude, "Ho \(SextantAngle.format(ho)) is below 5°: refraction so low varies with the air "
+                + "by minutes; trust it less, and prefer sights above 15°"))
+        } else if ho > 85 {
+            flags.append(ReductionFlag(.highAltitude, "Ho \(SextantAngle.format(ho)) is above 85°: the circle of position is too small "
+                + "for a straight line through the intercept; plot it as a circle about the body's position, or prefer sights below 80°"))
+        }
+        if abs(intercept) > interceptLimit {
+            flags.append(ReductionFlag(.largeIntercept, String(format: "intercept %.1f nm is over the %@ nm limit: check Hs, the body, "
+                + "the time and the %@ (sight.intercept_limit_nm)", abs(intercept), Position.plain(interceptLimit), assumed == .dr ? "DR" : "GPS position")))
+        }
+        if ut1Uncertainty > 0.05 {
+            flags.append(ReductionFlag(.deltaT, String(format: "past the last measured ΔT (2026-10-01): UT1 is uncertain by ±%.1f s, "
+                + "±%.2f′ of GHA", ut1Uncertainty, ut1Uncertainty * 0.25)))
+        }
+        return flags
     }
 }

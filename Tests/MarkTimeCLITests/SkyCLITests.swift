@@ -63,6 +63,82 @@ struct SkyCLITests {
         #expect(r.stderr == "Error: --hourly is for Aries: `marktime almanac Aries --hourly`\n")
     }
 
+    @Test("An Hs above 90° is refused by the reduction with what to do")
+    func anImpossibleHsIsRefused() throws {
+        // Given a Sun sight whose Hs was set to 95°
+        let cli = CLI()
+        #expect(try cli.run(["mark"]).status == 0)
+        #expect(try cli.run(["sight", "edit", "1", "--hs", "95", "--body", "Sun", "--limb", "lower", "--eye-height", "2", "--dr", "40 N 70 W"]).status == 0)
+        // When it is reduced
+        let r = try cli.run(["reduce", "1"])
+        // Then it is refused, naming the value and the fix, and the command fails
+        #expect(r.status == 1)
+        #expect(r.stdout == "sight 1 cannot be reduced: Hs 95° 00'.0 is above 90°: no sextant reads that; correct it with `marktime sight edit 1 --hs`\n")
+    }
+
+    @Test("A reduction flags a long intercept and a date past the ΔT table, in the table and the JSON")
+    func aReductionCarriesItsFlags() throws {
+        // Given Vega shot in 2030 at 40° N 70° W, worked from a DR 3° away; the intercept limit is 30 nm
+        let cli = CLI()
+        let time = UTCTime(year: 2030, month: 8, day: 1, hour: 1)!
+        _ = try cli.database().insert(practiceSight(Self.star("Vega"), at: time, from: Self.truth, dr: try Position(latitude: 37, longitude: -67)))
+        // When it is reduced
+        let table = try cli.run(["reduce", "1"])
+        let json = try #require(try cli.json(["reduce", "1", "--format", "json"]) as? [[String: Any]])
+        let flags = try #require(json.first?["flags"] as? [[String: String]])
+        // Then the intercept is flagged with what to check, and the date with ΔT's uncertainty:
+        // 0.05 s + 0.9 s a year for the 1,400 days and 1 h since 2026-10-01
+        let deltaT = 0.05 + 0.9 * (1_400 + 1.0 / 24) / 365.25
+        let intercept = try #require(json.first?["intercept_nm"] as? Double)
+        #expect(abs(intercept) > 30)
+        let expected = [
+            ["kind": "large-intercept", "message": String(format: "intercept %.1f nm is over the 30 nm limit: check Hs, the body, the time and the DR (sight.intercept_limit_nm)", abs(intercept))],
+            ["kind": "delta-t", "message": String(format: "past the last measured ΔT (2026-10-01): UT1 is uncertain by ±%.1f s, ±%.2f′ of GHA", deltaT, deltaT * 0.25)],
+        ]
+        #expect(flags == expected)
+        #expect(table.status == 0)
+        for f in expected { #expect(table.stdout.contains("sight 1: " + f["message"]!), "\(table.stdout)") }
+    }
+
+    @Test("A Sun sight below 5° is flagged")
+    func aLowSightIsFlagged() throws {
+        // Given the Sun low in the west at 40° N 70° W, 2022-06-21T23:50Z (it sets near 00:12)
+        let cli = CLI()
+        let time = UTCTime(year: 2022, month: 6, day: 21, hour: 23, minute: 50)!
+        _ = try cli.database().insert(practiceSight(.sun, at: time, from: Self.truth))
+        // When it is reduced
+        let json = try #require(try cli.json(["reduce", "1", "--format", "json"]) as? [[String: Any]])
+        let ho = try #require(json.first?["ho_deg"] as? Double)
+        let kinds = (json.first?["flags"] as? [[String: String]])?.map { $0["kind"] ?? "" }
+        // Then, being below 5°, it carries the low-altitude flag, and nothing else
+        #expect(ho > 0 && ho < 5, "Ho \(ho)")
+        #expect(kinds == ["low-altitude"])
+    }
+
+    @Test("Lines not advanced over 90 minutes are not called a fix without saying so")
+    func unadvancedLinesAreNotAFix() throws {
+        // Given Polaris, then Arcturus 90 minutes later, with no GPS position (so no track), worked from a DR
+        let cli = CLI()
+        for (name, minute) in [("Polaris", 0), ("Arcturus", 90)] {
+            var s = practiceSight(Self.star(name), at: UTCTime(year: 2030, month: 8, day: 1, hour: 1)!.adding(nanoseconds: Int64(minute) * 60_000_000_000),
+                                  from: Self.truth, dr: Self.dr)
+            s.position = nil
+            s.fixMode = nil
+            _ = try cli.database().insert(s)
+        }
+        // When a fix is asked for without --course and --speed
+        let table = try cli.run(["fix", "1", "2"])
+        let json = try #require(try cli.json(["fix", "1", "2", "--format", "json"]) as? [String: Any])
+        // Then it says these lines meet but are no fix, and why, and each line says it was not advanced
+        let message = "not a fix: 1 line up to 90 min old was not advanced (no course and speed, no GPS track), so the ship's run is missing; "
+            + "give --course and --speed (over 10 min: sight.unadvanced_limit_min)"
+        #expect(table.stdout.hasPrefix("Lines meet (not a fix: see below) at "), "\(table.stdout)")
+        #expect(table.stdout.contains(message), "\(table.stdout)")
+        let flags = (json["flags"] as? [[String: String]])?.filter { $0["kind"] == "not-advanced" }
+        #expect(flags == [["kind": "not-advanced", "message": message]])
+        #expect((json["lines"] as? [[String: Any]])?.map { $0["advance"] as? String ?? "" } == ["not advanced", "at the fix's time"])
+    }
+
     @Test func editingTheBodyStoresItsAlmanacName() throws {
         // Given a sight
         let cli = CLI()
