@@ -138,7 +138,7 @@ public final class MarkTimeDaemon: Sendable {
             share = ShareService(settings: try s.share, rules: try s.geofenceRules, store: store, transport: transport,
                                  statePath: statusFile.sharePath,
                                  now: { (try? clock.read().realtime) ?? UTCTime(nanosecondsSinceEpoch: 0) },
-                                 submit: { [writer] job in writer.submit(.share(job)) })
+                                 submit: { [writer] durable, job in writer.submit(.share(job, durable: durable)) })
         } else {
             share = nil
         }
@@ -412,12 +412,18 @@ public final class MarkTimeDaemon: Sendable {
             backfill(track)
         case .watch(let fixes, let now):
             watch(fixes, now: now)
-        case .share(let write):
-            // With those queued behind it, in one transaction: one commit for a burst of
-            // friends' messages, not one each. A press or the anchor watch ends the batch.
+        case .share(let write, let durable):
+            // A write that must be synced goes alone. Others, with those queued behind them,
+            // in one transaction committed without its own sync (the next sight's commit
+            // syncs it): a burst of friends' messages costs one cheap commit, not one fsync
+            // each, and a press or the anchor watch ends the batch at the next write.
+            if durable {
+                write()
+                return
+            }
             var count = 0
             do {
-                try store.batch {
+                try store.batch(synced: false) {
                     write()
                     while count < Self.shareBatchLimit, let next = writer.nextShare() {
                         next()

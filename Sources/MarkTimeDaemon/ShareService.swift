@@ -57,13 +57,17 @@ final class ShareService: Sendable {
     let transport: any ShareTransport
     /// Tells the core what sharing saw; set before `start`.
     nonisolated(unsafe) var report: @Sendable (DaemonReport) -> Void = { _ in }
-    let submit: @Sendable (@escaping @Sendable () -> Void) -> Void
+    /// Hands a write to the daemon's writer; `durable` when it must be synced at its commit
+    /// (the boat's own outgoing messages), not when a power cut may lose the last of them
+    /// and the broker restores them (friends' reports, acknowledgements).
+    let submit: @Sendable (_ durable: Bool, _ write: @escaping @Sendable () -> Void) -> Void
     let now: @Sendable () -> UTCTime
     let statePath: String
     let state: Mutex<State>
 
     init(settings: ShareSettings, rules: GeofenceRules, store: AppDatabase, transport: any ShareTransport,
-         statePath: String, now: @escaping @Sendable () -> UTCTime, submit: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void) {
+         statePath: String, now: @escaping @Sendable () -> UTCTime,
+         submit: @escaping @Sendable (_ durable: Bool, _ write: @escaping @Sendable () -> Void) -> Void) {
         self.settings = settings
         self.rules = rules
         self.store = store
@@ -156,7 +160,7 @@ final class ShareService: Sendable {
 
     /// Into the outbox (on the writer's thread), then out as the window allows.
     func enqueue(_ messages: [ShareMessage]) {
-        submit { [self] in
+        submit(true) { [self] in
             do {
                 let dropped = try store.enqueue(messages, now: now())
                 if dropped.locations + dropped.oldest > 0 {
@@ -227,7 +231,7 @@ final class ShareService: Sendable {
                 if let own = sent.own, s.awaitingEcho == nil, own != s.lastEcho { s.awaitingEcho = (own, ContinuousClock.now) }
                 return sent.id
             }) else { return }
-            submit { [self] in
+            submit(false) { [self] in
                 try? store.acknowledged(id)
                 writeState()
                 pump()
@@ -256,7 +260,7 @@ final class ShareService: Sendable {
             if full { report(.tooManyRefusedTopics(Self.refusedTopicsLimit)) }
             return
         }
-        submit { [self] in
+        submit(false) { [self] in
             do {
                 let outcome = try store.applyShared(incoming, topic: topic, rules: rules, now: now())
                 state.withLock { $0.lastReceived = now() }

@@ -20,8 +20,9 @@ final class StoreWriter: Sendable {
         case track([ClockTrack.Entry])
         case backfill(ClockTrack)
         case watch([GeoFix], now: Int64)
-        /// A write of the share service (its outbox, a phone's report), after any sight.
-        case share(@Sendable () -> Void)
+        /// A write of the share service (its outbox, a phone's report), after any sight;
+        /// `durable` when its commit must be synced (see `ShareService.submit`).
+        case share(@Sendable () -> Void, durable: Bool)
 
         /// 0: a sight's; 1: the daemon's own; 2: sharing's.
         var lane: Int {
@@ -38,6 +39,7 @@ final class StoreWriter: Sendable {
         private var items: [Job] = []
         private var head = 0
         var isEmpty: Bool { head == items.count }
+        var first: Job? { isEmpty ? nil : items[head] }
         mutating func append(_ job: Job) { items.append(job) }
         mutating func removeFirst() -> Job {
             defer {
@@ -89,12 +91,13 @@ final class StoreWriter: Sendable {
         if started.withLock({ $0 }) { finished.wait() }
     }
 
-    /// The next of sharing's writes, to join the batch the writer has open: nil once a
-    /// sight's or the daemon's own job is waiting (the batch commits and that goes first),
-    /// or when none is left.
+    /// The next of sharing's writes that need no sync, to join the batch the writer has
+    /// open: nil once a sight's or the daemon's own job is waiting (the batch commits and
+    /// that goes first), when the next needs a synced commit, or when none is left.
     func nextShare() -> (@Sendable () -> Void)? {
         queue.withLock { q in
-            guard q.lanes[0].isEmpty, q.lanes[1].isEmpty, !q.lanes[2].isEmpty, case .share(let write) = q.lanes[2].removeFirst() else { return nil }
+            guard q.lanes[0].isEmpty, q.lanes[1].isEmpty, case .share(let write, false)? = q.lanes[2].first else { return nil }
+            _ = q.lanes[2].removeFirst()
             return write
         }
     }

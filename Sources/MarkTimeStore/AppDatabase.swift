@@ -254,18 +254,25 @@ public final class AppDatabase: Sendable {
     }
 
     /// Runs `body` with every `write` and `read` this thread makes on the store inside one
-    /// transaction, committed (and synced) once at the end: many small writes at the cost
-    /// of one. Each write is a savepoint, so one that fails undoes only itself. Returns
-    /// the commit's error; what `body` wrote is then undone.
-    public func batch(_ body: () -> Void) throws(StoreError) {
+    /// transaction, committed once at the end: many small writes at the cost of one. Each
+    /// write is a savepoint, so one that fails undoes only itself. Not `synced`, the commit
+    /// is written but not synced (SQLite's `synchronous=NORMAL` in WAL mode): a crash of
+    /// the process loses nothing, a power cut may lose it until the next synced commit
+    /// (any sight's) or checkpoint. Returns the commit's error; what `body` wrote is then undone.
+    public func batch(synced: Bool = true, _ body: () -> Void) throws(StoreError) {
         guard unknownMigrations.isEmpty else { throw .newerSchema(path: path, unknown: unknownMigrations) }
         var rings: [String] = []
         defer { for text in Set(rings) { Doorbell.ring(store: path, message: text) } }
         do {
-            try writer.write { db in
-                batchSlot.withLock { $0 = Batch(thread: pthread_self(), db: db) }
-                defer { rings = batchSlot.withLock { b in defer { b = nil }; return b?.rings ?? [] } }
-                body()
+            try writer.writeWithoutTransaction { db in
+                if !synced { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+                defer { if !synced { try? db.execute(sql: "PRAGMA synchronous = FULL") } }
+                try db.inTransaction(.immediate) {
+                    batchSlot.withLock { $0 = Batch(thread: pthread_self(), db: db) }
+                    defer { rings = batchSlot.withLock { b in defer { b = nil }; return b?.rings ?? [] } }
+                    body()
+                    return .commit
+                }
             }
         } catch { throw StoreError.wrap(error, path: path) }
     }

@@ -11,7 +11,7 @@ struct StoreWriterTests {
         // Given 3,000 writes of sharing queued first, then the anchor watch twice, then a sight
         let writer = StoreWriter()
         let done = Mutex<[String]>([])
-        for i in 0..<3_000 { writer.submit(.share { done.withLock { $0.append("share \(i)") } }) }
+        for i in 0..<3_000 { writer.submit(.share({ done.withLock { $0.append("share \(i)") } }, durable: false)) }
         writer.submit(.watch([], now: 1))
         writer.submit(.watch([], now: 2))
         let sight = Sight(instant: MonotonicInstant(bootID: "b", nanoseconds: 1),
@@ -23,7 +23,7 @@ struct StoreWriterTests {
             switch job {
             case .insert: done.withLock { $0.append("sight") }
             case .watch(_, let now): done.withLock { $0.append("watch \(now)") }
-            case .share(let write): write()
+            case .share(let write, _): write()
             default: break
             }
         }
@@ -38,7 +38,7 @@ struct StoreWriterTests {
     func aShareBatchStopsForASight() throws {
         // Given three of sharing's writes queued
         let writer = StoreWriter()
-        for _ in 0..<3 { writer.submit(.share {}) }
+        for _ in 0..<3 { writer.submit(.share({}, durable: false)) }
         // When the batch takes one, then a sight arrives
         let first = writer.nextShare()
         let sight = Sight(instant: MonotonicInstant(bootID: "b", nanoseconds: 1),
@@ -55,5 +55,18 @@ struct StoreWriterTests {
         }
         writer.stop()
         #expect(order.withLock { $0 } == ["sight", "share", "share"])
+    }
+
+    @Test("A share write that must be synced is not taken into a batch")
+    func aDurableShareWriteEndsTheBatch() throws {
+        // Given an unsynced share write, then one that must be synced, then another unsynced one
+        let writer = StoreWriter()
+        writer.submit(.share({}, durable: false))
+        writer.submit(.share({}, durable: true))
+        writer.submit(.share({}, durable: false))
+        // When a batch takes what it may
+        // Then it takes the first only: the synced one goes alone, and the batch ends before it
+        #expect(writer.nextShare() != nil)
+        #expect(writer.nextShare() == nil)
     }
 }

@@ -48,6 +48,23 @@ struct ShareStoreTests {
         #expect(try other.outboxCount() == 3)
     }
 
+    @Test("An unsynced batch leaves the store's writer synchronous=FULL again for the next write")
+    func anUnsyncedBatchRestoresFullSync() throws {
+        // Given a store on disk
+        let folder = TemporaryFolder()
+        let store = try AppDatabase(path: folder.store, createDirectory: false)
+        var inside = -1
+        // When a batch commits without its own sync
+        try store.batch(synced: false) {
+            _ = try? store.enqueue([message(.location, 0)], now: t0)
+            inside = (try? store.outboxCount()) ?? -1
+        }
+        // Then what it wrote is there, and the next write is synced again (2 is FULL)
+        #expect(inside == 1)
+        #expect(try store.outboxCount() == 1)
+        #expect(try store.pragmas() == ("wal", 2))
+    }
+
     @Test("A write that fails inside a batch undoes only itself")
     func aFailedWriteInABatchUndoesOnlyItself() throws {
         // Given Anna and Ben
