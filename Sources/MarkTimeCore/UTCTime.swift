@@ -202,17 +202,32 @@ extension UTCTime {
     /// `YYYY-MM-DDTHH:MM[:SS[.fff]][Z]` (a space may stand for `T`).
     /// Returns the instant and whether only a date was given; `nil` when unreadable or
     /// outside `range` (`read` tells the two apart).
+    ///
+    /// `23:59:60` is read only at the end of a day that had a leap second, as the kernel's
+    /// clock shows it: second 59 again.
     public static func parse(_ text: String) -> (time: UTCTime, dateOnly: Bool)? {
-        guard let f = fields(text) else { return nil }
-        return UTCTime(year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute, second: f.second,
+        guard let f = fields(text), f.second < 60 || f.isLeapSecond else { return nil }
+        return UTCTime(year: f.year, month: f.month, day: f.day, hour: f.hour, minute: f.minute, second: min(f.second, 59),
                        nanosecond: f.nanosecond).map { ($0, f.dateOnly) }
     }
+
+    /// The days that ended with a leap second (IERS Bulletin C), 1972 to 2016; none since.
+    public static let leapSecondDays: [CivilDate] = [
+        (1972, 6, 30), (1972, 12, 31), (1973, 12, 31), (1974, 12, 31), (1975, 12, 31), (1976, 12, 31), (1977, 12, 31),
+        (1978, 12, 31), (1979, 12, 31), (1981, 6, 30), (1982, 6, 30), (1983, 6, 30), (1985, 6, 30), (1987, 12, 31),
+        (1989, 12, 31), (1990, 12, 31), (1992, 6, 30), (1993, 6, 30), (1994, 6, 30), (1995, 12, 31), (1997, 6, 30),
+        (1998, 12, 31), (2005, 12, 31), (2008, 12, 31), (2012, 6, 30), (2015, 6, 30), (2016, 12, 31),
+    ].map { CivilDate(year: $0.0, month: $0.1, day: $0.2) }
 
     /// As `parse`, with one sentence for each way it can fail; `what` names the value
     /// (`--since`).
     public static func read(_ text: String, what: String) throws(InputError) -> (time: UTCTime, dateOnly: Bool) {
-        guard fields(text) != nil else {
+        guard let f = fields(text) else {
             throw InputError("cannot read \(what) '\(text)': use YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]Z (UTC)")
+        }
+        guard f.second < 60 || f.isLeapSecond else {
+            throw InputError("\(what) '\(text)' has second 60, which only a leap second has: at 23:59:60 UTC on the days the IERS "
+                + "added one (the last was 2016-12-31); write second 59 or less")
         }
         guard let t = parse(text) else {
             throw InputError("\(what) '\(text)' is out of range: \(rangeMessage)")
@@ -226,14 +241,21 @@ extension UTCTime {
         return upper && dateOnly ? time.adding(nanoseconds: 86_400 * 1_000_000_000) : time
     }
 
-    struct ParsedFields { var year, month, day, hour, minute, second, nanosecond: Int; var dateOnly: Bool }
+    struct ParsedFields {
+        var year, month, day, hour, minute, second, nanosecond: Int
+        var dateOnly: Bool
+        /// 23:59:60 at the end of a day that had a leap second.
+        var isLeapSecond: Bool {
+            second == 60 && hour == 23 && minute == 59 && UTCTime.leapSecondDays.contains(CivilDate(year: year, month: month, day: day))
+        }
+    }
 
     /// The same forms as `parse`, for any year from 0001 to 9999, as whole seconds since
     /// the epoch (which never overflow) and the nanoseconds past them.
     public static func civilSeconds(_ text: String) -> (seconds: Int64, nanosecond: Int, dateOnly: Bool)? {
-        guard let f = fields(text) else { return nil }
+        guard let f = fields(text), f.second < 60 || f.isLeapSecond else { return nil }
         let days = Int64(CivilDate(year: f.year, month: f.month, day: f.day).daysSinceEpoch)
-        return (days * 86_400 + Int64(f.hour * 3600 + f.minute * 60 + f.second), f.nanosecond, f.dateOnly)
+        return (days * 86_400 + Int64(f.hour * 3600 + f.minute * 60 + min(f.second, 59)), f.nanosecond, f.dateOnly)
     }
 
     /// Syntax and field ranges only; the year may be anything from 0001 to 9999.
@@ -263,7 +285,7 @@ extension UTCTime {
                 nanos = fv * Int(pow10(9 - frac.count))
             }
         }
-        guard (0...23).contains(h), (0...59).contains(mi), (0...59).contains(sec) else { return nil }
+        guard (0...23).contains(h), (0...59).contains(mi), (0...60).contains(sec) else { return nil }
         return ParsedFields(year: y, month: mo, day: da, hour: h, minute: mi, second: sec, nanosecond: nanos, dateOnly: false)
     }
 }

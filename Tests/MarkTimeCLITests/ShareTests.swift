@@ -347,9 +347,7 @@ struct ShareTests {
         let plain = try Broker(folder: cli.folder)
         let port = fault == .tlsToPlainPort ? plain.port : tls.broker.port
         try fault == .tlsToPlainPort ? plain.start() : tls.broker.start()
-        let secret = cli.folder + "/mqtt-password"
-        try "horse\n".write(toFile: secret, atomically: true, encoding: .utf8)
-        chmod(secret, 0o640)
+        let secret = try passwordFile("horse")
         let ca = fault == .wrongCA ? try unrelatedCA(in: cli.folder) : tls.ca
         var settings = [("share.username", "boat"), ("share.password_file", secret), ("share.broker", "localhost:\(port)")]
         if fault != .plainToTLSPort { settings.append(("share.tls_ca", ca)) }
@@ -374,21 +372,34 @@ struct ShareTests {
         #expect(try share()["outbox"] as? Int == 2)
     }
 
+    /// A password file only its owner and group may read, holding `password`.
+    func passwordFile(_ password: String) throws -> String {
+        let path = cli.folder + "/mqtt-password"
+        try (password + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o640)
+        return path
+    }
+
+    /// A TLS broker with OwnTracks' ACL and the account boat, and the daemon connecting to
+    /// it as boat, publishing under `share.user` = `user` when given.
+    func daemonOverTLS(user: String? = nil) throws -> (broker: TLSBroker, daemon: DaemonProcess) {
+        let tls = try TLSBroker(folder: cli.folder, user: "boat", password: "horse")
+        try tls.broker.start()
+        var settings = [("share.tls_ca", tls.ca), ("share.username", "boat"), ("share.password_file", try passwordFile("horse")),
+                        ("share.broker", "localhost:\(tls.broker.port)")]
+        if let user { settings.append(("share.user", user)) }
+        for (key, value) in settings {
+            #expect(try cli.run(["config", "set", key, value], storeFlag: false).status == 0)
+        }
+        return (tls, try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"]))
+    }
+
     @Test("A broker whose ACL drops the boat's messages (acknowledging them) is named in share status and the log")
     func anACLThatDropsTheBoatIsNamed() throws {
         // Given a broker with OwnTracks' ACL (each account writes only under its own name), and
         // the boat's topic under another name than its account's
-        let tls = try TLSBroker(folder: cli.folder, user: "boat", password: "horse")
-        try tls.broker.start()
-        let secret = cli.folder + "/mqtt-password"
-        try "horse\n".write(toFile: secret, atomically: true, encoding: .utf8)
-        chmod(secret, 0o640)
-        for (key, value) in [("share.tls_ca", tls.ca), ("share.username", "boat"), ("share.password_file", secret),
-                             ("share.broker", "localhost:\(tls.broker.port)"), ("share.user", "yacht")] {
-            #expect(try cli.run(["config", "set", key, value], storeFlag: false).status == 0)
-        }
         // When the daemon connects and publishes its card, which the broker acknowledges
-        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        let (_, daemon) = try daemonOverTLS(user: "yacht")
         defer { daemon.stop() }
         #expect(try eventually(within: 30) { try share()["outbox"] as? Int == 0 }, "\(daemon.log)")
         // Then, once it has not come back, share status and the log say the broker drops it, and what to do
@@ -402,16 +413,7 @@ struct ShareTests {
     @Test("Where the broker lets the boat publish, its own messages come back and nothing is flagged")
     func aBrokerThatKeepsTheBoatIsNotFlagged() throws {
         // Given the same broker, and the boat's topic under its own account's name
-        let tls = try TLSBroker(folder: cli.folder, user: "boat", password: "horse")
-        try tls.broker.start()
-        let secret = cli.folder + "/mqtt-password"
-        try "horse\n".write(toFile: secret, atomically: true, encoding: .utf8)
-        chmod(secret, 0o640)
-        for (key, value) in [("share.tls_ca", tls.ca), ("share.username", "boat"), ("share.password_file", secret),
-                             ("share.broker", "localhost:\(tls.broker.port)")] {
-            #expect(try cli.run(["config", "set", key, value], storeFlag: false).status == 0)
-        }
-        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        let (_, daemon) = try daemonOverTLS()
         defer { daemon.stop() }
         // When its card has been acknowledged
         #expect(try eventually(within: 30) { try share()["outbox"] as? Int == 0 }, "\(daemon.log)")

@@ -61,4 +61,24 @@ struct UTCTimeTests {
     func refusesMalformedDates(text: String) {
         #expect(UTCTime.parse(text) == nil)
     }
+
+    @Test("23:59:60 is read at a real leap second, as the kernel's clock shows it: second 59 again")
+    func aLeapSecondIsRead() throws {
+        // When the last leap second and one from 1990 are read, the first with a fraction
+        let (t, dateOnly) = try UTCTime.read("2016-12-31T23:59:60.5Z", what: "--at")
+        let (old, _) = try UTCTime.read("1990-12-31T23:59:60Z", what: "--at")
+        // Then each is second 59 of its day again, with its fraction
+        #expect(t.iso8601 == "2016-12-31T23:59:59.500Z")
+        #expect(!dateOnly)
+        #expect(old.iso8601 == "1990-12-31T23:59:59.000Z")
+    }
+
+    @Test("Second 60 anywhere else is refused with one sentence that says where it can be", arguments: [
+        "2016-12-30T23:59:60Z", "2016-12-31T12:00:60Z", "2017-06-30T23:59:60Z",
+    ])
+    func secondSixtyElsewhereIsRefused(_ text: String) {
+        #expect(UTCTime.parse(text) == nil)
+        #expect(throws: InputError("--at '\(text)' has second 60, which only a leap second has: at 23:59:60 UTC on the days the IERS "
+            + "added one (the last was 2016-12-31); write second 59 or less")) { try UTCTime.read(text, what: "--at") }
+    }
 }
