@@ -21,9 +21,12 @@ struct AccountRoutes {
         router.post("/settings/invite") { _, context in try invite(context: context) }
     }
 
-    /// Where to go after logging in: a path on this site, never another site.
+    /// Where to go after logging in: a path on this site, never another site. No `//`, no
+    /// backslash, and no control character or space anywhere (a browser drops a tab or a
+    /// newline, so `/<tab>/evil.example` would become `//evil.example`).
     static func next(_ text: String?) -> String {
-        guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.contains("\\") else { return "/" }
+        guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.contains("\\"),
+              !text.unicodeScalars.contains(where: { $0.value < 0x21 || $0.value == 0x7f || $0.properties.isWhitespace }) else { return "/" }
         return text
     }
 

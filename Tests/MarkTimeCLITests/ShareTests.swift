@@ -381,7 +381,8 @@ struct ShareTests {
     }
 
     /// A TLS broker with OwnTracks' ACL and the account boat, and the daemon connecting to
-    /// it as boat, publishing under `share.user` = `user` when given.
+    /// it as boat, publishing under `share.user` = `user` when given. The broker stops when
+    /// the caller lets go of it.
     func daemonOverTLS(user: String? = nil) throws -> (broker: TLSBroker, daemon: DaemonProcess) {
         let tls = try TLSBroker(folder: cli.folder, user: "boat", password: "horse")
         try tls.broker.start()
@@ -399,8 +400,8 @@ struct ShareTests {
         // Given a broker with OwnTracks' ACL (each account writes only under its own name), and
         // the boat's topic under another name than its account's
         // When the daemon connects and publishes its card, which the broker acknowledges
-        let (_, daemon) = try daemonOverTLS(user: "yacht")
-        defer { daemon.stop() }
+        let (tls, daemon) = try daemonOverTLS(user: "yacht")
+        defer { daemon.stop(); withExtendedLifetime(tls) {} }
         #expect(try eventually(within: 30) { try share()["outbox"] as? Int == 0 }, "\(daemon.log)")
         // Then, once it has not come back, share status and the log say the broker drops it, and what to do
         let expected = "connected, but the broker drops what the boat publishes: its ACL does not let account boat write (or read) "
@@ -413,8 +414,8 @@ struct ShareTests {
     @Test("Where the broker lets the boat publish, its own messages come back and nothing is flagged")
     func aBrokerThatKeepsTheBoatIsNotFlagged() throws {
         // Given the same broker, and the boat's topic under its own account's name
-        let (_, daemon) = try daemonOverTLS()
-        defer { daemon.stop() }
+        let (tls, daemon) = try daemonOverTLS()
+        defer { daemon.stop(); withExtendedLifetime(tls) {} }
         // When its card has been acknowledged
         #expect(try eventually(within: 30) { try share()["outbox"] as? Int == 0 }, "\(daemon.log)")
         // Then it comes back from the broker, which share status shows, and nothing is flagged

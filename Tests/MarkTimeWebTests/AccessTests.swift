@@ -238,5 +238,13 @@ struct AccessTests {
         #expect(AccountRoutes.next("//evil.example/") == "/")
         #expect(AccountRoutes.next("https://evil.example/") == "/")
         #expect(AccountRoutes.next("/sights") == "/sights")
+        #expect(AccountRoutes.next("/sights?id=3") == "/sights?id=3")
+    }
+
+    @Test("next= with a tab, a newline, a space or another control character is refused: browsers drop them into //")
+    func aNextWithControlCharactersGoesHome() {
+        for text in ["/\t/evil.example", "/\n/evil.example", "/\r\n/evil.example", "/ /evil.example", "/\u{7f}/evil.example", "/\u{0}x"] {
+            #expect(AccountRoutes.next(text) == "/", "\(text.debugDescription)")
+        }
     }
 }
