@@ -26,20 +26,28 @@ extension AppDatabase {
     @discardableResult
     public func addAccount(name text: String, password secret: String, admin: Bool, now: UTCTime,
                            cost: UInt8 = PasswordHash.cost) throws(StoreError) -> Account {
+        let (name, hash) = try Self.checkedAccount(name: text, password: secret, cost: cost)
+        return try write { db in try Self.insertAccount(db, name: name, hash: hash, admin: admin, now: now) }
+    }
+
+    /// A new account's name and password hash, its rules checked.
+    static func checkedAccount(name text: String, password secret: String, cost: UInt8) throws(StoreError) -> (name: String, hash: String) {
         let name: String, password: String
         do {
             (name, password) = (try AccessRules.accountName(text), try AccessRules.password(secret))
         } catch { throw .refused(error.description) }
-        let hash = PasswordHash.hash(password, cost: cost)
-        return try write { db in
-            if let other = try AccountRecord.filter(A.name == name).fetchOne(db) {
-                throw StoreError.refused("there is already an account named '\(other.name)'; choose another name")
-            }
-            var record = AccountRecord(name: name, passwordHash: hash, admin: admin, theme: Theme.day.rawValue, fontSize: FontSize.normal.rawValue,
-                                       createdAtNs: now.nanosecondsSinceEpoch)
-            try record.insert(db)
-            return record.account
+        return (name, PasswordHash.hash(password, cost: cost))
+    }
+
+    /// Inserts an account, refused when the name is taken.
+    static func insertAccount(_ db: Database, name: String, hash: String, admin: Bool, now: UTCTime) throws -> Account {
+        if let other = try AccountRecord.filter(A.name == name).fetchOne(db) {
+            throw StoreError.refused("there is already an account named '\(other.name)'; choose another name")
         }
+        var record = AccountRecord(name: name, passwordHash: hash, admin: admin, theme: Theme.day.rawValue, fontSize: FontSize.normal.rawValue,
+                                   createdAtNs: now.nanosecondsSinceEpoch)
+        try record.insert(db)
+        return record.account
     }
 
     /// Every account, by name.
@@ -76,18 +84,22 @@ extension AppDatabase {
         return (code, expires)
     }
 
-    /// Creates an account with an invite code, which is then used up.
+    /// Creates an account with an invite code, which is then used up: both in one
+    /// transaction, so that one code makes one account however many try it at once.
     @discardableResult
     public func redeemInvite(_ code: String, name: String, password: String, now: UTCTime,
                              cost: UInt8 = PasswordHash.cost) throws(StoreError) -> Account {
         let key = try Self.sha256(code.trimmingWhitespace())
-        let valid: Bool = try read { db in
-            try InviteRecord.fetchOne(db, key: key).map { $0.usedAtNs == nil && $0.expiresNs > now.nanosecondsSinceEpoch } ?? false
+        let unusable = StoreError.refused("that invite code is unknown, used or more than 24 hours old: ask for a new one (`marktime user invite`)")
+        typealias I = InviteRecord.CodingKeys
+        let usable = InviteRecord.filter(key: key).filter(I.usedAtNs == nil && I.expiresNs > now.nanosecondsSinceEpoch)
+        // A quick refusal before the slow hash; the transaction below decides.
+        guard try read({ db in try usable.fetchCount(db) }) == 1 else { throw unusable }
+        let (checked, hash) = try Self.checkedAccount(name: name, password: password, cost: cost)
+        return try write { db in
+            guard try usable.updateAll(db, I.usedAtNs.set(to: now.nanosecondsSinceEpoch)) == 1 else { throw unusable }
+            return try Self.insertAccount(db, name: checked, hash: hash, admin: false, now: now)
         }
-        guard valid else { throw .refused("that invite code is unknown, used or more than 24 hours old: ask for a new one (`marktime user invite`)") }
-        let account = try addAccount(name: name, password: password, admin: false, now: now, cost: cost)
-        try write { db in _ = try InviteRecord.filter(key: key).updateAll(db, InviteRecord.CodingKeys.usedAtNs.set(to: now.nanosecondsSinceEpoch)) }
-        return account
     }
 
     /// Checks a login; on success opens a session. Failures count toward the lockout of

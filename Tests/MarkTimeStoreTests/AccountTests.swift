@@ -2,6 +2,7 @@ import Foundation
 import MarkTimeAccounts
 import MarkTimeCore
 import MarkTimeStore
+import Synchronization
 import Testing
 
 @Suite("Accounts, sessions and the lockout")
@@ -126,6 +127,37 @@ struct AccountTests {
         #expect(refusal {
             try db.redeemInvite(code, name: "deck", password: "battery staple", now: at(minutes: 23 * 60), cost: 4)
         } == "that invite code is unknown, used or more than 24 hours old: ask for a new one (`marktime user invite`)")
+    }
+
+    @Test("One invite code used by four sign-ups at once makes one account")
+    func anInviteIsRedeemedOnceUnderConcurrency() throws {
+        // Given an invite, and four connections to the store as the page's requests have
+        let (code, _) = try db.createInvite(by: "skipper", now: t0)
+        let stores = try (0..<4).map { _ in try AppDatabase(path: folder.store, createDirectory: false) }
+        let made = Mutex(0)
+        let now = at(minutes: 1)
+        // When four people sign up with it at the same moment
+        DispatchQueue.concurrentPerform(iterations: 4) { i in
+            if (try? stores[i].redeemInvite(code, name: "crew\(i)", password: "battery staple", now: now, cost: 4)) != nil {
+                made.withLock { $0 += 1 }
+            }
+        }
+        // Then exactly one account was made, and the code is used up
+        #expect(made.withLock { $0 } == 1)
+        #expect(try db.accounts().count == 1)
+    }
+
+    @Test("A sign-up refused for its name leaves the invite usable")
+    func aRefusedSignUpKeepsTheInvite() throws {
+        // Given an account named crew, and an invite
+        try db.addAccount(name: "crew", password: "battery staple", admin: false, now: t0, cost: 4)
+        let (code, _) = try db.createInvite(by: "skipper", now: t0)
+        // When someone signs up with it as crew, then as deck
+        #expect(refusal { try db.redeemInvite(code, name: "crew", password: "battery staple", now: at(minutes: 1), cost: 4) }
+            == "there is already an account named 'crew'; choose another name")
+        try db.redeemInvite(code, name: "deck", password: "battery staple", now: at(minutes: 2), cost: 4)
+        // Then the second is made with the same code
+        #expect(try db.accounts().map(\.name) == ["crew", "deck"])
     }
 
     @Test func anInviteOlderThan24HoursIsRefused() throws {
