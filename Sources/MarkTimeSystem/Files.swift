@@ -180,6 +180,22 @@ public struct FileIdentity: Hashable, Sendable {
     }
 }
 
+extension Files {
+    /// Every byte of `path`, read until the end: a `/proc` file reports size 0, and
+    /// Foundation's readers stop after their first read (4,049 of /proc/self/maps's 25,210
+    /// bytes in a test here), which lost lock holders when `/proc/locks` was long.
+    public static func readToEnd(_ path: String) throws(SystemError) -> [UInt8] {
+        let fd = try systemCall("open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
+        defer { Descriptor.close(fd) }
+        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let n = try systemCall("read \(path)") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            if n == 0 { return bytes }
+            bytes += chunk[..<n]
+        }
+    }
+}
+
 /// Who holds a file's POSIX write locks, read from `/proc/locks` without opening the file
 /// (closing any descriptor on a SQLite file would drop this process's own locks on it).
 public enum LockHolders {
@@ -187,7 +203,8 @@ public enum LockHolders {
     /// and command line (as `/proc/PID/cmdline` gives it; empty when it cannot be read).
     public static func writers(of paths: [String]) -> [(pid: Int32, command: String)] {
         let inodes = Set(paths.compactMap { FileIdentity.of($0)?.inode })
-        guard !inodes.isEmpty, let text = try? String(contentsOfFile: "/proc/locks", encoding: .utf8) else { return [] }
+        guard !inodes.isEmpty, let bytes = try? Files.readToEnd("/proc/locks") else { return [] }
+        let text = String(decoding: bytes, as: UTF8.self)
         var pids: [Int32] = []
         for line in text.split(separator: "\n") {
             // `1: POSIX  ADVISORY  WRITE 12345 fe:00:16220731 120 120`
@@ -197,7 +214,7 @@ public enum LockHolders {
             pids.append(pid)
         }
         return pids.map { pid in
-            let raw = (try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline"))) ?? Data()
+            let raw = (try? Files.readToEnd("/proc/\(pid)/cmdline")) ?? []
             let command = raw.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
             return (pid, command)
         }
