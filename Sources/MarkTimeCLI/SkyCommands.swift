@@ -122,8 +122,7 @@ extension MarkTime {
         /// GHA♈ at --at, or hour by hour through its day, with LHA♈ from --position.
         func aries() throws {
             let (utc, _) = try skyTime(at)
-            let day = utc.nanosecondsSinceEpoch - ((utc.nanosecondsSinceEpoch % 86_400_000_000_000) + 86_400_000_000_000) % 86_400_000_000_000
-            let instants = hourly ? (0..<24).map { UTCTime(nanosecondsSinceEpoch: day + Int64($0) * 3_600_000_000_000) } : [utc]
+            let instants = hourly ? Aries.hours(ofDayOf: utc) : [utc]
             let rows = try instants.map { t throws -> (UTCTime, Double) in
                 guard let time = SkyTime(t) else { throw InputError("\(t.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)") }
                 return (t, Almanac.ariesGHA(time))

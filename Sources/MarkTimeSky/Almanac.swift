@@ -256,4 +256,11 @@ public enum Aries {
 
     /// LHA♈ = GHA♈ + east longitude (west negative), 0–360°.
     public static func localHourAngle(gha: Double, longitude: Double) -> Double { normalized(gha + longitude) }
+
+    /// The 24 whole hours of `utc`'s UTC day, as the almanac's daily page lists GHA♈.
+    public static func hours(ofDayOf utc: UTCTime) -> [UTCTime] {
+        let day: Int64 = 86_400_000_000_000, ns = utc.nanosecondsSinceEpoch
+        let midnight = ns - ((ns % day) + day) % day
+        return (0..<24).map { UTCTime(nanosecondsSinceEpoch: midnight + Int64($0) * 3_600_000_000_000) }
+    }
 }
