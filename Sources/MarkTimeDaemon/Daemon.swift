@@ -295,10 +295,12 @@ public final class MarkTimeDaemon: Sendable {
         storeChanged()
         share?.beat()
         guard let reading = try? clock.read() else { return }
-        // Presses that another process kept in the pending-presses file land here.
+        // Presses that another process kept in the pending-presses file land here. When
+        // the store holds every one (a crash came between a commit and the file letting go
+        // of it, or the writer that stored them is gone), the file lets go of them.
         if core.withLock({ $0.pending.isEmpty }), !pendingPresses.isEmpty {
             let waiting = waitingPresses()
-            if !waiting.isEmpty { feed(.pendingFound(waiting)) }
+            if waiting.isEmpty { writer.submit(.settlePending) } else { feed(.pendingFound(waiting)) }
         }
         feed(.tick(now: reading.instant.nanoseconds, clock: reading.sample))
     }

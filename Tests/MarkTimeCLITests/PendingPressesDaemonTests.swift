@@ -34,4 +34,23 @@ struct PendingPressesDaemonTests {
         let bursts = try PCMSamples(wavFile: wav).bursts()
         #expect(bursts.count == 2 && bursts.allSatisfy { abs($0.hertz - 2000) < 20 }, "\(bursts)")
     }
+
+    /// Found by `Tests/rig/run flushpoints`: a cut after a pending press was committed and
+    /// before the file let go of it left the file holding it for good.
+    @Test func aPressAlreadyInTheStoreIsLetGoOfWhenTheDaemonStarts() throws {
+        // Given a store that holds a press and a pending-presses file that still holds it
+        let store = try cli.database()
+        let left = try sight(at: 5)
+        _ = try store.insert(left)
+        let pendingPresses = PendingPresses(storePath: cli.store)
+        try pendingPresses.append(left)
+        // When the daemon starts
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        let settled = eventually(within: 10) { !FileManager.default.fileExists(atPath: pendingPresses.path) }
+        daemon.stop()
+        // Then the file is gone and the press is in the store once
+        #expect(settled, "daemon log:\n\(daemon.log)")
+        #expect(try cli.database().sights().map(\.instant) == [left.instant])
+        #expect(!daemon.log.contains("sights from the pending-presses file go to the store"))
+    }
 }
