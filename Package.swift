@@ -260,6 +260,8 @@ let package = Package(
         .testTarget(
             name: "MarkTimeDaemonTests",
             dependencies: ["DaemonFakes", "MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem"]),
+        // The rig's own tools (the dm-log-writes reader), checked on the host.
+        .testTarget(name: "RigSupportTests", dependencies: ["RigSupport"]),
         .testTarget(
             name: "MarkTimeCLITests",
             dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimePlaces", "MarkTimeDevices", "RigSupport",

@@ -22,6 +22,9 @@ final class LoopbackCapture: @unchecked Sendable {
     /// advance the capture pointer for a few milliseconds without writing: the reader
     /// then gets the ring's old content, exactly one ring earlier.
     private let ring: Int
+    /// The ring's length in nanoseconds: a tone that starts exactly one ring after another
+    /// would be taken for a re-read of it, so presses that must be heard keep further apart.
+    var ringNanoseconds: Int64 { Int64(ring) * 1_000_000_000 / Int64(Self.rate) }
     private var staleCount = 0
     /// How many bursts were left out as stale re-reads.
     var staleBursts: Int { lock.withLock { staleCount } }

@@ -10,10 +10,10 @@ struct MarkTimeRig: ParsableCommand {
         abstract: "Press a uinput key and check what marktime recorded (run by Tests/rig/run).")
 
     enum Name: String, ExpressibleByArgument, CaseIterable {
-        case e2e, powercut, powercutCheck = "powercut-check", bench, inserts
+        case e2e, powercut, powercutCheck = "powercut-check", bench, inserts, flushpoints, flushpointsCheck = "flushpoints-check"
     }
 
-    @Argument(help: "e2e, powercut, powercut-check, bench, or inserts (on this machine, into --folder).")
+    @Argument(help: "e2e, powercut, powercut-check, bench, inserts (on this machine, into --folder), flushpoints or flushpoints-check.")
     var scenario: Name
 
     @Option(help: "The marktime binary to test.")
@@ -25,6 +25,21 @@ struct MarkTimeRig: ParsableCommand {
     @Option(help: "An NMEA log for gpsfake (default: one the rig writes, dated 2025-03-14).")
     var nmea: String?
 
+    @Option(help: "For flushpoints: how many presses the session makes.")
+    var presses = 100
+
+    @Option(help: "For flushpoints-check: how many crash states to check, spread over the log (0: every one).")
+    var points = 0
+
+    @Option(help: "For flushpoints-check: only the states at this entry of the log.")
+    var only: Int?
+
+    @Option(help: "For flushpoints-check: a torn state after every Nth flush point (0: none).")
+    var tornEvery = 4
+
+    @Option(help: "For flushpoints-check: the seed that picks the torn states' writes.")
+    var seed: UInt64 = 1
+
     func run() throws {
         let code: Int32
         do {
@@ -34,6 +49,8 @@ struct MarkTimeRig: ParsableCommand {
             case .powercutCheck: code = try Scenario.powercut(marktime: marktime, nmea: nmea, check: true)
             case .bench: code = try Bench.run(marktime: marktime, nmea: nmea)
             case .inserts: code = try Inserts.run(folder: folder)
+            case .flushpoints: code = try FlushPoints.record(marktime: marktime, nmea: nmea, presses: presses)
+            case .flushpointsCheck: code = try FlushPoints.check(marktime: marktime, points: points, only: only, tornEvery: tornEvery, seed: seed)
             }
         } catch {
             say("not ok - \(scenario.rawValue): \(error)")
