@@ -48,11 +48,12 @@ extension MarkTime {
                   printf '%s\\n' "$PW" | marktime user add crew --password-stdin
                   marktime user invite                       (a one-time code for the page's "Create account")
                   marktime user passwd crew
+                  marktime user logout crew                  (ends every session: a lost phone)
                 Names are letters, digits, '.', '_' and '-' (at most 32); passwords 8 to 72 bytes. \
                 Passwords are kept only as bcrypt hashes (cost 12). Changing a password ends the \
                 account's sessions.
                 """,
-            subcommands: [Add.self, List.self, Remove.self, Passwd.self, Invite.self],
+            subcommands: [Add.self, List.self, Remove.self, Passwd.self, Logout.self, Invite.self],
             defaultSubcommand: List.self)
 
         struct Add: AsyncParsableCommand {
@@ -114,6 +115,18 @@ extension MarkTime {
                 _ = try db.passwordHash(of: name)  // an unknown name is refused before the prompt
                 try db.setPassword(name: name, password: try password.read(for: name))
                 print("password changed for \(name)")
+            }
+        }
+
+        struct Logout: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                abstract: "End every session of an account (log out everywhere): its open pages go to the login at once.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "Its name.") var name: String
+
+            func run() async throws {
+                let ended = try store.open().endSessions(ofAccount: name)
+                print("logged \(name) out everywhere (\(ended) session\(ended == 1 ? "" : "s") ended)")
             }
         }
 

@@ -170,6 +170,15 @@ extension AppDatabase {
         }
     }
 
+    /// Ends every session of an account (log out everywhere); how many there were.
+    @discardableResult
+    public func endSessions(ofAccount name: String) throws(StoreError) -> Int {
+        try write { db in
+            let account = try Self.accountRow(name, db)
+            return try WebSessionRecord.filter(S.accountID == account.id).deleteAll(db)
+        }
+    }
+
     /// Ends a session.
     public func logOut(token: String) throws(StoreError) {
         let key = try Self.sha256(token)

@@ -19,6 +19,7 @@ struct AccountRoutes {
         router.post("/settings/appearance") { request, context in try await appearance(request, context: context) }
         router.post("/settings/password") { request, context in try await password(request, context: context) }
         router.post("/settings/invite") { _, context in try invite(context: context) }
+        router.post("/settings/logout-everywhere") { _, context in try logOutEverywhere(context: context) }
     }
 
     /// Where to go after logging in: a path on this site, never another site. No `//`, no
@@ -67,6 +68,14 @@ struct AccountRoutes {
 
     func logOut(_ request: Request, context: WebContext) throws -> Response {
         if let session = context.session { try site.store.logOut(token: session.token) }
+        var response = Response.redirect(to: "/login")
+        response.setCookie(sessionCookie("", maxAge: 0))
+        return response
+    }
+
+    /// Ends every session of the account, this one too: a lost phone's page is closed.
+    func logOutEverywhere(context: WebContext) throws -> Response {
+        if let session = context.session { try site.store.endSessions(ofAccount: session.account.name) }
         var response = Response.redirect(to: "/login")
         response.setCookie(sessionCookie("", maxAge: 0))
         return response

@@ -41,27 +41,38 @@ struct NowSnapshot {
     }
 }
 
-/// The open live connections, and the last message each was sent.
+/// The open live connections with the session each was opened in, and the last message
+/// they were sent.
 actor LiveHub {
-    private var clients: [Int: WebSocketOutboundWriter] = [:]
+    private var clients: [Int: (writer: WebSocketOutboundWriter, token: String)] = [:]
     private var nextID = 0
     private(set) var last = ""
 
     var count: Int { clients.count }
 
-    func add(_ writer: WebSocketOutboundWriter) -> Int {
+    func add(_ writer: WebSocketOutboundWriter, session token: String) -> Int {
         nextID += 1
-        clients[nextID] = writer
+        clients[nextID] = (writer, token)
         return nextID
     }
 
     func remove(_ id: Int) { clients[id] = nil }
 
+    /// Each open connection's session token.
+    var sessions: [(id: Int, token: String)] { clients.map { ($0.key, $0.value.token) } }
+
+    /// Closes a connection whose session has ended (policy violation, 1008: the page goes
+    /// to the login).
+    func end(_ id: Int) async {
+        guard let client = clients.removeValue(forKey: id) else { return }
+        try? await client.writer.close(.policyViolation, reason: LiveConnection.sessionEnded)
+    }
+
     /// Sends `message` to every page, unless it is what they were last sent.
     func broadcast(_ message: String) async {
         guard message != last else { return }
         last = message
-        for writer in clients.values { try? await writer.write(.text(message)) }
+        for client in clients.values { try? await client.writer.write(.text(message)) }
     }
 }
 
@@ -116,6 +127,11 @@ struct LiveService: Service {
     func look(always: Bool) async -> Bool {
         do { _ = try site.storeRevision.update() } catch {
             site.logger.warning("could not look at the store for commits; trying again at the next look", metadata: ["error": "\(error)"])
+        }
+        // A password change, a removal or a log-out everywhere is a commit: the pages of the
+        // sessions it ended are closed at once.
+        for (id, token) in await site.live.sessions where !LiveConnection.sessionIsLive(token, site: site) {
+            await site.live.end(id)
         }
         guard always || owed else { return false }
         do {
@@ -178,8 +194,17 @@ struct LiveConnection {
     /// Pings at the start (five, 200 ms apart, to find a short round trip), then every 15 s.
     static let pingSchedule: [Duration] = Array(repeating: .milliseconds(200), count: 5) + [.seconds(15)]
 
+    /// Why a connection is closed when its session ends.
+    static let sessionEnded = "the session ended: log in again"
+
+    /// Whether the session still opens the page (a store that cannot be read keeps it).
+    static func sessionIsLive(_ token: String, site: Site) -> Bool {
+        do { return try site.store.session(token: token, now: try site.now()) != nil } catch { return true }
+    }
+
     func handle(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, context: WebSocketRouterContext<WebContext>) async throws {
-        let id = await site.live.add(outbound)
+        guard let token = context.requestContext.session?.token else { return }
+        let id = await site.live.add(outbound, session: token)
         defer { Task { [live = site.live] in await live.remove(id) } }
         let state = ConnectionState()
         try await outbound.write(.text(try NowSnapshot.read(site).json))
@@ -199,6 +224,11 @@ struct LiveConnection {
                       let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
                       let type = object["type"] as? String else { continue }
                 let received = try site.clock.read()
+                // Every message, MARK too, is taken only while the session lasts.
+                guard Self.sessionIsLive(token, site: site) else {
+                    await site.live.end(id)
+                    break
+                }
                 switch type {
                 case "pong":
                     guard let n = object["n"] as? Int, let phone = object["phone_ms"] as? Double, phone.isFinite,

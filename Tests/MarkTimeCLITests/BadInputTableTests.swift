@@ -102,6 +102,7 @@ struct BadInputTableTests {
         BadInput(["user", "add", "skipper", "--password-stdin"], 1, "Error: --password-stdin: standard input was empty; pipe the password in, e.g. `printf '%s\\n' \"$PW\" | marktime user add skipper --password-stdin`"),
         BadInput(["user", "remove", "nobody"], 1, "Error: no account named 'nobody'; there are none yet: `marktime user add NAME`"),
         BadInput(["user", "passwd", "nobody", "--password-stdin"], 1, "Error: no account named 'nobody'; there are none yet: `marktime user add NAME`"),
+        BadInput(["user", "logout", "nobody"], 1, "Error: no account named 'nobody'; there are none yet: `marktime user add NAME`"),
         BadInput(["mark", "--note"], 64, "Error: Missing value for '--note <note>'"),
         BadInput(["web", "--listen", "everywhere"], 1, "Error: --listen 'everywhere' is not HOST:PORT with a port from 1 to 65535, e.g. 0.0.0.0:8080"),
         BadInput(["web", "--listen", "0.0.0.0:99999"], 1, "Error: --listen '0.0.0.0:99999' is not HOST:PORT with a port from 1 to 65535, e.g. 0.0.0.0:8080"),

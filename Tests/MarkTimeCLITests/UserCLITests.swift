@@ -42,6 +42,22 @@ struct UserCLITests {
         #expect(r.stderr == "Error: no account named 'crew'; there are none yet: `marktime user add NAME`\n")
     }
 
+    @Test func logoutEndsEverySessionOfTheAccount() throws {
+        // Given an account logged in on two devices
+        _ = try cli.run(["user", "add", "crew", "--password-stdin"], input: "battery staple\n")
+        let db = try cli.database()
+        let now = try #require(UTCTime(secondsSinceEpoch: Date().timeIntervalSince1970))
+        let phone = try db.logIn(name: "crew", password: "battery staple", address: "10.0.0.2", now: now)
+        let laptop = try db.logIn(name: "crew", password: "battery staple", address: "10.0.0.3", now: now)
+        // When it is logged out everywhere
+        let r = try cli.run(["user", "logout", "crew"])
+        // Then both sessions are gone
+        #expect(r.stdout == "logged crew out everywhere (2 sessions ended)\n")
+        #expect(try db.session(token: phone.token, now: now) == nil)
+        #expect(try db.session(token: laptop.token, now: now) == nil)
+        #expect(try cli.run(["user", "logout", "nobody"]).stderr == "Error: no account named 'nobody'; the accounts: crew\n")
+    }
+
     @Test func anInviteCodeCreatesOneAccount() throws {
         // Given an invite printed by the CLI
         let r = try cli.run(["user", "invite"])

@@ -134,7 +134,9 @@
       const m = JSON.parse(e.data);
       if (handlers[m.type]) handlers[m.type](m);
     };
-    socket.onclose = () => {
+    socket.onclose = (e) => {
+      // 1008: the session ended (a password change, a removal, a log-out everywhere).
+      if (e.code === 1008) { location.href = "/login?next=" + encodeURIComponent(location.pathname); return; }
       offset = null;
       if (mark) { mark.disabled = true; say("Connection lost; reconnecting…", true); }
       setTimeout(connect, 1000);

@@ -1,0 +1,104 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWSTesting
+import HummingbirdWebSocket
+import MarkTimeStore
+import Synchronization
+import Testing
+@testable import MarkTimeWeb
+
+/// An open page's live connection lasts only as long as its session.
+@Suite("The phone page: a revoked session's live connection", .timeLimit(.minutes(1)))
+struct LiveRevocationTests {
+    /// Opens a logged-in page's live connection, calls `revoke` once the first snapshot has
+    /// come, and returns how the server closed the connection and the messages after it.
+    func liveConnection(_ t: TestSite, services: Bool, afterFirst: @escaping @Sendable (WebSocketOutboundWriter) async throws -> Void,
+                        revoke: @escaping @Sendable () throws -> Void) async throws -> (WebSocketCloseFrame?, [String]) {
+        let router = WebServer.router(t.site)
+        let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+                              services: services ? [LiveService(site: t.site)] : [])
+        let after = Mutex<[String]>([])
+        let closed = Mutex<WebSocketCloseFrame?>(nil)
+        try await app.test(.live) { client in
+            let (cookie, _) = try await client.logIn()
+            let port = try #require(client.port)
+            let frame = try await client.ws("/live", configuration: .init(additionalHeaders: [.cookie: cookie, .origin: "http://localhost:\(port)"])) { inbound, outbound, _ in
+                var revoked = false
+                for try await message in inbound.messages(maxSize: 1 << 16) {
+                    guard case .text(let text) = message else { continue }
+                    if revoked { after.withLock { $0.append(text) }; continue }
+                    let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+                    if object?["type"] as? String == "now" {
+                        try revoke()
+                        revoked = true
+                        try await afterFirst(outbound)
+                    }
+                }
+            }
+            closed.withLock { $0 = frame }
+        }
+        return (closed.withLock { $0 }, after.withLock { $0 })
+    }
+
+    @Test func aPasswordChangeClosesTheOpenPageAtOnce() async throws {
+        // Given a logged-in page's live connection, and the server watching the store
+        let t = try TestSite()
+        defer { t.remove() }
+        // When the password is set (as `marktime user passwd` does, from another process)
+        let (frame, _) = try await liveConnection(t, services: true, afterFirst: { _ in }) {
+            try t.store.setPassword(name: "skipper", password: "new battery staple", cost: 4)
+        }
+        // Then the server closes it, saying why
+        #expect(frame?.closeCode == .policyViolation)
+        #expect(frame?.reason == "the session ended: log in again")
+    }
+
+    @Test func anAccountsRemovalClosesTheOpenPageAtOnce() async throws {
+        // Given a logged-in page's live connection, and the server watching the store
+        let t = try TestSite(accounts: [("skipper", true), ("mate", false)])
+        defer { t.remove() }
+        // When the account is removed (`marktime user remove`)
+        let (frame, _) = try await liveConnection(t, services: true, afterFirst: { _ in }) {
+            try t.store.removeAccount(named: "skipper")
+        }
+        // Then the server closes it
+        #expect(frame?.closeCode == .policyViolation)
+    }
+
+    @Test func aMarkAfterTheSessionEndedIsRefusedAndNotStored() async throws {
+        // Given a logged-in page's live connection and no store watch (so only the MARK can notice)
+        let t = try TestSite()
+        defer { t.remove() }
+        // When its sessions end (log out everywhere) and it then sends MARK
+        let (frame, after) = try await liveConnection(t, services: false, afterFirst: { outbound in
+            try await outbound.write(.text(#"{"type":"mark","phone_ms":\#(Date().timeIntervalSince1970 * 1000)}"#))
+        }) {
+            let ended = try t.store.endSessions(ofAccount: "skipper")
+            #expect(ended == 1)
+        }
+        // Then the connection is closed, nothing is marked, and no sight is stored
+        #expect(frame?.closeCode == .policyViolation)
+        #expect(!after.contains { $0.contains("marked") }, "\(after)")
+        #expect(try t.store.sights().isEmpty)
+    }
+
+    @Test func logOutEverywhereEndsEverySessionOfTheAccount() async throws {
+        // Given the account logged in twice (a phone and a laptop)
+        let t = try TestSite()
+        defer { t.remove() }
+        try await t.test { client in
+            let (phone, csrf) = try await client.logIn()
+            let (laptop, _) = try await client.logIn()
+            // When the phone asks to log out everywhere
+            var headers = origin
+            headers[.cookie] = phone
+            let r = try await client.execute(uri: "/settings/logout-everywhere", method: .post, headers: headers, body: ByteBuffer(string: "csrf=\(csrf)"))
+            // Then it goes to the login, and the laptop's session is gone too
+            #expect(r.status == .seeOther || r.status == .found)
+            #expect(r.headers[.location] == "/login")
+            let later = try await client.execute(uri: "/", method: .get, headers: [.cookie: laptop])
+            #expect(later.headers[.location] == "/login")
+        }
+    }
+}
