@@ -166,6 +166,9 @@ public final class MarkTimeDaemon: Sendable {
 
     /// Runs until SIGTERM or SIGINT.
     public func run() async throws {
+        // Trapped first: a signal that comes before the services run waits for them, so a
+        // stop right after the start (SIGTERM) is as clean as any other, and SIGHUP cannot kill.
+        let signals = await UnixSignalsSequence(trapping: .sighup, .sigusr1, .sigterm, .sigint, .sigquit)
         // Before the threads start: freed heap memory handed back to the kernel at once
         // cost the writer's thread ~60 page faults, about 1 ms on the rig, in every commit.
         if let shareProblem { report(.failed(.sharing, error: shareProblem)) }
@@ -177,8 +180,6 @@ public final class MarkTimeDaemon: Sendable {
         } catch {
             report(.failed(.reserveWAL, error: "\(error)"))
         }
-        // Trapped before the services start, so an early SIGHUP cannot kill the daemon.
-        let signals = await UnixSignalsSequence(trapping: .sighup, .sigusr1)
         writer.start { [unowned self] in perform($0) }
         let saved = (try? store.track(bootID: clock.bootID)) ?? []
         feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: waitingPresses()))
@@ -202,7 +203,7 @@ public final class MarkTimeDaemon: Sendable {
         }, stop: { share.stop() })] } ?? [])
             + (options.web.map { [ChildSupervisor(name: "phone page", command: $0, report: { [unowned self] in report($0) })] } ?? [])
         let group = ServiceGroup(configuration: .init(services: services.map { .init(service: $0) },
-                                                      gracefulShutdownSignals: [.sigterm, .sigint, .sigquit], logger: logger))
+                                                      logger: logger))
         self.group.withLock { $0 = group }
         report(.started(store: store.path, button: options.buttonPath, gpsd: options.gpsdAddress, statusFile: statusFile.path))
         try await group.run()
@@ -504,8 +505,8 @@ struct ThreadService: Service {
     }
 }
 
-/// SIGHUP reloads the config; SIGUSR1 is logged and ignored. (SIGTERM, SIGINT and SIGQUIT
-/// stop the group gracefully.)
+/// SIGHUP reloads the config; SIGTERM, SIGINT and SIGQUIT stop the group gracefully, also
+/// when they came before it ran; SIGUSR1 is logged and ignored.
 struct SignalService: Service {
     let daemon: MarkTimeDaemon
     let signals: UnixSignalsSequence
@@ -513,7 +514,11 @@ struct SignalService: Service {
     func run() async throws {
         await cancelWhenGracefulShutdown {
             for await signal in signals {
-                if signal == .sighup { daemon.reload() } else { daemon.report(.signalIgnored("\(signal)".uppercased())) }
+                switch signal {
+                case .sighup: daemon.reload()
+                case .sigterm, .sigint, .sigquit: await daemon.shutdown()
+                default: daemon.report(.signalIgnored("\(signal)".uppercased()))
+                }
             }
         }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RigSupport
 import Testing
 
@@ -99,6 +100,34 @@ struct DaemonSignalTests {
         #expect(!daemon.log.contains("Crash"))
         #expect(try status()["daemon_running"] as? Bool == false)
         #expect(try daemonLine().hasPrefix("daemon    stopped ("))
+    }
+
+    @Test("SIGTERM while the daemon is still starting (waiting for the store's write lock) stops it cleanly once it can")
+    func aStopDuringTheStart() throws {
+        // Given a store whose write lock this test holds, and a daemon starting on it
+        _ = try cli.database()
+        let queue = try DatabaseQueue(path: cli.store)
+        let daemon = try queue.inDatabase { db in
+            try db.execute(sql: "BEGIN IMMEDIATE")
+            defer { try? db.execute(sql: "ROLLBACK") }
+            let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+            #expect(eventually(within: 20) { !daemon.log.isEmpty })
+            // When SIGTERM comes while it waits for the lock
+            kill(daemon.child.pid, SIGTERM)
+            #expect(eventually(within: 20) { !daemon.child.isRunning || Self.noSignalPending(daemon.child.pid) })
+            return daemon
+        }
+        // Then, the lock released, it starts, stops as it always does, and exits 0
+        #expect(eventually(within: 30) { !daemon.child.isRunning })
+        #expect(daemon.child.exitedCleanly, "\(daemon.log)")
+        #expect(daemon.log.contains("marktime daemon stopped"), "\(daemon.log)")
+    }
+
+    /// Whether the kernel has delivered every signal sent to `pid` (none pending).
+    static func noSignalPending(_ pid: pid_t) -> Bool {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return false }
+        let pending = status.split(separator: "\n").filter { $0.hasPrefix("SigPnd:") || $0.hasPrefix("ShdPnd:") }
+        return pending.count == 2 && pending.allSatisfy { $0.split(separator: "\t").last.map { Int($0, radix: 16) == 0 } ?? false }
     }
 
     @Test("A store moved away under the daemon is reported, refused to the CLI, and used again when it is back")
