@@ -304,6 +304,16 @@ class PhonePage(unittest.TestCase):
         self.assertEqual(len(self.found("nav")), 1)
         self.screenshots("settings", "/settings")
 
+    def test_an_open_page_goes_to_the_login_when_its_session_ends(self):
+        # Given the Now page open and live
+        self.log_in()
+        self.live()
+        # When the password is changed from the CLI (another process)
+        self.pi.cli("user", "passwd", "skipper", "--password-stdin", stdin="battery staple\n")
+        # Then the page leaves for the login at once, and MARK cannot store anything
+        self.wait(lambda: self.browser.current_url.startswith(self.pi.url + "/login"), what="the page to go to the login")
+        self.assertEqual(self.pi.sights(), [])
+
     def test_the_theme_persists_across_logins(self):
         self.log_in()
         self.set_theme("sunlight")
