@@ -22,6 +22,10 @@ extension MarkTime.Export {
                 Columns: \(SightRendering.csvHeader.joined(separator: ", ")). \
                 Angles are decimal degrees; gps_lat_ddm and gps_lon_ddm repeat the position as a navigator writes it.
 
+                Notes are written as they were typed. With --for-spreadsheets, a text cell that a \
+                spreadsheet would run as a formula (starting with =, +, -, @, a tab or CR) gets a \
+                leading ', shown as text; numbers are never changed. The phone page's download does this.
+
                 Example: marktime export csv --since 2026-11-01 -o sights.csv
                 """)
 
@@ -36,12 +40,15 @@ extension MarkTime.Export {
         @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output (- is standard output; a FIFO or device is written through; a regular file is replaced whole).", valueName: "file"))
         var output: String?
 
+        @Flag(help: "Keep spreadsheets from running notes as formulas (a leading ' on =, +, -, @).")
+        var forSpreadsheets = false
+
         func run() async throws {
             let query = SightQuery(since: try parseBound(since, upper: false, option: "--since"),
                                    until: try parseBound(until, upper: true, option: "--until"), oldestFirst: true)
             let db = try store.openForReading()
             guard let output else {
-                _ = try SightCSV.export(db, query) { chunk in FileHandle.standardOutput.write(Data(chunk)) }
+                _ = try SightCSV.export(db, query, forSpreadsheets: forSpreadsheets) { chunk in FileHandle.standardOutput.write(Data(chunk)) }
                 return
             }
             // A regular file: a new one beside it, synced and renamed over it once complete.
@@ -52,7 +59,7 @@ extension MarkTime.Export {
                 count = try SideFile.writeOutput(output) { write in
                     // The export has written every chunk by the time it returns.
                     try withoutActuallyEscaping(write) { write in
-                        try SightCSV.export(db, query) { chunk in
+                        try SightCSV.export(db, query, forSpreadsheets: forSpreadsheets) { chunk in
                             do { try write(chunk) } catch {
                                 outputError = error as? SystemError
                                 throw error

@@ -94,11 +94,16 @@ public enum SightCSV {
     ///
     /// Rows are read in batches on this thread; each batch is reduced and written on all the
     /// machine's cores while the next is read, and the batches reach `sink` in order.
-    public static func export(_ db: AppDatabase, _ query: SightQuery, to sink: @escaping ([UInt8]) throws -> Void) throws(StoreError) -> Int {
+    ///
+    /// With `forSpreadsheets`, a text cell that a spreadsheet would run as a formula (one
+    /// that starts with `=`, `+`, `-`, `@`, a tab or CR: a note such as `=HYPERLINK(…)`) gets
+    /// a leading `'`, which spreadsheets show as text; numeric columns are never touched.
+    public static func export(_ db: AppDatabase, _ query: SightQuery, forSpreadsheets: Bool = false,
+                              to sink: @escaping ([UInt8]) throws -> Void) throws(StoreError) -> Int {
         do { try query.check() } catch { throw .refused(error.description) }
         var header = Writer(sink)
         header.header()
-        let pipeline = Pipeline(parts: max(1, ProcessInfo.processInfo.activeProcessorCount))
+        let pipeline = Pipeline(parts: max(1, ProcessInfo.processInfo.activeProcessorCount), forSpreadsheets: forSpreadsheets)
         var batch: [Row] = []
         batch.reserveCapacity(Pipeline.batchSize)
         // The header goes out as the read starts, before any row.
@@ -128,16 +133,18 @@ public enum SightCSV {
 
             let rows: [Row]
             let parts: [Part]
+            let forSpreadsheets: Bool
             let done = DispatchGroup()
 
-            init(_ rows: [Row], parts: Int) {
+            init(_ rows: [Row], parts: Int, forSpreadsheets: Bool) {
                 self.rows = rows
                 self.parts = (0..<parts).map { _ in Part() }
+                self.forSpreadsheets = forSpreadsheets
             }
 
             func render(part: Int) {
                 let size = (rows.count + parts.count - 1) / parts.count
-                var out = Writer { _ in }
+                var out = Writer(forSpreadsheets: forSpreadsheets) { _ in }
                 for i in min(rows.count, part * size)..<min(rows.count, (part + 1) * size) { out.row(rows[i]) }
                 parts[part].bytes = out.bytes
             }
@@ -146,16 +153,18 @@ public enum SightCSV {
         /// One serial queue per part: each gets its own thread, where the global queue's
         /// threads (one per core) would include the one reading the store.
         let queues: [DispatchQueue]
+        let forSpreadsheets: Bool
         var inFlight: Batch?
 
-        init(parts: Int) {
+        init(parts: Int, forSpreadsheets: Bool) {
             queues = (0..<parts).map { DispatchQueue(label: "marktime.export.\($0)") }
+            self.forSpreadsheets = forSpreadsheets
         }
 
         /// Starts writing `rows`, after handing the batch before it to `sink`.
         func submit(_ rows: [Row], to sink: ([UInt8]) throws -> Void) throws {
             guard !rows.isEmpty else { return }
-            let batch = Batch(rows, parts: rows.count < 256 ? 1 : queues.count)
+            let batch = Batch(rows, parts: rows.count < 256 ? 1 : queues.count, forSpreadsheets: forSpreadsheets)
             for part in 0..<batch.parts.count {
                 queues[part].async(group: batch.done) { batch.render(part: part) }
             }
@@ -176,9 +185,12 @@ public enum SightCSV {
     struct Writer {
         var bytes: [UInt8] = []
         let sink: ([UInt8]) throws -> Void
+        /// Text that a spreadsheet would run as a formula gets a leading `'`.
+        let forSpreadsheets: Bool
 
-        init(_ sink: @escaping ([UInt8]) throws -> Void) {
+        init(forSpreadsheets: Bool = false, _ sink: @escaping ([UInt8]) throws -> Void) {
             self.sink = sink
+            self.forSpreadsheets = forSpreadsheets
             bytes.reserveCapacity(1 << 17)
         }
 
@@ -301,7 +313,9 @@ public enum SightCSV {
 
         /// A text field, quoted when it must be.
         mutating func text(_ value: String?) {
-            guard let value else { return }
+            guard var value else { return }
+            // =, +, -, @, tab, CR: what a spreadsheet reads as the start of a formula.
+            if forSpreadsheets, let first = value.utf8.first, [61, 43, 45, 64, 9, 13].contains(first) { value = "'" + value }
             let utf8 = value.utf8
             guard utf8.contains(where: { $0 == 34 || $0 == 44 || $0 == 13 || $0 == 10 }) else {
                 bytes += utf8

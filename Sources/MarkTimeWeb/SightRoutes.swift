@@ -97,7 +97,7 @@ struct SightRoutes {
             var query = try Filter(request).query
             query.limit = nil
             query.oldestFirst = true
-            _ = try SightCSV.export(site.store, query) { bytes += $0 }
+            _ = try SightCSV.export(site.store, query, forSpreadsheets: true) { bytes += $0 }
         } catch {
             return try site.pages.problem(.badRequest, "\(error)", context: context)
         }

@@ -44,4 +44,37 @@ struct ExportTests {
         #expect(reducible == 1_000)
         #expect(lines.dropFirst().filter { !$0.hasSuffix(",") }.count == reducible)
     }
+
+    @Test("For spreadsheets, notes that would run as formulas get a leading quote; numbers and other notes are as stored")
+    func formulasNeutralised() throws {
+        // Given sights at 27° S 153° E with notes a spreadsheet would run, and one it would not
+        let tmp = TemporaryFolder()
+        let db = try AppDatabase(path: tmp.store, createDirectory: false)
+        let notes = ["=HYPERLINK(\"http://evil.example\",\"click\")", "+1", "-2+3", "@SUM(A1)", "\tx", "hazy, low cloud"]
+        for (i, note) in notes.enumerated() {
+            var s = sight(at: Int64(i))
+            s.position = try Position(latitude: -27.5, longitude: 153.25)
+            s.note = note
+            _ = try db.insert(s)
+        }
+        // When it is exported for spreadsheets, and as it is
+        var safe: [UInt8] = [], plain: [UInt8] = []
+        _ = try SightCSV.export(db, SightQuery(oldestFirst: true), forSpreadsheets: true) { safe += $0 }
+        _ = try SightCSV.export(db, SightQuery(oldestFirst: true)) { plain += $0 }
+        // Then the notes that start a formula are quoted text, and nothing else changed
+        let header = SightCSV.header
+        let note = try #require(header.firstIndex(of: "note")), lat = try #require(header.firstIndex(of: "gps_lat"))
+        func column(_ bytes: [UInt8], _ i: Int) -> [String] {
+            String(decoding: bytes, as: UTF8.self).split(separator: "\r\n").dropFirst().map { line in
+                // Every note here but the first and the last has no comma; the first ends with one quoted field.
+                String(line.split(separator: ",", omittingEmptySubsequences: false)[i])
+            }
+        }
+        #expect(column(safe, lat) == Array(repeating: "-27.5", count: 6))
+        let safeNotes = String(decoding: safe, as: UTF8.self).split(separator: "\r\n").dropFirst().map(String.init)
+        #expect(safeNotes[0].contains(#","'=HYPERLINK(""http://evil.example"",""click"")","#))
+        #expect(column(safe, note)[1...4] == ["'+1", "'-2+3", "'@SUM(A1)", "'\tx"])
+        #expect(safeNotes[5].contains(#","hazy, low cloud","#))
+        #expect(column(plain, note)[1...4] == ["+1", "-2+3", "@SUM(A1)", "\tx"])
+    }
 }

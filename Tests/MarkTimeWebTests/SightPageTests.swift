@@ -106,16 +106,20 @@ struct SightPageTests {
         }
     }
 
-    @Test func theCSVDownloadIsTheExport() async throws {
+    @Test func theCSVDownloadIsTheExportForSpreadsheets() async throws {
         let t = try TestSite()
         defer { t.remove() }
         _ = try storedSight(t.store, at: 0)
-        _ = try storedSight(t.store, at: 60)
+        let second = try storedSight(t.store, at: 60)
+        var edit = SightEdit()
+        edit.note = .set("=HYPERLINK(\"http://evil.example\")")
+        _ = try t.store.edit(id: try #require(second.id), edit, now: second.createdAt)
         try await t.loggedIn { client, headers, _ in
             let r = try await client.execute(uri: "/sights.csv", method: .get, headers: [.cookie: headers[.cookie]!])
+            #expect(r.text.contains(#""'=HYPERLINK(""http://evil.example"")""#))
             #expect(r.headers[.contentType] == "text/csv; charset=utf-8")
             var expected: [UInt8] = []
-            _ = try SightCSV.export(t.store, SightQuery(oldestFirst: true)) { expected += $0 }
+            _ = try SightCSV.export(t.store, SightQuery(oldestFirst: true), forSpreadsheets: true) { expected += $0 }
             #expect(Array(r.text.utf8) == expected)
             #expect(r.text.split(separator: "\r\n").count == 3)
         }
