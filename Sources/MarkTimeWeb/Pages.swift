@@ -75,10 +75,15 @@ struct Pages: Sendable {
 }
 
 /// Headers on every answer: the page runs only its own scripts and styles, is never
-/// framed, and never tells another site where it came from.
+/// framed, and never tells another site where it came from; under TLS, the browser keeps
+/// to HTTPS for this host (HSTS, a year).
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
+    /// Whether the page is served over TLS.
+    var secure = false
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
+        if secure { response.headers[HTTPField.Name("Strict-Transport-Security")!] = "max-age=31536000" }
         response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'"
         response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"

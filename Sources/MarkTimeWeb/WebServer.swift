@@ -29,7 +29,7 @@ public enum WebServer {
     /// Every route, behind the security headers and the access rules.
     public static func router(_ site: Site) -> Router<WebContext> {
         let router = Router(context: WebContext.self)
-        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: SecurityHeadersMiddleware(secure: site.secure))
         router.add(middleware: AccessMiddleware(site: site))
         Assets.add(to: router)
         AccountRoutes(site: site).add(to: router)

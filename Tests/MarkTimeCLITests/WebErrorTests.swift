@@ -30,6 +30,29 @@ struct WebErrorTests {
         #expect(r.stderr.hasSuffix("Error: cannot listen on 127.0.0.1:\(port): another program listens there already (`ss -ltnp` shows which); give another port with --listen or web.listen\n"))
     }
 
+    @Test("Under TLS every answer tells the browser to keep to HTTPS for a year (HSTS)", .timeLimit(.minutes(2)))
+    func hstsUnderTLS() throws {
+        // Given a self-signed certificate and `marktime web` serving it
+        let cli = CLI()
+        let cert = cli.folder + "/cert.pem", key = cli.folder + "/key.pem"
+        let made = try runCommand("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=localhost",
+                                                       "-keyout", key, "-out", cert], environment: ["PATH": "/usr/bin:/bin"])
+        try #require(made.status == 0, "\(made.stderr)")
+        for (k, v) in [("web.tls_cert", cert), ("web.tls_key", key)] { #expect(try cli.run(["config", "set", k, v], storeFlag: false).status == 0) }
+        let (fd, port) = try listener()
+        close(fd)
+        let web = try Child(CLI.binary, ["web", "--listen", "127.0.0.1:\(port)", "--store", cli.store, "--config", cli.config],
+                            log: cli.folder + "/web.log", environment: cli.environment)
+        defer { web.stop() }
+        try #require(eventually(within: 30) { tcpAccepts(port: port) }, "\(web.output)")
+        // When the login page is fetched over TLS
+        let r = try runCommand("/usr/bin/openssl", ["s_client", "-quiet", "-connect", "127.0.0.1:\(port)"], environment: ["PATH": "/usr/bin:/bin"],
+                               input: "GET /login HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+        // Then the answer carries HSTS for a year
+        #expect(r.stdout.hasPrefix("HTTP/1.0 200") || r.stdout.hasPrefix("HTTP/1.1 200"), "\(r.stdout.prefix(200))")
+        #expect(r.stdout.lowercased().contains("strict-transport-security: max-age=31536000\r\n"), "\(r.stdout.prefix(600))")
+    }
+
     @Test("A TLS certificate that is missing, or not PEM, is named")
     func badCertificates() throws {
         let cli = CLI()

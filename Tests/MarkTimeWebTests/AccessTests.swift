@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HTTPTypes
 import HummingbirdTesting
 import MarkTimeAccounts
 import MarkTimeCore
@@ -81,6 +82,17 @@ struct AccessTests {
         try await Application(router: WebServer.router(site)).test(.router) { client in
             let r = try await client.execute(uri: "/login", method: .post, headers: origin, body: ByteBuffer(string: "name=skipper&password=correct+horse"))
             #expect(try #require(r.sessionCookie).contains("Secure"))
+            #expect(r.headers[HTTPField.Name("Strict-Transport-Security")!] == "max-age=31536000")
+        }
+    }
+
+    @Test func overPlainHTTPThereIsNoHSTS() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        try await t.test { client in
+            let r = try await client.execute(uri: "/login", method: .get)
+            #expect(r.status == .ok)
+            #expect(r.headers[HTTPField.Name("Strict-Transport-Security")!] == nil)
         }
     }
 
