@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Logging
+import MarkTimeAccounts
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimeRecorder
@@ -74,6 +75,13 @@ actor LiveHub {
         last = message
         for client in clients.values { try? await client.writer.write(.text(message)) }
     }
+}
+
+/// The MARK rate limit the server's pages share.
+final class MarkLimiter: Sendable {
+    private let limit = Mutex(MarkRateLimit())
+
+    func take(_ account: String, now: Int64) -> Bool { limit.withLock { $0.take(account, now: now) } }
 }
 
 /// The store's revision as the pages know it: this server's run, and how many commits it
@@ -203,7 +211,8 @@ struct LiveConnection {
     }
 
     func handle(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, context: WebSocketRouterContext<WebContext>) async throws {
-        guard let token = context.requestContext.session?.token else { return }
+        guard let session = context.requestContext.session else { return }
+        let (token, account) = (session.token, session.account.name)
         let id = await site.live.add(outbound, session: token)
         defer { Task { [live = site.live] in await live.remove(id) } }
         let state = ConnectionState()
@@ -246,6 +255,10 @@ struct LiveConnection {
                     ])))
                 case "mark":
                     guard let phone = object["phone_ms"] as? Double, phone.isFinite else { continue }
+                    guard site.markLimit.take(account, now: received.instant.nanoseconds) else {
+                        try await outbound.write(.text(Self.json(["type": "refused", "message": MarkRateLimit.refusal])))
+                        continue
+                    }
                     try await outbound.write(.text(Self.json(await mark(phoneMillis: phone, received: received, sync: state.sync.withLock { $0 }))))
                 default:
                     continue

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MarkTimeAccounts
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimeStore
@@ -13,6 +14,8 @@ public struct Site: Sendable {
     let pages: Pages
     let live: LiveHub
     let storeRevision: StoreRevision
+    /// MARKs per account, across its pages.
+    let markLimit = MarkLimiter()
     /// Served over TLS: the session cookie is then `Secure`.
     public let secure: Bool
     let logger: Logger

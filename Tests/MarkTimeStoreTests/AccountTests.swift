@@ -216,3 +216,31 @@ struct LockoutRuleTests {
         #expect(AccessRules.lockedUntil(failures: [0, 1, 2, 3, 4], now: 903) == 904)
     }
 }
+
+@Suite("The MARK rate limit")
+struct MarkRateLimitTests {
+    let second: Int64 = 1_000_000_000
+
+    @Test("Given 8 MARKs in the same instant, then the first 5 are taken and the rest refused")
+    func aBurstThenRefused() {
+        var limit = MarkRateLimit()
+        let taken = (0..<8).map { _ in limit.take("crew", now: 10 * second) }
+        #expect(taken == [true, true, true, true, true, false, false, false])
+    }
+
+    @Test("Given an emptied bucket, then one MARK a second is taken again")
+    func oneASecondAfterTheBurst() {
+        var limit = MarkRateLimit()
+        for _ in 0..<5 { _ = limit.take("crew", now: 0) }
+        #expect(limit.take("crew", now: second / 2) == false)
+        #expect(limit.take("crew", now: second + second / 2) == true)
+        #expect(limit.take("crew", now: second + second / 2) == false)
+    }
+
+    @Test("Given one account over its limit, then another account's MARK is still taken")
+    func perAccount() {
+        var limit = MarkRateLimit()
+        for _ in 0..<6 { _ = limit.take("crew", now: 0) }
+        #expect(limit.take("skipper", now: 0) == true)
+    }
+}

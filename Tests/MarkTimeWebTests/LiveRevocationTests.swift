@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import HummingbirdWSTesting
 import HummingbirdWebSocket
+import MarkTimeAccounts
 import MarkTimeStore
 import Synchronization
 import Testing
@@ -100,5 +101,43 @@ struct LiveRevocationTests {
             let later = try await client.execute(uri: "/", method: .get, headers: [.cookie: laptop])
             #expect(later.headers[.location] == "/login")
         }
+    }
+
+    @Test func markIsRateLimitedPerAccount() async throws {
+        // Given a logged-in page whose clock is synchronised
+        let t = try TestSite(clock: try SynchronisedClock(error: 0.002))
+        defer { t.remove() }
+        let router = WebServer.router(t.site)
+        let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router))
+        let answers = Mutex<[String]>([])
+        try await app.test(.live) { client in
+            let (cookie, _) = try await client.logIn()
+            let port = try #require(client.port)
+            try await client.ws("/live", configuration: .init(additionalHeaders: [.cookie: cookie, .origin: "http://localhost:\(port)"])) { inbound, outbound, _ in
+                var synced = false
+                for try await message in inbound.messages(maxSize: 1 << 16) {
+                    guard case .text(let text) = message,
+                          let m = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { continue }
+                    let phoneNow = Date().timeIntervalSince1970 * 1000
+                    switch m["type"] as? String {
+                    case "ping":
+                        try await outbound.write(.text(#"{"type":"pong","n":\#(m["n"] as! Int),"phone_ms":\#(phoneNow)}"#))
+                    case "sync" where !synced:
+                        // When it sends 8 MARKs at once
+                        synced = true
+                        for i in 0..<8 { try await outbound.write(.text(#"{"type":"mark","phone_ms":\#(phoneNow - Double(i))}"#)) }
+                    case "marked", "refused":
+                        let count = answers.withLock { $0.append(m["type"] as! String + ":" + (m["message"] as? String ?? "")); return $0.count }
+                        if count == 8 { return }
+                    default: continue
+                    }
+                }
+            }
+        }
+        // Then 5 are stored and 3 refused with the limit's sentence
+        let all = answers.withLock { $0 }
+        #expect(all.filter { $0 == "marked:" }.count == 5, "\(all)")
+        #expect(all.filter { $0 == "refused:" + MarkRateLimit.refusal }.count == 3, "\(all)")
+        #expect(try t.store.sights().count == 5)
     }
 }
