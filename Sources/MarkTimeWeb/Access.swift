@@ -13,6 +13,10 @@ struct AccessMiddleware: RouterMiddleware {
     let site: Site
 
     static let cookieName = "marktime_session"
+    /// The most a request without a session may send.
+    static let openBodyLimit = 8 * 1024
+    static let openBodyRefusal = "Refused: a login or sign-up form is at most 8 KB. Log in first to send more."
+
     /// Paths open without a session.
     static let open: Set<String> = ["/login", "/signup", "/favicon.ico"]
 
@@ -25,6 +29,16 @@ struct AccessMiddleware: RouterMiddleware {
             context.session = try site.store.session(token: token, now: try site.now())
         }
         let changes = ![.get, .head, .options].contains(request.method)
+        if changes, context.session == nil {
+            // Without a session only a login or sign-up form comes in: a few hundred bytes.
+            // Anything longer is refused as it arrives, before it can take the Pi's memory.
+            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.openBodyLimit {
+                return try site.pages.problem(.contentTooLarge, Self.openBodyRefusal, context: context)
+            }
+            do { _ = try await request.collectBody(upTo: Self.openBodyLimit) } catch where JournalRoutes.isTooLarge(error) {
+                return try site.pages.problem(.contentTooLarge, Self.openBodyRefusal, context: context)
+            }
+        }
         if changes || path == "/live" {
             guard Self.sameOrigin(request) else {
                 return try site.pages.problem(.forbidden, "Refused: this request did not come from this site's own pages. Open the page again and retry.",

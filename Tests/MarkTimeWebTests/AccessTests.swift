@@ -86,6 +86,22 @@ struct AccessTests {
         }
     }
 
+    @Test func withoutASessionABodyOverEightKBIsRefused() async throws {
+        // Given a live server (the body streams in)
+        let t = try TestSite()
+        defer { t.remove() }
+        try await Application(router: WebServer.router(t.site)).test(.live) { client in
+            // When a login form of 20 KB is posted
+            let body = "name=skipper&password=" + String(repeating: "x", count: 20_000)
+            let r = try await client.execute(uri: "/login", method: .post, headers: origin, body: ByteBuffer(string: body))
+            // Then it is refused with a sentence, and a form of the usual size still logs in
+            #expect(r.status == .contentTooLarge)
+            #expect(r.text.contains("Refused: a login or sign-up form is at most 8 KB. Log in first to send more."))
+            let ok = try await client.execute(uri: "/login", method: .post, headers: origin, body: ByteBuffer(string: "name=skipper&password=correct+horse"))
+            #expect(ok.sessionCookie != nil)
+        }
+    }
+
     @Test func overPlainHTTPThereIsNoHSTS() async throws {
         let t = try TestSite()
         defer { t.remove() }

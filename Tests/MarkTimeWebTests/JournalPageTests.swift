@@ -69,6 +69,25 @@ struct JournalPageTests {
         }
     }
 
+    @Test func aPhotoOverTheLimitIsRefusedWithTheSentenceAsItArrives() async throws {
+        // Given a live server (the body streams in) and a logged-in page
+        let t = try TestSite(settings: .brisbaneHome)
+        defer { t.remove() }
+        try await Application(router: WebServer.router(t.site)).test(.live) { client in
+            let (cookie, csrf) = try await client.logIn()
+            // When the form without script posts a 17 MB photo
+            var form: HTTPFields = [.origin: "http://localhost", .contentType: "multipart/form-data; boundary=----marktime7MA4YWxk", .cookie: cookie]
+            let big = png(width: 1, height: 1) + [UInt8](repeating: 0, count: 17 << 20)
+            let r = try await client.execute(uri: "/journal/2026-11-21/photo?csrf=\(csrf)", method: .post, headers: form,
+                                             body: multipart([("photo", "huge.png", big)]))
+            // Then it is refused with the page's sentence, and nothing is kept
+            #expect(r.status == .contentTooLarge)
+            #expect(r.text.contains("The photo is over 16 MB: send a smaller one."))
+            #expect(!r.text.contains("NIOTooManyBytesError"))
+            #expect(!FileManager.default.fileExists(atPath: t.store.mediaFolder))
+        }
+    }
+
     @Test func aFileThatIsNotAnImageIsRefusedAndNothingKept() async throws {
         let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
