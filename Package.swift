@@ -246,6 +246,7 @@ let package = Package(
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")]),
         .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig", "MarkTimeCore"]),
         // The package's shape: declared imports, system calls only through MarkTimeSystem.

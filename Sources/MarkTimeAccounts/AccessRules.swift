@@ -4,8 +4,14 @@ import MarkTimeCore
 /// Who may use the phone page, and for how long: account names, passwords, the lockout
 /// after failed logins, session and invite lifetimes. Pure: every instant is an argument.
 public enum AccessRules {
-    /// Failed logins for one name, or from one address, that lock it out.
+    /// Failed logins for one name from one address that lock that pair out.
     public static let lockoutFailures = 5
+    /// Failed logins from one address, whatever the names, that lock the address out.
+    public static let addressLockoutFailures = 10
+    /// Failed logins for one account, from any addresses, after which each address may try
+    /// it once a minute (`backoffSeconds`): slower, never shut, so the owner gets in.
+    public static let accountBackoffFailures = 10
+    public static let backoffSeconds: Int64 = 60
     /// The window those failures must fall in, and how long the lockout lasts: 15 minutes.
     public static let lockoutSeconds: Int64 = 15 * 60
     /// A session unused this long is over: 30 days.
@@ -40,26 +46,36 @@ public enum AccessRules {
         return text
     }
 
-    /// Until when (seconds) failed logins at `failures` (seconds, any order) lock their name
-    /// or address at `now`: five within 15 minutes lock it for 15 minutes from the fifth.
-    /// nil when not locked.
-    public static func lockedUntil(failures: [Int64], now: Int64) -> Int64? {
+    /// Until when (seconds) failed logins at `failures` (seconds, any order) lock at `now`:
+    /// `count` (five) within 15 minutes lock for 15 minutes from the last of them. nil when
+    /// not locked.
+    public static func lockedUntil(failures: [Int64], count: Int = lockoutFailures, now: Int64) -> Int64? {
         let recent = failures.filter { $0 <= now && now - $0 < 2 * lockoutSeconds }.sorted()
-        guard recent.count >= lockoutFailures else { return nil }
+        guard recent.count >= count else { return nil }
         var until: Int64?
-        for end in (lockoutFailures - 1)..<recent.count
-        where recent[end] - recent[end - lockoutFailures + 1] < lockoutSeconds {
+        for end in (count - 1)..<recent.count
+        where recent[end] - recent[end - count + 1] < lockoutSeconds {
             until = max(until ?? 0, recent[end] + lockoutSeconds)
         }
         guard let until, until > now else { return nil }
         return until
     }
 
-    /// Until when a login is refused, given the recent failures for its name and from its
-    /// address (seconds): the later of the two lockouts; nil when neither is locked. While
-    /// locked, the password is not even checked.
-    public static func lockedUntil(byName: [Int64], byAddress: [Int64], now: Int64) -> Int64? {
-        [lockedUntil(failures: byName, now: now), lockedUntil(failures: byAddress, now: now)].compactMap { $0 }.max()
+    /// Until when a login is refused (seconds), given the recent failures for its name from
+    /// its address (`pair`), from its address for any name, and for its name from any
+    /// address; nil when it may try. While locked, the password is not even checked.
+    ///
+    /// Fair: a stranger's failures from another address never lock the owner out. Five
+    /// failures for a name from one address lock that pair for 15 minutes; ten from one
+    /// address, whatever the names, lock the address; ten for one account from anywhere
+    /// slow every address that failed for it to one try a minute.
+    public static func lockedUntil(pair: [Int64], address: [Int64], account: [Int64], now: Int64) -> Int64? {
+        var until = [lockedUntil(failures: pair, now: now), lockedUntil(failures: address, count: addressLockoutFailures, now: now)]
+        let recentForAccount = account.filter { $0 <= now && now - $0 < lockoutSeconds }
+        if recentForAccount.count >= accountBackoffFailures, let last = pair.filter({ $0 <= now }).max(), now - last < backoffSeconds {
+            until.append(last + backoffSeconds)
+        }
+        return until.compactMap { $0 }.max()
     }
 
     /// Whether a session last marked used at `lastSeen` must be marked again at `now`
@@ -84,6 +100,10 @@ public enum PasswordHash {
     public static func hash(_ password: String, cost: UInt8 = cost) -> String {
         Bcrypt.hash(password, cost: cost)
     }
+
+    /// A hash of no one's password at the cost of real ones: a login for a name that has
+    /// no account checks against it, so it takes as long as one for a name that has.
+    public static let unknownAccount = hash("marktime: a name with no account", cost: cost)
 
     public static func verify(_ password: String, hash: String) -> Bool {
         Bcrypt.verify(password, hash: hash)

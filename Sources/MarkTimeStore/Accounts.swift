@@ -103,28 +103,19 @@ extension AppDatabase {
     }
 
     /// Checks a login; on success opens a session. Failures count toward the lockout of
-    /// both the name and the address; while locked, the password is not even checked.
+    /// the name from that address, of the address, and toward the account's backoff
+    /// (`AccessRules.lockedUntil(pair:address:account:now:)`); while locked, the password is
+    /// not even checked. A name with no account costs the same bcrypt check as one with.
     public func logIn(name: String, password: String, address: String, now: UTCTime) throws -> WebSession {
-        let seconds = now.nanosecondsSinceEpoch / 1_000_000_000
-        typealias F = LoginFailureRecord.CodingKeys
-        let (byName, byAddress, row): ([Int64], [Int64], AccountRecord?) = try read { db in
-            let recent = LoginFailureRecord.filter(F.atNs > (seconds - 2 * AccessRules.lockoutSeconds) * 1_000_000_000)
-            return (try recent.filter(F.name == name).fetchAll(db).map { $0.atNs / 1_000_000_000 },
-                    try recent.filter(F.address == address).fetchAll(db).map { $0.atNs / 1_000_000_000 },
-                    try AccountRecord.filter(A.name == name).fetchOne(db))
-        }
-        if let until = AccessRules.lockedUntil(byName: byName, byAddress: byAddress, now: seconds) {
-            throw LoginRefusal.lockedOut(until: UTCTime(wholeSeconds: until))
-        }
-        guard let row, PasswordHash.verify(password, hash: row.passwordHash) else {
-            try write { db in try LoginFailureRecord(name: name, address: address, atNs: now.nanosecondsSinceEpoch).insert(db) }
-            throw LoginRefusal.wrongNameOrPassword
-        }
+        let (row, refusal) = try checkPassword(name: name, password: password, address: address, now: now)
+        guard let row, refusal == nil else { throw refusal ?? LoginRefusal.wrongNameOrPassword }
         let token = SHA256.randomToken(), csrf = SHA256.randomToken()
         let account = row.account
         let key = try Self.sha256(token)
         try write { db in
-            try LoginFailureRecord.filter(F.name == account.name).deleteAll(db)
+            // This address's failures for the name; a stranger's elsewhere still count.
+            typealias F = LoginFailureRecord.CodingKeys
+            try LoginFailureRecord.filter(F.name == account.name && F.address == address).deleteAll(db)
             try WebSessionRecord(tokenSha256: key, accountID: account.id, csrf: csrf, createdAtNs: now.nanosecondsSinceEpoch,
                                  lastSeenNs: now.nanosecondsSinceEpoch).insert(db)
         }
@@ -152,11 +143,43 @@ extension AppDatabase {
         return WebSession(token: token, csrf: session.csrf, account: account.account)
     }
 
-    /// Changes a password after checking the current one; every session of the account ends.
-    public func changePassword(name: String, current: String, new secret: String, cost: UInt8 = PasswordHash.cost) throws(StoreError) {
-        let hash = try passwordHash(of: name)
-        guard PasswordHash.verify(current, hash: hash) else { throw .refused("the current password is wrong") }
-        try setPassword(name: name, password: secret, cost: cost)
+    /// Changes a password after checking the current one, which counts toward the lockout
+    /// as a login does (from `address`); every session of the account ends.
+    public func changePassword(name: String, current: String, new secret: String, address: String, now: UTCTime,
+                               cost: UInt8 = PasswordHash.cost) throws(StoreError) {
+        _ = try passwordHash(of: name)
+        let refusal: LoginRefusal?
+        do { refusal = try checkPassword(name: name, password: current, address: address, now: now).refusal } catch {
+            throw .failed(path: path, reason: "\(error)")
+        }
+        switch refusal {
+        case .lockedOut(let until)?: throw .refused("too many wrong passwords: try again after \(until.iso8601)")
+        case .wrongNameOrPassword?: throw .refused("the current password is wrong")
+        case nil: try setPassword(name: name, password: secret, cost: cost)
+        }
+    }
+
+    /// The lockout's check, then the password's: the account when it is right, else why
+    /// not (a failure is recorded for the name from `address`).
+    func checkPassword(name: String, password: String, address: String, now: UTCTime) throws -> (row: AccountRecord?, refusal: LoginRefusal?) {
+        let seconds = now.nanosecondsSinceEpoch / 1_000_000_000
+        typealias F = LoginFailureRecord.CodingKeys
+        let (pair, byAddress, byName, row): ([Int64], [Int64], [Int64], AccountRecord?) = try read { db in
+            let recent = LoginFailureRecord.filter(F.atNs > (seconds - 2 * AccessRules.lockoutSeconds) * 1_000_000_000)
+            let secondsOf = { (r: LoginFailureRecord) in r.atNs / 1_000_000_000 }
+            return (try recent.filter(F.name == name && F.address == address).fetchAll(db).map(secondsOf),
+                    try recent.filter(F.address == address).fetchAll(db).map(secondsOf),
+                    try recent.filter(F.name == name).fetchAll(db).map(secondsOf),
+                    try AccountRecord.filter(A.name == name).fetchOne(db))
+        }
+        if let until = AccessRules.lockedUntil(pair: pair, address: byAddress, account: byName, now: seconds) {
+            return (nil, .lockedOut(until: UTCTime(wholeSeconds: until)))
+        }
+        guard PasswordHash.verify(password, hash: row?.passwordHash ?? PasswordHash.unknownAccount), let row else {
+            try write { db in try LoginFailureRecord(name: name, address: address, atNs: now.nanosecondsSinceEpoch).insert(db) }
+            return (nil, .wrongNameOrPassword)
+        }
+        return (row, nil)
     }
 
     /// Sets an account's theme and font size.

@@ -124,7 +124,8 @@ struct AccountRoutes {
         struct Form: Decodable { var current: String?; var new: String? }
         let form = try await request.decode(as: Form.self, context: context)
         do {
-            try site.store.changePassword(name: context.session!.account.name, current: form.current ?? "", new: form.new ?? "")
+            try site.store.changePassword(name: context.session!.account.name, current: form.current ?? "", new: form.new ?? "",
+                                          address: context.address, now: try site.now())
         } catch {
             return try settingsPage(context: context, error: "\(error)", status: .badRequest)
         }

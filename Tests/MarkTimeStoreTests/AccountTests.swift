@@ -57,33 +57,87 @@ struct AccountTests {
         }
     }
 
-    @Test func theSixthTryAfterFiveFailuresIsLockedOutEvenWithTheRightPassword() throws {
-        // Given five wrong passwords for skipper within 15 minutes, from different addresses
+    @Test func fiveFailuresFromOtherAddressesDoNotLockTheOwnerOut() throws {
+        // Given five wrong passwords for skipper within 15 minutes, each from another address
         try add()
         for i in 0..<5 {
             #expect(throws: LoginRefusal.wrongNameOrPassword) {
                 try db.logIn(name: "skipper", password: "guess \(i)xx", address: "10.0.0.\(i)", now: at(minutes: Int64(i)))
             }
         }
-        // Then the right password at minute 5 is refused until 15 minutes after the fifth failure
-        #expect(throws: LoginRefusal.lockedOut(until: at(minutes: 19))) {
-            try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.9", now: at(minutes: 5))
-        }
-        // And after that it works
-        #expect(try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.9", now: at(minutes: 19)).account.name == "skipper")
+        // Then the owner's right password from their own address works at once
+        #expect(try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.9", now: at(minutes: 5)).account.name == "skipper")
     }
 
-    @Test func fiveFailuresFromOneAddressLockThatAddressForEveryName() throws {
+    @Test func fiveFailuresForANameFromOneAddressLockThatNameThere() throws {
+        // Given five wrong passwords for skipper from one address within 15 minutes
+        try add()
+        for i in 0..<5 {
+            #expect(throws: LoginRefusal.wrongNameOrPassword) {
+                try db.logIn(name: "skipper", password: "guess \(i)xx", address: "10.0.0.66", now: at(minutes: Int64(i)))
+            }
+        }
+        // Then from there even the right password is refused until 15 minutes after the fifth
+        #expect(throws: LoginRefusal.lockedOut(until: at(minutes: 19))) {
+            try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.66", now: at(minutes: 5))
+        }
+        #expect(try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.66", now: at(minutes: 19)).account.name == "skipper")
+        // while another address logs in meanwhile
+        #expect(try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.7", now: at(minutes: 6)).account.name == "skipper")
+    }
+
+    @Test func tenFailuresFromOneAddressLockThatAddressForEveryName() throws {
         try add()
         try add("crew", "battery staple")
-        for i in 0..<5 {
+        for i in 0..<10 {
             _ = try? db.logIn(name: "name\(i)", password: "whatever1", address: "10.0.0.66", now: at(minutes: Int64(i)))
         }
-        #expect(throws: LoginRefusal.lockedOut(until: at(minutes: 19))) {
-            try db.logIn(name: "crew", password: "battery staple", address: "10.0.0.66", now: at(minutes: 6))
+        #expect(throws: LoginRefusal.lockedOut(until: at(minutes: 24))) {
+            try db.logIn(name: "crew", password: "battery staple", address: "10.0.0.66", now: at(minutes: 10))
         }
         // while crew logs in from elsewhere
-        #expect(try db.logIn(name: "crew", password: "battery staple", address: "10.0.0.7", now: at(minutes: 6)).account.name == "crew")
+        #expect(try db.logIn(name: "crew", password: "battery staple", address: "10.0.0.7", now: at(minutes: 10)).account.name == "crew")
+    }
+
+    @Test func tenFailuresForAnAccountSlowEachAddressThatFailedToOneTryAMinute() throws {
+        // Given ten wrong passwords for skipper from ten addresses, one a minute
+        try add()
+        for i in 0..<10 {
+            _ = try? db.logIn(name: "skipper", password: "guess \(i)xx", address: "10.0.1.\(i)", now: at(minutes: Int64(i)))
+        }
+        // Then the address that failed a moment ago waits a minute from its failure
+        #expect(throws: LoginRefusal.lockedOut(until: at(minutes: 10))) {
+            try db.logIn(name: "skipper", password: "correct horse", address: "10.0.1.9", now: at(minutes: 9).adding(nanoseconds: 30_000_000_000))
+        }
+        // and one that failed earlier, or never, may try
+        #expect(try db.logIn(name: "skipper", password: "correct horse", address: "10.0.1.3", now: at(minutes: 10)).account.name == "skipper")
+        #expect(try db.logIn(name: "skipper", password: "correct horse", address: "10.0.2.1", now: at(minutes: 10)).account.name == "skipper")
+    }
+
+    @Test func aNameWithNoAccountIsCheckedAgainstAHashOfTheRealCost() {
+        // (so it takes as long as a name with an account; a stored hash is cost 12)
+        let hash = PasswordHash.unknownAccount
+        #expect(PasswordHash.isBcrypt(hash))
+        #expect(hash.split(separator: "$")[1] == "\(PasswordHash.cost)")
+        #expect(!PasswordHash.verify("correct horse", hash: hash))
+    }
+
+    @Test func wrongCurrentPasswordsOnTheSettingsPageCountTowardTheLockout() throws {
+        // Given five wrong current passwords from one address
+        try add()
+        for i in 0..<5 {
+            #expect(refusal {
+                try db.changePassword(name: "skipper", current: "guess \(i)xx", new: "battery staple", address: "10.0.0.5",
+                                      now: at(minutes: Int64(i)), cost: 4)
+            } == "the current password is wrong")
+        }
+        // Then the sixth is refused even when right, and a login from there too
+        #expect(refusal {
+            try db.changePassword(name: "skipper", current: "correct horse", new: "battery staple", address: "10.0.0.5", now: at(minutes: 5), cost: 4)
+        } == "too many wrong passwords: try again after \(at(minutes: 19).iso8601)")
+        #expect(throws: LoginRefusal.lockedOut(until: at(minutes: 19))) {
+            try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.5", now: at(minutes: 5))
+        }
     }
 
     @Test func aSessionUnusedFor30DaysIsOver() throws {
@@ -187,11 +241,17 @@ struct AccountTests {
 
 @Suite("The lockout rule")
 struct LockoutRuleTests {
-    @Test func theLaterOfTheNamesAndTheAddresssLockoutsHolds() {
-        let five = [Int64(0), 60, 120, 180, 240], later = [Int64(100), 160, 220, 280, 340]
-        #expect(AccessRules.lockedUntil(byName: five, byAddress: later, now: 350) == Int64(340 + 900))
-        #expect(AccessRules.lockedUntil(byName: five, byAddress: [], now: 300) == Int64(240 + 900))
-        #expect(AccessRules.lockedUntil(byName: [0], byAddress: [60], now: 100) == nil)
+    @Test func thePairsLockTheAddresssLockAndTheAccountsBackoff() {
+        let five = [Int64(0), 60, 120, 180, 240], ten = (0..<10).map { Int64($0) * 30 }
+        // five for the name from this address lock the pair
+        #expect(AccessRules.lockedUntil(pair: five, address: five, account: five, now: 300) == Int64(240 + 900))
+        // five for the name from elsewhere do not
+        #expect(AccessRules.lockedUntil(pair: [], address: [], account: five, now: 300) == nil)
+        // ten from this address for any names lock the address
+        #expect(AccessRules.lockedUntil(pair: [], address: ten, account: [], now: 300) == Int64(270 + 900))
+        // ten for the account slow an address that failed to one try a minute
+        #expect(AccessRules.lockedUntil(pair: [270], address: [270], account: ten, now: 300) == Int64(330))
+        #expect(AccessRules.lockedUntil(pair: [200], address: [200], account: ten, now: 300) == nil)
     }
 
     @Test func aSessionIsMarkedUsedAtMostOnceAMinute() {
