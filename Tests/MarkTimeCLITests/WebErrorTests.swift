@@ -30,7 +30,7 @@ struct WebErrorTests {
         #expect(r.stderr.hasSuffix("Error: cannot listen on 127.0.0.1:\(port): another program listens there already (`ss -ltnp` shows which); give another port with --listen or web.listen\n"))
     }
 
-    @Test("Under TLS every answer tells the browser to keep to HTTPS for a year (HSTS)", .timeLimit(.minutes(2)))
+    @Test("Under TLS every answer tells the browser to keep to HTTPS for a year (HSTS)", .timeLimit(.minutes(10)))
     func hstsUnderTLS() throws {
         // Given a self-signed certificate and `marktime web` serving it
         let cli = CLI()

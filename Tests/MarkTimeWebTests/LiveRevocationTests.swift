@@ -10,7 +10,7 @@ import Testing
 @testable import MarkTimeWeb
 
 /// An open page's live connection lasts only as long as its session.
-@Suite("The phone page: a revoked session's live connection", .timeLimit(.minutes(1)))
+@Suite("The phone page: a revoked session's live connection", .timeLimit(.minutes(10)))
 struct LiveRevocationTests {
     /// Opens a logged-in page's live connection, calls `revoke` once the first snapshot has
     /// come, and returns how the server closed the connection and the messages after it.
