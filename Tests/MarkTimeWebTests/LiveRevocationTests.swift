@@ -13,33 +13,22 @@ import Testing
 @Suite("The phone page: a revoked session's live connection", .timeLimit(.minutes(10)))
 struct LiveRevocationTests {
     /// Opens a logged-in page's live connection, calls `revoke` once the first snapshot has
-    /// come, and returns how the server closed the connection and the messages after it.
+    /// come, then `afterFirst`; returns how the server closed the connection and the
+    /// messages after the revocation.
     func liveConnection(_ t: TestSite, services: Bool, afterFirst: @escaping @Sendable (WebSocketOutboundWriter) async throws -> Void,
                         revoke: @escaping @Sendable () throws -> Void) async throws -> (WebSocketCloseFrame?, [String]) {
-        let router = WebServer.router(t.site)
-        let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
-                              services: services ? [LiveService(site: t.site)] : [])
-        let after = Mutex<[String]>([])
-        let closed = Mutex<WebSocketCloseFrame?>(nil)
-        try await app.test(.live) { client in
-            let (cookie, _) = try await client.logIn()
-            let port = try #require(client.port)
-            let frame = try await client.ws("/live", configuration: .init(additionalHeaders: [.cookie: cookie, .origin: "http://localhost:\(port)"])) { inbound, outbound, _ in
-                var revoked = false
-                for try await message in inbound.messages(maxSize: 1 << 16) {
-                    guard case .text(let text) = message else { continue }
-                    if revoked { after.withLock { $0.append(text) }; continue }
-                    let object = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
-                    if object?["type"] as? String == "now" {
-                        try revoke()
-                        revoked = true
-                        try await afterFirst(outbound)
-                    }
-                }
+        let after = Mutex<[String]?>(nil)
+        let frame = try await withLivePage(t, watchStore: services, answerPings: false) { type, _, outbound in
+            if after.withLock({ $0 }) != nil {
+                after.withLock { $0?.append(type) }
+            } else if type == "now" {
+                try revoke()
+                after.withLock { $0 = [] }
+                try await afterFirst(outbound)
             }
-            closed.withLock { $0 = frame }
+            return false
         }
-        return (closed.withLock { $0 }, after.withLock { $0 })
+        return (frame, after.withLock { $0 } ?? [])
     }
 
     @Test func aPasswordChangeClosesTheOpenPageAtOnce() async throws {
@@ -80,7 +69,7 @@ struct LiveRevocationTests {
         }
         // Then the connection is closed, nothing is marked, and no sight is stored
         #expect(frame?.closeCode == .policyViolation)
-        #expect(!after.contains { $0.contains("marked") }, "\(after)")
+        #expect(!after.contains("marked"), "\(after)")
         #expect(try t.store.sights().isEmpty)
     }
 
@@ -107,31 +96,18 @@ struct LiveRevocationTests {
         // Given a logged-in page whose clock is synchronised
         let t = try TestSite(clock: try SynchronisedClock(error: 0.002))
         defer { t.remove() }
-        let router = WebServer.router(t.site)
-        let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router))
         let answers = Mutex<[String]>([])
-        try await app.test(.live) { client in
-            let (cookie, _) = try await client.logIn()
-            let port = try #require(client.port)
-            try await client.ws("/live", configuration: .init(additionalHeaders: [.cookie: cookie, .origin: "http://localhost:\(port)"])) { inbound, outbound, _ in
-                var synced = false
-                for try await message in inbound.messages(maxSize: 1 << 16) {
-                    guard case .text(let text) = message,
-                          let m = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { continue }
-                    let phoneNow = Date().timeIntervalSince1970 * 1000
-                    switch m["type"] as? String {
-                    case "ping":
-                        try await outbound.write(.text(#"{"type":"pong","n":\#(m["n"] as! Int),"phone_ms":\#(phoneNow)}"#))
-                    case "sync" where !synced:
-                        // When it sends 8 MARKs at once
-                        synced = true
-                        for i in 0..<8 { try await outbound.write(.text(#"{"type":"mark","phone_ms":\#(phoneNow - Double(i))}"#)) }
-                    case "marked", "refused":
-                        let count = answers.withLock { $0.append(m["type"] as! String + ":" + (m["message"] as? String ?? "")); return $0.count }
-                        if count == 8 { return }
-                    default: continue
-                    }
-                }
+        let synced = Mutex(false)
+        try await withLivePage(t) { type, m, outbound in
+            switch type {
+            case "sync" where !synced.withLock({ let was = $0; $0 = true; return was }):
+                // When it sends 8 MARKs at once
+                let now = Date().timeIntervalSince1970 * 1000
+                for i in 0..<8 { try await outbound.write(.text(#"{"type":"mark","phone_ms":\#(now - Double(i))}"#)) }
+                return false
+            case "marked", "refused":
+                return answers.withLock { $0.append(type + ":" + (m["message"] as? String ?? "")); return $0.count } == 8
+            default: return false
             }
         }
         // Then 5 are stored and 3 refused with the limit's sentence

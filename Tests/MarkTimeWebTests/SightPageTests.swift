@@ -145,33 +145,23 @@ struct LiveTests {
         // Given a clock synchronised to within 2 ms, and a logged-in page's live connection
         let t = try TestSite(clock: try SynchronisedClock(error: 0.002))
         defer { t.remove() }
-        let router = WebServer.router(t.site)
-        let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router))
         let marked = Mutex<String?>(nil)
         let rtt = Mutex<Double?>(nil)
-        try await app.test(.live) { client in
-            let (cookie, _) = try await client.logIn()
-            let port = try #require(client.port)
-            try await client.ws("/live", configuration: .init(additionalHeaders: [.cookie: cookie, .origin: "http://localhost:\(port)"])) { inbound, outbound, _ in
-                // When it answers three pings with its clock, then MARKs 20 ms before now
-                var pongs = 0
-                for try await message in inbound.messages(maxSize: 1 << 16) {
-                    guard case .text(let text) = message,
-                          let m = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else { continue }
-                    let phoneNow = Date().timeIntervalSince1970 * 1000
-                    switch m["type"] as? String {
-                    case "ping":
-                        try await outbound.write(.text(#"{"type":"pong","n":\#(m["n"] as! Int),"phone_ms":\#(phoneNow)}"#))
-                    case "sync":
-                        pongs += 1
-                        rtt.withLock { $0 = m["rtt_ms"] as? Double }
-                        if pongs == 3 { try await outbound.write(.text(#"{"type":"mark","phone_ms":\#(phoneNow - 20)}"#)) }
-                    case "marked", "refused":
-                        marked.withLock { $0 = text }
-                        return
-                    default: continue
-                    }
+        let pongs = Mutex(0)
+        // When it answers three pings with its clock, then MARKs 20 ms before now
+        try await withLivePage(t) { type, m, outbound in
+            switch type {
+            case "sync":
+                rtt.withLock { $0 = m["rtt_ms"] as? Double }
+                if pongs.withLock({ $0 += 1; return $0 }) == 3 {
+                    try await outbound.write(.text(#"{"type":"mark","phone_ms":\#(Date().timeIntervalSince1970 * 1000 - 20)}"#))
                 }
+                return false
+            case "marked", "refused":
+                let text = String(data: try JSONSerialization.data(withJSONObject: m), encoding: .utf8)
+                marked.withLock { $0 = text }
+                return true
+            default: return false
             }
         }
         // Then a `phone` sight is stored, its uncertainty the clock's plus half the best round trip

@@ -1,6 +1,10 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
+import Testing
+import HummingbirdWebSocket
+import HummingbirdWSTesting
 import Logging
 import MarkTimeAccounts
 import MarkTimeCore
@@ -104,4 +108,33 @@ struct SynchronisedClock: SystemClockSource {
         (r.synchronised, r.estimatedError, r.trusted) = (true, error, true)
         return r
     }
+}
+
+/// A logged-in page's live connection on a live server (with `watchStore`, the server's
+/// store watch, `LiveService`). Each message goes to `handle` with its type and the writer, after a ping
+/// has been answered with this machine's clock when `answerPings`; `handle` returns true
+/// when the page is done. Returns how the connection was closed.
+@discardableResult
+func withLivePage(_ t: TestSite, watchStore: Bool = false, answerPings: Bool = true,
+                  _ handle: @escaping @Sendable (String, [String: Any], WebSocketOutboundWriter) async throws -> Bool) async throws -> WebSocketCloseFrame? {
+    let router = WebServer.router(t.site)
+    let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
+                          services: watchStore ? [LiveService(site: t.site)] : [])
+    let closed = Mutex<WebSocketCloseFrame?>(nil)
+    try await app.test(.live) { client in
+        let (cookie, _) = try await client.logIn()
+        let port = try #require(client.port)
+        let frame = try await client.ws("/live", configuration: .init(additionalHeaders: [.cookie: cookie, .origin: "http://localhost:\(port)"])) { inbound, outbound, _ in
+            for try await message in inbound.messages(maxSize: 1 << 16) {
+                guard case .text(let text) = message,
+                      let m = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], let type = m["type"] as? String else { continue }
+                if answerPings, type == "ping" {
+                    try await outbound.write(.text(#"{"type":"pong","n":\#(m["n"] as! Int),"phone_ms":\#(Date().timeIntervalSince1970 * 1000)}"#))
+                }
+                if try await handle(type, m, outbound) { return }
+            }
+        }
+        closed.withLock { $0 = frame }
+    }
+    return closed.withLock { $0 }
 }
