@@ -35,7 +35,7 @@ struct AccessMiddleware: RouterMiddleware {
             if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > Self.openBodyLimit {
                 return try site.pages.problem(.contentTooLarge, Self.openBodyRefusal, context: context)
             }
-            do { _ = try await request.collectBody(upTo: Self.openBodyLimit) } catch where JournalRoutes.isTooLarge(error) {
+            do { _ = try await request.collectBody(upTo: Self.openBodyLimit) } catch where WebContext.isTooLarge(error) {
                 return try site.pages.problem(.contentTooLarge, Self.openBodyRefusal, context: context)
             }
         }

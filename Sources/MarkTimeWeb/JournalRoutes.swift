@@ -130,19 +130,13 @@ struct JournalRoutes {
             let text = p.added ? "Photo \(p.id) added: \(p.info.width)×\(p.info.height) \(p.info.format.rawValue), \(zone.localText(p.time))."
                 : "Photo \(p.id) already has this image: kept once."
             return try day(context: context, text: date, notice: text)
-        } catch let error where Self.isTooLarge(error) {
+        } catch let error where WebContext.isTooLarge(error) {
             // Counted as the bytes arrive: the collection stops at the limit.
             return try day(context: context, text: date, error: "The photo is over \(context.maxUploadSize / 1_048_576) MB: send a smaller one.",
                            status: .contentTooLarge)
         } catch {
             return try day(context: context, text: date, error: "\(error)", status: .badRequest)
         }
-    }
-
-    /// Whether `error` is a body over its limit: hummingbird says so for a body it holds
-    /// whole, NIO for one that streams in.
-    static func isTooLarge(_ error: any Error) -> Bool {
-        (error as? HTTPError)?.status == .contentTooLarge || error is NIOTooManyBytesError
     }
 
     /// A kept photo, by its file name (`<sha256>.jpg`); nothing else in the folder is served.

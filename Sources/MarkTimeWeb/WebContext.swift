@@ -27,4 +27,10 @@ public struct WebContext: RequestContext, WebSocketRequestContext {
 
     /// Forms and uploads: photos are the largest thing a page sends.
     public var maxUploadSize: Int { ImageInfo.maximumBytes }
+
+    /// Whether `error` is a body over its limit: hummingbird says so for a body it holds
+    /// whole, NIO for one that streams in.
+    static func isTooLarge(_ error: any Error) -> Bool {
+        (error as? HTTPError)?.status == .contentTooLarge || error is NIOTooManyBytesError
+    }
 }

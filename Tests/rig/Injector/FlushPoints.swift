@@ -237,10 +237,8 @@ enum FlushPoints {
             let notes = Dictionary(sights.compactMap { s in s.id.map { ($0, s.note) } }, uniquingKeysWith: { a, _ in a })
             for edit in edits {
                 let parts = edit.split(separator: ":")
-                guard parts.count == 3, let id = Int64(parts[1]), notes[id] == String(parts[2]) else {
-                    result.problems.append("the acknowledged edit \(edit) is not there")
-                    continue
-                }
+                let there = parts.count == 3 && Int64(parts[1]).map { notes[$0] == String(parts[2]) } == true
+                if !there { result.problems.append("the acknowledged edit \(edit) is not there") }
             }
         } catch {
             result.problems.append("the store cannot be read: \(error)")
