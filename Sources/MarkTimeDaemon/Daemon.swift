@@ -419,7 +419,9 @@ public final class MarkTimeDaemon: Sendable {
             // A write that must be synced goes alone. Others, with those queued behind them,
             // in one transaction committed without its own sync (the next sight's commit
             // syncs it): a burst of friends' messages costs one cheap commit, not one fsync
-            // each, and a press or the anchor watch ends the batch at the next write.
+            // each, and a press or the anchor watch ends the batch at the next write. What
+            // follows the commit (the state file, the outbox's pump: a pump on another thread
+            // meanwhile could not read what the batch queued) comes after a waiting press.
             if durable {
                 write()
                 return
@@ -436,9 +438,9 @@ public final class MarkTimeDaemon: Sendable {
             } catch {
                 report(.failed(.shareBatch(jobs: count + 1), error: "\(error)"))
             }
-            // Now that others can read what the batch queued: a pump that ran on another
-            // thread meanwhile (a new connection's) could not.
-            share?.pump()
+            if let share { writer.submit(.afterShare { share.committed() }) }
+        case .afterShare(let work):
+            work()
         }
     }
 

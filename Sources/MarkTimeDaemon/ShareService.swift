@@ -40,6 +40,9 @@ final class ShareService: Sendable {
         var regions: [String] = []
         /// The last fix, for a `reportLocation` request.
         var lastFix: (Fix, UTCTime)?
+        /// A batched write changed what the state file shows: it is written once the batch
+        /// commits (`committed`), not once per message.
+        var unwritten = false
     }
 
     static let window = 20
@@ -233,8 +236,7 @@ final class ShareService: Sendable {
             }) else { return }
             submit(false) { [self] in
                 try? store.acknowledged(id)
-                writeState()
-                pump()
+                state.withLock { $0.unwritten = true }
             }
         case .message(let topic, let payload):
             receive(topic: topic, payload: payload)
@@ -263,13 +265,12 @@ final class ShareService: Sendable {
         submit(false) { [self] in
             do {
                 let outcome = try store.applyShared(incoming, topic: topic, rules: rules, now: now())
-                state.withLock { $0.lastReceived = now() }
+                state.withLock { s in (s.lastReceived, s.unwritten) = (now(), true) }
                 if case .moved(let member, let events) = outcome {
                     for e in events {
                         report(.friendMoved(member: member, entered: e.kind == .enter, place: e.place, topic: topic.base))
                     }
                 }
-                writeState()
             } catch {
                 report(.failed(.applyShare(topic: topic.base), error: "\(error)"))
             }
@@ -337,6 +338,14 @@ final class ShareService: Sendable {
     }
 
     /// The connection, last sent and received, for `marktime share status` (on tmpfs; no sync).
+    /// The writer committed a batch of sharing's writes: the state file once for all of
+    /// them, then what waits in the outbox (a pump on another thread meanwhile could not
+    /// read what the batch queued).
+    func committed() {
+        if state.withLock({ s in defer { s.unwritten = false }; return s.unwritten }) { writeState() }
+        pump()
+    }
+
     func writeState() {
         let s = state.withLock { $0 }
         let state = ShareState(connection: s.connection, connected: s.connected, broker: settings.broker, topic: settings.topic,

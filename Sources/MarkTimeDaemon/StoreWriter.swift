@@ -23,6 +23,9 @@ final class StoreWriter: Sendable {
         /// A write of the share service (its outbox, a phone's report), after any sight;
         /// `durable` when its commit must be synced (see `ShareService.submit`).
         case share(@Sendable () -> Void, durable: Bool)
+        /// What follows a batch of sharing's writes once it has committed (the state file,
+        /// the outbox's pump): after a sight that waits, before the next batch.
+        case afterShare(@Sendable () -> Void)
 
         /// 0: a sight's; 1: the daemon's own; 2: sharing's.
         var lane: Int {

@@ -132,11 +132,12 @@ extension AppDatabase {
     /// Stores a member's geofence state and position after `fix`, and the events it caused.
     static func save(_ member: Member, at fix: GeoFix, events: [PlaceEvent], _ db: Database) throws {
         let g = member.geofence
-        try MemberRecord.filter(M.id == member.id).updateAll(db, [
-            M.place.set(to: g.place), M.sinceNs.set(to: g.since?.nanosecondsSinceEpoch), M.candidate.set(to: g.candidate),
-            M.streak.set(to: g.streak), M.lat.set(to: fix.position.latitude), M.lon.set(to: fix.position.longitude),
-            M.reportedAtNs.set(to: fix.time.nanosecondsSinceEpoch),
-        ])
+        // A cached statement: this runs for every fix and every friend's message.
+        try db.cachedStatement(sql: """
+            UPDATE member SET place = ?, since_ns = ?, candidate = ?, streak = ?, lat = ?, lon = ?, reported_at_ns = ?
+            WHERE id = ?
+            """).execute(arguments: [g.place, g.since?.nanosecondsSinceEpoch, g.candidate, g.streak,
+                                       fix.position.latitude, fix.position.longitude, fix.time.nanosecondsSinceEpoch, member.id])
         for e in events { try PlaceEventRecord(member: member.name, e).insert(db) }
     }
 

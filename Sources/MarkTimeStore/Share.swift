@@ -93,10 +93,11 @@ extension AppDatabase {
                             now: UTCTime) throws(StoreError) -> SharedOutcome {
         try write { db in
             typealias C = SeenRecord.CodingKeys
-            _ = try SeenRecord(topic: topic.base, lastSeenNs: now.nanosecondsSinceEpoch, messages: 1)
-                .upsertAndFetch(db, onConflict: ["topic"], updating: .noColumnUnlessSpecified) { excluded in
-                    [C.lastSeenNs.set(to: excluded[C.lastSeenNs]), C.messages += 1]
-                }
+            // A cached statement: this runs for every friend's message, thousands in a burst.
+            try db.cachedStatement(sql: """
+                INSERT INTO share_seen (topic, last_seen_ns, messages) VALUES (?, ?, 1)
+                ON CONFLICT (topic) DO UPDATE SET last_seen_ns = excluded.last_seen_ns, messages = messages + 1
+                """).execute(arguments: [topic.base, now.nanosecondsSinceEpoch])
             let fix: GeoFix
             var transition: (place: String, kind: PlaceEvent.Kind)?
             switch incoming {

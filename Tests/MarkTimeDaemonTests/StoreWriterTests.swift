@@ -6,6 +6,10 @@ import Testing
 
 @Suite("The store writer's lanes")
 struct StoreWriterTests {
+    static let sight = Sight(instant: MonotonicInstant(bootID: "b", nanoseconds: 1),
+                             estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 0), source: .gps, uncertainty: 0.5),
+                             createdAt: UTCTime(nanosecondsSinceEpoch: 0))
+
     @Test("A sight goes before the anchor watch, and the watch before a burst of sharing's writes, each lane in order")
     func lanesGoInOrder() throws {
         // Given 3,000 writes of sharing queued first, then the anchor watch twice, then a sight
@@ -14,10 +18,7 @@ struct StoreWriterTests {
         for i in 0..<3_000 { writer.submit(.share({ done.withLock { $0.append("share \(i)") } }, durable: false)) }
         writer.submit(.watch([], now: 1))
         writer.submit(.watch([], now: 2))
-        let sight = Sight(instant: MonotonicInstant(bootID: "b", nanoseconds: 1),
-                          estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 0), source: .gps, uncertainty: 0.5),
-                          createdAt: UTCTime(nanosecondsSinceEpoch: 0))
-        writer.submit(.insert(sight, queuedAt: 0))
+        writer.submit(.insert(Self.sight, queuedAt: 0))
         // When the writer starts and finishes
         writer.start { job in
             switch job {
@@ -41,10 +42,7 @@ struct StoreWriterTests {
         for _ in 0..<3 { writer.submit(.share({}, durable: false)) }
         // When the batch takes one, then a sight arrives
         let first = writer.nextShare()
-        let sight = Sight(instant: MonotonicInstant(bootID: "b", nanoseconds: 1),
-                          estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 0), source: .gps, uncertainty: 0.5),
-                          createdAt: UTCTime(nanosecondsSinceEpoch: 0))
-        writer.submit(.insert(sight, queuedAt: 0))
+        writer.submit(.insert(Self.sight, queuedAt: 0))
         // Then the batch got the first, and no more until the sight has gone
         #expect(first != nil)
         #expect(writer.nextShare() == nil)
@@ -68,5 +66,26 @@ struct StoreWriterTests {
         // Then it takes the first only: the synced one goes alone, and the batch ends before it
         #expect(writer.nextShare() != nil)
         #expect(writer.nextShare() == nil)
+    }
+
+    @Test("What follows a committed share batch waits for a sight, and goes before the next batch")
+    func aShareBatchsFollowUpWaitsForASight() throws {
+        // Given a batch's follow-up (state file, pump) queued, then a sight, then another share write
+        let writer = StoreWriter()
+        let order = Mutex<[String]>([])
+        writer.submit(.afterShare { order.withLock { $0.append("after batch") } })
+        writer.submit(.share({ order.withLock { $0.append("share") } }, durable: false))
+        writer.submit(.insert(Self.sight, queuedAt: 0))
+        // When the writer runs them
+        writer.start { job in
+            switch job {
+            case .insert: order.withLock { $0.append("sight") }
+            case .afterShare(let work), .share(let work, _): work()
+            default: break
+            }
+        }
+        writer.stop()
+        // Then the sight went first, the follow-up next, the new share write last
+        #expect(order.withLock { $0 } == ["sight", "after batch", "share"])
     }
 }

@@ -47,7 +47,7 @@ final class BurstTransport: ShareTransport, @unchecked Sendable {
 }
 
 let burstSize = Int(CommandLine.arguments.dropFirst().first ?? "") ?? 10_000
-let rounds = 20
+let rounds = 30
 let transport = BurstTransport()
 var logger = Logger(label: "bench")
 logger.logLevel = .critical
@@ -124,7 +124,8 @@ func alarm() async throws -> Double {
 
 func applied() -> Int { ((try? store.shareStatus().seen) ?? []).reduce(0) { $0 + $1.messages } }
 
-/// Runs `measure` `rounds` times idle, then as many times as fit in a burst (at most `rounds`).
+/// Runs `measure` `rounds` times idle, then as many times as fit in a burst (at most
+/// `rounds`), then `rounds` times idle again: the idle figures bracket the burst's.
 func compare(_ name: String, _ measure: () async throws -> Double) async throws -> (idle: [Double], burst: [Double], seconds: Double) {
     var idle: [Double] = []
     for _ in 0..<rounds { idle.append(try await measure()) }
@@ -134,7 +135,9 @@ func compare(_ name: String, _ measure: () async throws -> Double) async throws 
     var during: [Double] = []
     while during.count < rounds, applied() < start + burstSize { during.append(try await measure()) }
     guard try await waitFor(600, { applied() >= start + burstSize }) else { fatalError("the burst was not applied") }
-    return (idle, during, Double(SystemClock.monotonicNow() - began) / 1e9)
+    let seconds = Double(SystemClock.monotonicNow() - began) / 1e9
+    for _ in 0..<rounds { idle.append(try await measure()) }
+    return (idle, during, seconds)
 }
 
 func median(_ v: [Double]) -> Double {
@@ -143,8 +146,9 @@ func median(_ v: [Double]) -> Double {
 }
 
 func line(_ name: String, _ r: (idle: [Double], burst: [Double], seconds: Double)) {
-    let f = { (x: Double) in String(format: "%.1f", x) }
-    print("  \(name): idle median \(f(median(r.idle))) ms (max \(f(r.idle.max() ?? .nan))), during the burst median \(f(median(r.burst))) ms "
+    let f = { (x: Double) in String(format: "%.2f", x) }
+    let (before, after) = (Array(r.idle.prefix(rounds)), Array(r.idle.dropFirst(rounds)))
+    print("  \(name): idle median \(f(median(r.idle))) ms (max \(f(r.idle.max() ?? .nan)); \(f(median(before))) before the burst, \(f(median(after))) after), during the burst median \(f(median(r.burst))) ms "
           + "(max \(f(r.burst.max() ?? .nan)), \(r.burst.count) taken): \(String(format: "%.2f", median(r.burst) / median(r.idle))) × idle")
     print("    burst of \(burstSize) applied in \(String(format: "%.2f", r.seconds)) s: \(Int(Double(burstSize) / r.seconds)) messages/s")
 }
