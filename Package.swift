@@ -57,7 +57,7 @@ let package = Package(
         .target(name: "MarkTimeCore"),
 
         // The sky: almanac, altitude corrections, sight reduction and fixes (pure).
-        .target(name: "MarkTimeSky", dependencies: ["MarkTimeCore"]),
+        .target(name: "MarkTimeSky", dependencies: ["MarkTimeCore"], resources: [.embedInCode("ELP2000-82B.txt")]),
         // Places, geofences and the anchor watch: pure state machines over fixes.
         .target(name: "MarkTimePlaces", dependencies: ["MarkTimeCore"]),
         // People across time zones: zone names and places, the sky over each, nautical zone time (pure).

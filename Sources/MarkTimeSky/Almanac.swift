@@ -90,7 +90,7 @@ public struct AlmanacEntry: Hashable, Sendable {
 
 /// The almanac: where each body is at an instant, from published theories, with no
 /// ephemeris file. Sun and planets: VSOP87D (truncated, Meeus Appendix III); Moon:
-/// ELP-2000/82 as truncated by Meeus (chapter 47); stars: Hipparcos places carried by
+/// ELP 2000-82B (its terms of at least 0.01″, `MoonTheory`); stars: Hipparcos places carried by
 /// proper motion and precession (IAU 1976, Meeus 21.2–21.4); all with nutation (IAU
 /// 1980) and annual aberration (Meeus 23.2). Aries: Greenwich apparent sidereal time from UT1.
 public enum Almanac {
@@ -110,11 +110,9 @@ public enum Almanac {
                                 sha: nil, semiDiameter: 959.63 / place.radius / 60, horizontalParallax: 8.794 / place.radius / 60,
                                 distance: place.radius)
         case .moon:
-            let t = time.centuriesTT
-            let moon = MoonTheory.place(t)
-            let (ra, dec) = frame.equatorial(longitude: moon.longitude + frame.nutationInLongitude, latitude: moon.latitude)
+            let moon = MoonTheory.apparentPlace(centuriesTT: time.centuriesTT, frame: frame)
             let hp = asin(6378.14 / moon.distance)
-            return AlmanacEntry(body: body.name, gha: normalized(aries - ra), declination: dec, sha: nil,
+            return AlmanacEntry(body: body.name, gha: normalized(aries - moon.rightAscension), declination: moon.declination, sha: nil,
                                 semiDiameter: degrees(asin(0.272481 * sin(hp))) * 60, horizontalParallax: degrees(hp) * 60,
                                 distance: moon.distance / 149_597_870.7)
         case .venus, .mars, .jupiter, .saturn:
@@ -227,7 +225,19 @@ enum StarTheory {
         let years = t * 100
         let dec0 = star.declination + star.properMotionDec / 3_600_000 * years
         let ra0 = star.rightAscension * 15 + star.properMotionRA / 3_600_000 * years / cos(radians(star.declination))
-        // Precession.
+        let (ra, dec) = EarthOrientation.precessed(rightAscension: ra0, declination: dec0, t: t)
+        // To the ecliptic of date (mean obliquity), aberration and nutation there, and back.
+        let (lambda, beta) = EarthOrientation.ecliptic(rightAscension: ra, declination: dec, t: t)
+        let sun = degrees(VSOP87.earth.position(tau: t / 10).longitude) + 180
+        let (dl, db) = EarthOrientation.Frame.aberration(longitude: lambda, latitude: beta, sun: sun, t: t)
+        return frame.equatorial(longitude: lambda + dl + frame.nutationInLongitude, latitude: beta + db)
+    }
+}
+
+extension EarthOrientation {
+    /// A place on the equator of J2000 precessed to the mean equator of date (IAU 1976,
+    /// Meeus 21.2–21.4), degrees.
+    static func precessed(rightAscension ra0: Double, declination dec0: Double, t: Double) -> (rightAscension: Double, declination: Double) {
         let zeta = radians((2306.2181 * t + 0.30188 * t * t + 0.017998 * t * t * t) / 3600)
         let z = radians((2306.2181 * t + 1.09468 * t * t + 0.018203 * t * t * t) / 3600)
         let theta = radians((2004.3109 * t - 0.42665 * t * t - 0.041833 * t * t * t) / 3600)
@@ -235,14 +245,15 @@ enum StarTheory {
         let pa = cos(d) * sin(a + zeta)
         let pb = cos(theta) * cos(d) * cos(a + zeta) - sin(theta) * sin(d)
         let pc = sin(theta) * cos(d) * cos(a + zeta) + cos(theta) * sin(d)
-        let ra = atan2(pa, pb) + z, dec = asin(pc)
-        // To the ecliptic of date (mean obliquity), aberration and nutation there, and back.
-        let eps0 = radians(EarthOrientation.meanObliquity(t))
-        let lambda = degrees(atan2(sin(ra) * cos(eps0) + tan(dec) * sin(eps0), cos(ra)))
-        let beta = degrees(asin(sin(dec) * cos(eps0) - cos(dec) * sin(eps0) * sin(ra)))
-        let sun = degrees(VSOP87.earth.position(tau: t / 10).longitude) + 180
-        let (dl, db) = EarthOrientation.Frame.aberration(longitude: lambda, latitude: beta, sun: sun, t: t)
-        return frame.equatorial(longitude: lambda + dl + frame.nutationInLongitude, latitude: beta + db)
+        return (degrees(atan2(pa, pb) + z), degrees(asin(pc)))
+    }
+
+    /// A place on the mean equator of date on the mean ecliptic of date, degrees: the
+    /// ecliptic is where aberration and nutation hold near the celestial pole.
+    static func ecliptic(rightAscension: Double, declination: Double, t: Double) -> (longitude: Double, latitude: Double) {
+        let eps0 = radians(meanObliquity(t)), ra = radians(rightAscension), dec = radians(declination)
+        return (degrees(atan2(sin(ra) * cos(eps0) + tan(dec) * sin(eps0), cos(ra))),
+                degrees(asin(sin(dec) * cos(eps0) - cos(dec) * sin(eps0) * sin(ra))))
     }
 }
 

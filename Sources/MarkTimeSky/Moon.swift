@@ -1,77 +1,103 @@
 import Foundation
 
-/// The Moon's geocentric place from ELP-2000/82 as truncated by Meeus ("Astronomical
-/// Algorithms", 2nd ed., chapter 47, Tables 47.A and 47.B): about 10″ in longitude and
-/// 4″ in latitude.
+/// The Moon's geocentric place from the lunar solution ELP 2000-82B (Chapront-Touzé and
+/// Chapront; constants fitted to DE200/LE200; CDS catalogue VI/79), the 1,038 terms of at
+/// least 0.01″ (0.02 km) in `ELP2000-82B.txt` (written by `Tests/sky/elp-table.py`):
+/// within 0.33″ of the whole theory over 1990–2060.
 enum MoonTheory {
-    /// Multiples of D, M, M′, F; Σl (10⁻⁶ degree) and Σr (metres).
-    static let longitudeAndDistance: [(d: Double, m: Double, mm: Double, f: Double, l: Double, r: Double)] = [
-        (0, 0, 1, 0, 6288774, -20905355), (2, 0, -1, 0, 1274027, -3699111), (2, 0, 0, 0, 658314, -2955968),
-        (0, 0, 2, 0, 213618, -569925), (0, 1, 0, 0, -185116, 48888), (0, 0, 0, 2, -114332, -3149),
-        (2, 0, -2, 0, 58793, 246158), (2, -1, -1, 0, 57066, -152138), (2, 0, 1, 0, 53322, -170733),
-        (2, -1, 0, 0, 45758, -204586), (0, 1, -1, 0, -40923, -129620), (1, 0, 0, 0, -34720, 108743),
-        (0, 1, 1, 0, -30383, 104755), (2, 0, 0, -2, 15327, 10321), (0, 0, 1, 2, -12528, 0),
-        (0, 0, 1, -2, 10980, 79661), (4, 0, -1, 0, 10675, -34782), (0, 0, 3, 0, 10034, -23210),
-        (4, 0, -2, 0, 8548, -21636), (2, 1, -1, 0, -7888, 24208), (2, 1, 0, 0, -6766, 30824),
-        (1, 0, -1, 0, -5163, -8379), (1, 1, 0, 0, 4987, -16675), (2, -1, 1, 0, 4036, -12831),
-        (2, 0, 2, 0, 3994, -10445), (4, 0, 0, 0, 3861, -11650), (2, 0, -3, 0, 3665, 14403),
-        (0, 1, -2, 0, -2689, -7003), (2, 0, -1, 2, -2602, 0), (2, -1, -2, 0, 2390, 10056),
-        (1, 0, 1, 0, -2348, 6322), (2, -2, 0, 0, 2236, -9884), (0, 1, 2, 0, -2120, 5751),
-        (0, 2, 0, 0, -2069, 0), (2, -2, -1, 0, 2048, -4950), (2, 0, 1, -2, -1773, 4130),
-        (2, 0, 0, 2, -1595, 0), (4, -1, -1, 0, 1215, -3958), (0, 0, 2, 2, -1110, 0),
-        (3, 0, -1, 0, -892, 3258), (2, 1, 1, 0, -810, 2616), (4, -1, -2, 0, 759, -1897),
-        (0, 2, -1, 0, -713, -2117), (2, 2, -1, 0, -700, 2354), (2, 1, -2, 0, 691, 0),
-        (2, -1, 0, -2, 596, 0), (4, 0, 1, 0, 549, -1423), (0, 0, 4, 0, 537, -1117),
-        (4, -1, 0, 0, 520, -1571), (1, 0, -2, 0, -487, -1739), (2, 1, 0, -2, -399, 0),
-        (0, 0, 2, -2, -381, -4421), (1, 1, 1, 0, 351, 0), (3, 0, -2, 0, -340, 0),
-        (4, 0, -3, 0, 330, 0), (2, -1, 2, 0, 327, 0), (0, 2, 1, 0, -323, 1165),
-        (1, 1, -1, 0, 299, 0), (2, 0, 3, 0, 294, 0), (2, 0, -1, -2, 0, 8752),
-    ]
+    static let arcsecond = Double.pi / 648_000
 
-    /// Multiples of D, M, M′, F; Σb (10⁻⁶ degree).
-    static let latitude: [(d: Double, m: Double, mm: Double, f: Double, b: Double)] = [
-        (0, 0, 0, 1, 5128122), (0, 0, 1, 1, 280602), (0, 0, 1, -1, 277693), (2, 0, 0, -1, 173237),
-        (2, 0, -1, 1, 55413), (2, 0, -1, -1, 46271), (2, 0, 0, 1, 32573), (0, 0, 2, 1, 17198),
-        (2, 0, 1, -1, 9266), (0, 0, 2, -1, 8822), (2, -1, 0, -1, 8216), (2, 0, -2, -1, 4324),
-        (2, 0, 1, 1, 4200), (2, 1, 0, -1, -3359), (2, -1, -1, 1, 2463), (2, -1, 0, 1, 2211),
-        (2, -1, -1, -1, 2065), (0, 1, -1, -1, -1870), (4, 0, -1, -1, 1828), (0, 1, 0, 1, -1794),
-        (0, 0, 0, 3, -1749), (0, 1, -1, 1, -1565), (1, 0, 0, 1, -1491), (0, 1, 1, 1, -1475),
-        (0, 1, 1, -1, -1410), (0, 1, 0, -1, -1344), (1, 0, 0, -1, -1335), (0, 0, 3, 1, 1107),
-        (4, 0, 0, -1, 1021), (4, 0, -1, 1, 833), (0, 0, 1, -3, 777), (4, 0, -2, 1, 671),
-        (2, 0, 0, -3, 607), (2, 0, 2, -1, 596), (2, -1, 1, -1, 491), (2, 0, -2, 1, -451),
-        (0, 0, 3, -1, 439), (2, 0, 2, 1, 422), (2, 0, -3, -1, 421), (2, 1, -1, 1, -366),
-        (2, 1, 0, 1, -351), (4, 0, 0, 1, 331), (2, -1, 1, 1, 315), (2, -2, 0, -1, 302),
-        (0, 0, 1, 3, -283), (2, 1, 1, -1, -229), (1, 1, 0, -1, 223), (1, 1, 0, 1, 223),
-        (0, 1, -2, -1, -220), (2, 1, -1, -1, -220), (1, 0, 1, 1, -185), (2, -1, -2, -1, 181),
-        (0, 1, 2, 1, -177), (4, 0, -2, -1, 176), (4, -1, -1, -1, 166), (1, 0, 1, -1, -164),
-        (4, 0, 1, -1, 132), (1, 0, -1, -1, -119), (4, -1, 0, -1, 115), (2, -2, 0, 1, 107),
-    ]
+    /// The Moon's mean longitude, its perigee's and its node's; the Earth's mean longitude
+    /// and its perihelion's: the notice's polynomials in TDB centuries (″, inertial J2000).
+    static let w1 = [785_939.95571, 1_732_559_343.73604, -5.8883, 0.006604, -0.00003169]
+    static let w2 = [300_071.67475, 14_643_420.2632, -38.2776, -0.045047, 0.00021301]
+    static let w3 = [450_160.39816, -6_967_919.3622, 6.3622, 0.007625, -0.00003586]
+    static let earth = [361_679.22059, 129_597_742.2758, -0.0202, 0.000009, 0.00000015]
+    static let perihelion = [370_574.42753, 1161.2283, 0.5327, -0.000138, 0]
 
-    /// Geocentric ecliptic longitude and latitude (degrees, mean equinox of date) and
-    /// distance (km) at `t` Julian centuries of TT.
-    static func place(_ t: Double) -> (longitude: Double, latitude: Double, distance: Double) {
-        let lp = 218.3164477 + 481267.88123421 * t - 0.0015786 * t * t + t * t * t / 538841 - t * t * t * t / 65194000
-        let d = 297.8501921 + 445267.1114034 * t - 0.0018819 * t * t + t * t * t / 545868 - t * t * t * t / 113065000
-        let m = 357.5291092 + 35999.0502909 * t - 0.0001536 * t * t + t * t * t / 24490000
-        let mm = 134.9633964 + 477198.8675055 * t + 0.0087414 * t * t + t * t * t / 69699 - t * t * t * t / 14712000
-        let f = 93.2720950 + 483202.0175233 * t - 0.0036539 * t * t - t * t * t / 3526000 + t * t * t * t / 863310000
-        let a1 = radians(119.75 + 131.849 * t), a2 = radians(53.09 + 479264.290 * t), a3 = radians(313.45 + 481266.484 * t)
-        // The Earth's eccentricity shrinks the terms in M.
-        let e = 1 - 0.002516 * t - 0.0000074 * t * t
-        func factor(_ m: Double) -> Double { abs(m) == 1 ? e : abs(m) == 2 ? e * e : 1 }
-        let (rd, rm, rmm, rf, rlp) = (radians(d), radians(m), radians(mm), radians(f), radians(lp))
-        var sl = 0.0, sr = 0.0, sb = 0.0
-        for k in longitudeAndDistance {
-            let arg = k.d * rd + k.m * rm + k.mm * rmm + k.f * rf
-            sl += k.l * factor(k.m) * sin(arg)
-            sr += k.r * factor(k.m) * cos(arg)
+    /// The series' arguments as polynomials in t (radians): Delaunay's D, l′, l, F; ζ, the
+    /// Moon's mean longitude with precession; the mean longitudes of Mercury to Neptune.
+    static let arguments: [[Double]] = {
+        func minus(_ a: [Double], _ b: [Double]) -> [Double] { zip(a, b).map { ($0 - $1) * arcsecond } }
+        var d = minus(w1, earth)
+        d[0] += .pi
+        let planets: [[Double]] = [[908_103.25986, 538_101_628.68898], [655_127.28305, 210_664_136.43355], [earth[0], earth[1]],
+                                   [1_279_559.78866, 68_905_077.59284], [123_665.34212, 10_925_660.42861], [180_278.89694, 4_399_609.65932],
+                                   [1_130_598.01841, 1_542_481.19393], [1_095_655.19575, 786_550.32074]]
+        return [d, minus(earth, perihelion), minus(w1, w2), minus(w1, w3), [w1[0] * arcsecond, (w1[1] + 5029.0966) * arcsecond]]
+            + planets.map { $0.map { $0 * arcsecond } }
+    }()
+
+    /// Every term as 8 numbers: its argument's polynomial in t (5 coefficients, radians, the
+    /// phase included), the amplitude (″ or km), the power of t it is multiplied by, and
+    /// the coordinate (0 longitude, 1 latitude, 2 distance).
+    static let terms: [Double] = {
+        var flat: [Double] = []
+        for line in String(decoding: PackageResources.ELP2000_82B_txt, as: UTF8.self).split(separator: "\n") where !line.hasPrefix("#") {
+            let f = line.split(separator: " ").map { Double($0)! }
+            var polynomial = [radians(f[3]), 0, 0, 0, 0]
+            for (m, argument) in zip(f[4...], arguments) where m != 0 {
+                for (k, c) in argument.enumerated() { polynomial[k] += m * c }
+            }
+            flat += polynomial + [f[2], f[1], f[0]]
         }
-        for k in latitude {
-            sb += k.b * factor(k.m) * sin(k.d * rd + k.m * rm + k.mm * rmm + k.f * rf)
+        return flat
+    }()
+
+    /// Longitude (radians, from the inertial equinox of J2000 along the ecliptic of date),
+    /// latitude (radians) and distance (km) at `t` Julian centuries of TDB.
+    static func spherical(_ t: Double) -> (longitude: Double, latitude: Double, distance: Double) {
+        var sums = (0.0, 0.0, 0.0)
+        let powers = (1.0, t, t * t)
+        terms.withUnsafeBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                let angle = (((p[i + 4] * t + p[i + 3]) * t + p[i + 2]) * t + p[i + 1]) * t + p[i]
+                let power = p[i + 6] == 0 ? powers.0 : p[i + 6] == 1 ? powers.1 : powers.2
+                let value = p[i + 5] * power * sin(angle)
+                switch p[i + 7] {
+                case 0: sums.0 += value
+                case 1: sums.1 += value
+                default: sums.2 += value
+                }
+                i += 8
+            }
         }
-        // Venus (A1), Jupiter (A2) and the Earth's flattening.
-        sl += 3958 * sin(a1) + 1962 * sin(rlp - rf) + 318 * sin(a2)
-        sb += -2235 * sin(rlp) + 382 * sin(a3) + 175 * sin(a1 - rf) + 175 * sin(a1 + rf) + 127 * sin(rlp - rmm) - 115 * sin(rlp + rmm)
-        return (normalized(lp + sl / 1e6), sb / 1e6, 385000.56 + sr / 1000)
+        let mean = w1.reversed().reduce(0) { $0 * t + $1 }
+        return ((sums.0 + mean) * arcsecond, sums.1 * arcsecond, sums.2 * 384_747.980_644_895_4 / 384_747.980_674_316_5)
+    }
+
+    /// Rectangular coordinates (km) on the mean ecliptic and equinox of J2000 at `t`
+    /// Julian centuries of TDB.
+    static func j2000(_ t: Double) -> (x: Double, y: Double, z: Double) { j2000(spherical(t), t: t) }
+
+    /// The spherical place `s` at `t` on the mean ecliptic and equinox of J2000, moved
+    /// `lightTime` (s) back along the Moon's mean motion.
+    static func j2000(_ s: (longitude: Double, latitude: Double, distance: Double), t: Double, lightTime: Double = 0) -> (x: Double, y: Double, z: Double) {
+        let longitude = s.longitude - lightTime / 86_400 / 36_525 * w1[1] * arcsecond
+        let x1 = s.distance * cos(s.latitude) * cos(longitude), x2 = s.distance * cos(s.latitude) * sin(longitude)
+        let x3 = s.distance * sin(s.latitude)
+        // Laskar's P and Q: from the ecliptic of date to that of J2000.
+        let p = [0.10180391e-4, 0.47020439e-6, -0.5417367e-9, -0.2507948e-11, 0.463486e-14].reversed().reduce(0) { $0 * t + $1 } * t
+        let q = [-0.113469002e-3, 0.12372674e-6, 0.1265417e-8, -0.1371808e-11, -0.320334e-14].reversed().reduce(0) { $0 * t + $1 } * t
+        let r = 2 * sqrt(1 - p * p - q * q), pq = 2 * p * q, p2 = 1 - 2 * p * p, q2 = 1 - 2 * q * q
+        return (p2 * x1 + pq * x2 + p * r * x3, pq * x1 + q2 * x2 - q * r * x3, -p * r * x1 + q * r * x2 + (p2 + q2 - 1) * x3)
+    }
+
+    /// The apparent right ascension and declination (degrees, true equator and equinox of
+    /// date) and the distance (km) at `t` Julian centuries of TT. The light now arriving
+    /// left the Moon about 1.3 s ago: it is placed that much earlier along its mean motion
+    /// (within 0.1″ of its true motion), which with the Earth's and the Moon's common
+    /// motion is all of its aberration. Then from J2000 as a star: precession (IAU 1976),
+    /// the ecliptic of date, nutation.
+    static func apparentPlace(centuriesTT t: Double, frame: EarthOrientation.Frame) -> (rightAscension: Double, declination: Double, distance: Double) {
+        let place = spherical(t)
+        let (x, y, z) = j2000(place, t: t, lightTime: place.distance / 299_792.458)
+        let eps0 = radians(84_381.448 / 3600)
+        let (xe, ye, ze) = (x, y * cos(eps0) - z * sin(eps0), y * sin(eps0) + z * cos(eps0))
+        let (ra, dec) = EarthOrientation.precessed(rightAscension: degrees(atan2(ye, xe)), declination: degrees(atan2(ze, hypot(xe, ye))), t: t)
+        let (lambda, beta) = EarthOrientation.ecliptic(rightAscension: ra, declination: dec, t: t)
+        let (ra2, dec2) = frame.equatorial(longitude: lambda + frame.nutationInLongitude, latitude: beta)
+        return (ra2, dec2, place.distance)
     }
 }
