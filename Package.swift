@@ -173,7 +173,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
-            resources: ["Assets/app.css", "Assets/app.js", "Assets/icon.svg"].map { .embedInCode($0) }
+            resources: ["Assets/app.css", "Assets/app.js", "Assets/icon.svg", "Assets/theme.js", "Assets/sw.js", "Assets/manifest.webmanifest"].map { .embedInCode($0) }
                 + ["layout", "login", "signup", "problem", "now", "sights", "sight", "settings", "places", "people", "tasks", "journal", "day"].map { .embedInCode("Templates/\($0).mustache") }),
 
         // The command-line interface, as a library so tests can reach its pieces.

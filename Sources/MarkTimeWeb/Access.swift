@@ -18,7 +18,7 @@ struct AccessMiddleware: RouterMiddleware {
     static let openBodyRefusal = "Refused: a login or sign-up form is at most 8 KB. Log in first to send more."
 
     /// Paths open without a session.
-    static let open: Set<String> = ["/login", "/signup", "/favicon.ico"]
+    static let open: Set<String> = ["/login", "/signup", "/favicon.ico", "/sw.js", "/manifest.webmanifest"]
 
     func handle(_ request: Request, context: WebContext, next: (Request, WebContext) async throws -> Response) async throws -> Response {
         var context = context

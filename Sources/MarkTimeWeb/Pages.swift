@@ -39,7 +39,8 @@ struct Pages: Sendable {
         if let refresh { all["refresh"] = refresh }
         if let revision = context.revision { all["revision"] = revision }
         all["title"] = title
-        all["theme"] = context.session?.account.theme.rawValue ?? Theme.day.rawValue
+        // Logged out: the last theme on this phone, else its dark preference (theme.js, app.css).
+        all["theme"] = context.session?.account.theme.rawValue ?? "auto"
         all["font"] = context.session?.account.fontSize.rawValue ?? FontSize.normal.rawValue
         if let session = context.session {
             all["csrf"] = session.csrf

@@ -122,17 +122,29 @@ public enum WebServer {
     }
 }
 
-/// The stylesheet and script, compiled into the binary; cached by the browser for an hour.
+/// The stylesheet and scripts, compiled into the binary; cached by the browser for an hour.
+/// The service worker and the web app manifest are served at the root.
 enum Assets {
     static let files: [String: (type: String, bytes: [UInt8])] = [
         "app.css": ("text/css; charset=utf-8", PackageResources.app_css),
         "app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
         "icon.svg": ("image/svg+xml", PackageResources.icon_svg),
+        "theme.js": ("text/javascript; charset=utf-8", PackageResources.theme_js),
     ]
 
     static func add(to router: Router<WebContext>) {
         // Browsers ask for it at the root, whatever the page says.
         router.get("/favicon.ico") { _, _ in Response.redirect(to: "/assets/icon.svg", type: .permanent) }
+        // At the root: a service worker's scope is its own folder and below; not cached, so
+        // that a new version reaches the phone at its next visit.
+        router.get("/sw.js") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/javascript; charset=utf-8", .cacheControl: "no-cache"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.sw_js)))
+        }
+        router.get("/manifest.webmanifest") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/manifest+json", .cacheControl: "public, max-age=3600"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.manifest_webmanifest)))
+        }
         router.get("/assets/{name}") { _, context in
             guard let file = files[try context.parameters.require("name")] else { throw HTTPError(.notFound) }
             return Response(status: .ok, headers: [.contentType: file.type, .cacheControl: "public, max-age=3600"],

@@ -65,7 +65,7 @@ struct PlacePageTests {
             #expect(!page.text.contains("role=\"alert\""))
             #expect(page.text.contains("<details>\n<summary>Add a place</summary>"))
             #expect(page.text.contains("Anna: at Home since 00:03 UTC"))
-            #expect(page.text.contains("<tr><td>Anna</td><td>Home</td><td class=\"num\">00:03</td>"))
+            #expect(page.text.contains("<tr><td><strong>Anna</strong></td><td data-label=\"at\">Home</td><td class=\"num\" data-label=\"since\">00:03</td>"))
             #expect(page.text.contains("1970-01-01 00:03 Anna enter Home"))
         }
     }

@@ -236,6 +236,72 @@ class PhonePage(unittest.TestCase):
             f.write(b"\x89PNG\r\n\x1a\n" + be32(13) + b"IHDR" + be32(width) + be32(height) + bytes([8, 2, 0, 0, 0, 0, 0, 0, 0]))
         return path
 
+    def picture(self, name, width=64, height=48):
+        """A real PNG (white, sky blue and yellow stripes) of width × height; its path."""
+        import struct
+        import zlib
+        colours = [(255, 255, 255), (120, 190, 255), (255, 220, 60)]
+        rows = b"".join(b"\x00" + bytes(colours[(y // 8) % 3]) * width for y in range(height))
+        chunk = lambda kind, data: struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+        path = os.path.join(self.pi.folder, name)
+        with open(path, "wb") as f:
+            f.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+                    + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+        return path
+
+    def a_full_boat(self):
+        """A store with something on every page: a sight, places with long names, crew on the
+        family clock, people, a task, a journal day with a photo. Returns the paths to visit."""
+        self.pi.cli("mark", "--quiet")
+        self.pi.cli("place", "add", "Mooloolaba Marina Visitors Berth", "--position", "-26.6842 153.1319", "--radius", "250", "--kind", "harbour")
+        self.pi.cli("place", "add", "Home", "--position", "-27.3807 153.3807", "--radius", "150", "--kind", "home")
+        self.pi.cli("member", "add", "Anastasia-Konstantinopoulou", "--me")
+        self.pi.cli("member", "add", "Raj")
+        self.pi.cli("people", "add", "Bartholomew-Featherstonehaugh", "new york")
+        self.pi.cli("task", "add", "Swing the compass and write up the deviation card", "--due", "2030-01-01T17:00Z")
+        self.pi.cli("day", "photo", "add", self.picture("reef.png"), "--caption", "Reef at low water")
+        today = json.loads(self.pi.cli("day", "--format", "json"))["date"]
+        return ["/", "/sights", "/sights/1", "/places", "/people", "/tasks", "/journal", f"/journal/{today}", "/settings"]
+
+    def set_appearance(self, theme, font):
+        self.open("/settings")
+        Select(self.find("#theme")).select_by_value(theme)
+        Select(self.find("#font")).select_by_value(font)
+        self.submit("#save-appearance")
+
+    def overflow(self):
+        """The elements that reach outside the 390 px viewport, and the page's scroll width."""
+        return self.browser.execute_script("""
+            // A stacked table's head is there for screen readers only, clipped to a pixel.
+            const out = [...document.querySelectorAll("body *")].filter((e) => !e.closest("thead[style], .log thead") || getComputedStyle(e.closest("thead")).position !== "absolute").filter((e) => {
+              const r = e.getBoundingClientRect();
+              // Outside the viewport, or text running out of its own box (nowrap, a long word).
+              return (r.width > 0 || r.height > 0) && (r.right > innerWidth + 0.5 || r.left < -0.5
+                || (e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX === "visible" && e.clientWidth > 0));
+            }).map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (e.className && e.className.baseVal === undefined ? "." + e.className : "")
+                          + " " + Math.round(e.getBoundingClientRect().left) + "–" + Math.round(e.getBoundingClientRect().right));
+            return [out, document.documentElement.scrollWidth];""")
+
+    def small_targets(self):
+        """Buttons, fields, menus and list or nav links less than 44 px tall (a checkbox's
+        target is its label)."""
+        return self.browser.execute_script("""
+            const targets = [...document.querySelectorAll("button, select, summary, input:not([type=hidden]):not([type=checkbox]), nav a, .sights a, .log a, .calendar a, label:has(input[type=checkbox])")];
+            return targets.filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height < 44; })
+                          .map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + " " + Math.round(e.getBoundingClientRect().height) + " px");""")
+
+    def bright_pixels(self, name):
+        """Saves a screenshot and counts its pixels that are not dark red: green or blue more
+        than half the red (plus a little, for anti-aliasing). Returns (count, an example)."""
+        from PIL import Image
+        path = os.path.join(SHOTS, name)
+        self.browser.save_screenshot(path)
+        image = Image.open(path).convert("RGB")
+        data, width = image.tobytes(), image.size[0]
+        bad = [(i // 3 % width, i // 3 // width, tuple(data[i:i + 3])) for i in range(0, len(data), 3)
+               if data[i + 1] > data[i] * 0.5 + 24 or data[i + 2] > data[i] * 0.5 + 24]
+        return len(bad), bad[:3]
+
     def screenshots(self, name, path):
         """The page at `path` in each theme, 390×844; the account ends in the day theme."""
         for theme in THEMES:
@@ -550,6 +616,90 @@ class PhonePage(unittest.TestCase):
         self.assertEqual(self.find("#entries img").get_attribute("alt"), "Reef at low water")
         day = json.loads(self.pi.cli("day", "--format", "json"))
         self.assertEqual([(e["kind"], e["text"]) for e in day["entries"]], [("photo", "Reef at low water")])
+
+    def test_no_page_is_wider_than_a_phone_at_any_text_size(self):
+        paths = self.a_full_boat()
+        self.log_in()
+        for font in ["small", "normal", "large"]:
+            for theme in THEMES:
+                self.set_appearance(theme, font)
+                for path in paths:
+                    self.open(path)
+                    outside, width = self.overflow()
+                    self.assertEqual((outside, width), ([], 390), f"{path} at {font} text, {theme}")
+                    self.assertEqual(self.small_targets(), [], f"{path} at {font} text, {theme}")
+                    if path == "/":
+                        # The big UTC on one line: no taller than one line of its own font.
+                        height, size = self.browser.execute_script(
+                            "const u = document.getElementById('utc'); return [u.getBoundingClientRect().height, parseFloat(getComputedStyle(u).fontSize)]")
+                        self.assertLess(height, size * 1.6, f"the UTC wraps at {font} text")
+                    if theme == "day":
+                        self.browser.save_screenshot(os.path.join(SHOTS, f"width-{font}{path.replace('/', '-')}.png"))
+
+    def test_the_night_theme_is_dark_red_everywhere(self):
+        paths = self.a_full_boat()
+        self.log_in()
+        self.set_appearance("night", "normal")
+        for path in paths:
+            self.open(path)
+            self.assertEqual(self.bright_pixels(f"night{path.replace('/', '-')}.png"), (0, []), path)
+        # The login page after logging out stays in the night theme on this phone
+        self.submit("#logout")
+        self.assertEqual(self.find("html").get_attribute("data-theme"), "night")
+        self.assertEqual(self.bright_pixels("night-login.png"), (0, []), "/login")
+
+    def test_the_login_follows_a_phones_dark_preference(self):
+        # Given a phone set to dark that never logged in here (this Pi's origin is new)
+        self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": [{"name": "prefers-color-scheme", "value": "dark"}]})
+        try:
+            self.open("/login")
+            # Then the login is the night theme's dark red, not the day's white
+            self.assertEqual(self.find("html").get_attribute("data-theme"), "auto")
+            self.assertEqual(self.find("body").value_of_css_property("background-color"), "rgba(0, 0, 0, 1)")
+            self.assertEqual(self.bright_pixels("dark-preference-login.png"), (0, []))
+        finally:
+            self.browser.execute_cdp_cmd("Emulation.setEmulatedMedia", {"features": []})
+
+    def test_a_lost_connection_greys_the_clock_and_says_how_old_it_is(self):
+        self.log_in()
+        self.live()
+        # When the Pi's page stops (as a lost Wi-Fi would end the connection)
+        self.pi.process.terminate()
+        self.assertEqual(self.pi.process.wait(timeout=30), 0)
+        self.expected_errors = ["WebSocket connection", "ERR_CONNECTION_REFUSED"]
+        # Then the clock greys and says how long since the Pi's last time, counting up
+        self.wait(lambda: "stale" in self.find("#utc").get_attribute("class").split(), what="the clock to grey")
+        self.wait(lambda: self.find("#stale").text.startswith("No connection to the Pi for "), what="the age of the last time")
+        self.wait(lambda: self.find("#stale").text.startswith("No connection to the Pi for 2 s"), timeout=20, what="the age to count")
+        self.assertFalse(self.find("#mark").is_enabled())
+        self.assertEqual(self.find("#utc").value_of_css_property("opacity"), "0.6")
+        self.browser.save_screenshot(os.path.join(SHOTS, "stale-clock.png"))
+
+    def test_the_page_installs_and_shows_the_last_pages_offline(self):
+        self.pi.cli("mark", "--quiet")
+        self.log_in()
+        # The manifest, served and valid, and its icon
+        manifest = json.loads(self.browser.execute_async_script(
+            "const done = arguments[0]; fetch('/manifest.webmanifest').then((r) => r.text()).then(done)"))
+        self.assertEqual((manifest["name"], manifest["start_url"], manifest["display"]), ("marktime", "/", "standalone"))
+        self.assertEqual(self.browser.execute_async_script(
+            "const done = arguments[1]; fetch(arguments[0]).then((r) => done(r.status + ' ' + r.headers.get('content-type')))", manifest["icons"][0]["src"]),
+            "200 image/svg+xml")
+        # The service worker in control, and Chromium has nothing against installing
+        self.browser.execute_async_script("const done = arguments[0]; navigator.serviceWorker.ready.then(() => done(true))")
+        self.open("/sights")
+        self.wait(lambda: self.browser.execute_script("return navigator.serviceWorker.controller !== null"), what="the service worker to control the page")
+        self.assertEqual(self.browser.execute_cdp_cmd("Page.getInstallabilityErrors", {})["installabilityErrors"], [])
+        self.open("/sights")  # kept by the worker
+        # When the Pi cannot be reached
+        self.pi.process.terminate()
+        self.assertEqual(self.pi.process.wait(timeout=30), 0)
+        self.expected_errors = ["WebSocket connection", "ERR_CONNECTION_REFUSED", "Failed to fetch", "the page's lists"]
+        self.open("/sights")
+        # Then the log is there as it was, marked as offline
+        self.wait(lambda: self.find("main").get_attribute("data-offline"), what="the offline mark")
+        self.assertEqual(len(self.found("tr[data-id='1']")), 1)
+        self.browser.save_screenshot(os.path.join(SHOTS, "offline-sights.png"))
 
 if __name__ == "__main__":
     unittest.main()

@@ -12,19 +12,38 @@
       pad(d.getUTCSeconds()) + "." + pad(d.getUTCMilliseconds(), 3) + "s";
   };
   const main = document.querySelector("main");
+  // Installable, and the last pages shown offline (sw.js).
+  if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch((e) => console.warn("marktime: no offline pages: " + e.message));
+  // What this phone kept of the account's pages goes when it logs out or its session ends.
+  const forget = () => { if (window.caches) caches.keys().then((keys) => keys.forEach((k) => caches.delete(k))); };
+  const logout = document.querySelector("form.logout");
+  if (logout) logout.addEventListener("submit", forget);
   if (!document.querySelector("nav")) return; // logged out: no live connection
   const utc = $("utc"), mark = $("mark"), state = $("mark-state");
   let offset = null; // the Pi's UTC minus the phone's clock, ms
   let socket = null, revision = main.dataset.revision || null; // the store's revision the page was made from
   const say = (text, bad) => { if (state) { state.textContent = text; state.className = bad ? "error" : ""; } };
 
+  // Without its connection the clock stops, greys, and says how long since the Pi's last time.
+  let lost = null; // when the connection was lost (phone ms)
+  const stale = $("stale");
   if (utc) {
     const tick = () => {
       if (offset !== null) utc.textContent = sightFormat(phoneNow() + offset);
+      if (lost !== null && stale) {
+        const s = Math.floor((phoneNow() - lost) / 1000);
+        const text = "No connection to the Pi for " + (s < 120 ? s + " s" : Math.floor(s / 60) + " min") + ": the time above is its last.";
+        if (stale.textContent !== text) stale.textContent = text;
+      }
       requestAnimationFrame(tick);
     };
     requestAnimationFrame(tick);
   }
+  const connected = (on) => {
+    if (!utc) return;
+    if (on) { lost = null; if (stale) stale.textContent = ""; } else if (lost === null) lost = phoneNow();
+    utc.classList.toggle("stale", !on);
+  };
 
   const item = (s) => {
     const li = document.createElement("li");
@@ -107,6 +126,7 @@
     ping: (m) => socket.send(JSON.stringify({ type: "pong", n: m.n, phone_ms: phoneNow() })),
     sync: (m) => {
       offset = m.offset_ms;
+      connected(true);
       if (!utc) return;
       $("source").textContent = m.source;
       $("uncertainty").textContent = m.uncertainty;
@@ -136,8 +156,9 @@
     };
     socket.onclose = (e) => {
       // 1008: the session ended (a password change, a removal, a log-out everywhere).
-      if (e.code === 1008) { location.href = "/login?next=" + encodeURIComponent(location.pathname); return; }
+      if (e.code === 1008) { forget(); location.href = "/login?next=" + encodeURIComponent(location.pathname); return; }
       offset = null;
+      connected(false);
       if (mark) { mark.disabled = true; say("Connection lost; reconnecting…", true); }
       setTimeout(connect, 1000);
     };
