@@ -4,15 +4,18 @@ import MarkTimeCore
 public struct Account: Hashable, Sendable {
     public var id: Int64
     public var name: String
-    public var admin: Bool
+    public var role: Role
     public var theme: Theme
     public var fontSize: FontSize
     public var createdAt: UTCTime
 
-    public init(id: Int64, name: String, admin: Bool, theme: Theme, fontSize: FontSize, createdAt: UTCTime) {
+    /// Whether it may invite and remove: the admin role.
+    public var admin: Bool { role == .admin }
+
+    public init(id: Int64, name: String, role: Role, theme: Theme, fontSize: FontSize, createdAt: UTCTime) {
         self.id = id
         self.name = name
-        self.admin = admin
+        self.role = role
         self.theme = theme
         self.fontSize = fontSize
         self.createdAt = createdAt

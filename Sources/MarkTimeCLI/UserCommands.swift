@@ -46,28 +46,36 @@ extension MarkTime {
                 Examples:
                   marktime user add skipper --admin          (asks for the password twice)
                   printf '%s\\n' "$PW" | marktime user add crew --password-stdin
-                  marktime user invite                       (a one-time code for the page's "Create account")
+                  marktime user add grandma --role family     (may look, not change)
+                  marktime user role crew admin
+                  marktime user invite --role family         (a one-time code for the page's "Create account")
                   marktime user passwd crew
                   marktime user logout crew                  (ends every session: a lost phone)
+                Roles: admin (invites; removes places, people and tasks; lifts the anchor watch), \
+                crew (the default: MARK, sight edits, places, the anchor watch and its alarm, tasks, \
+                the journal) and family (looks: every page and the clock, its own settings). \
                 Names are letters, digits, '.', '_' and '-' (at most 32); passwords 8 to 72 bytes. \
                 Passwords are kept only as bcrypt hashes (cost 12). Changing a password ends the \
                 account's sessions.
                 """,
-            subcommands: [Add.self, List.self, Remove.self, Passwd.self, Logout.self, Invite.self],
+            subcommands: [Add.self, List.self, Remove.self, SetRole.self, Passwd.self, Logout.self, Invite.self],
             defaultSubcommand: List.self)
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(abstract: "Add an account.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "Its name.") var name: String
-            @Flag(help: "May invite others from the page.") var admin = false
+            @Flag(help: "The admin role: the same as --role admin.") var admin = false
+            @Option(help: "admin, crew or family (default crew).") var role: String?
             @OptionGroup var password: PasswordOptions
 
             func run() async throws {
                 let db = try store.open()
                 _ = try AccessRules.accountName(name)  // before asking for a password
-                let account = try db.addAccount(name: name, password: try password.read(for: name), admin: admin, now: try wallClock())
-                print("added \(account.name)\(account.admin ? " (admin)" : "")")
+                let chosen = try role.map(Role.parse) ?? (admin ? .admin : .crew)
+                if admin, chosen != .admin { throw InputError("--admin and --role \(chosen.rawValue) disagree: give one of them") }
+                let account = try db.addAccount(name: name, password: try password.read(for: name), role: chosen, now: try wallClock())
+                print("added \(account.name) (\(account.role.rawValue))")
             }
         }
 
@@ -81,13 +89,13 @@ extension MarkTime {
                 switch format {
                 case .json:
                     print(JSON.array(accounts.map { a in
-                        .object([("name", .string(a.name)), ("admin", .bool(a.admin)), ("theme", .string(a.theme.rawValue)),
+                        .object([("name", .string(a.name)), ("role", .string(a.role.rawValue)), ("admin", .bool(a.admin)), ("theme", .string(a.theme.rawValue)),
                                  ("font_size", .string(a.fontSize.rawValue)), ("created", .string(a.createdAt.iso8601))])
                     }).render())
                 case .table:
                     guard !accounts.isEmpty else { print("no accounts yet: `marktime user add NAME --admin`"); return }
-                    print(TextTable(header: ["NAME", "ADMIN", "THEME", "FONT", "CREATED"], rows: accounts.map { a in
-                        [a.name, a.admin ? "yes" : "", a.theme.rawValue, a.fontSize.rawValue, a.createdAt.iso8601]
+                    print(TextTable(header: ["NAME", "ROLE", "THEME", "FONT", "CREATED"], rows: accounts.map { a in
+                        [a.name, a.role.rawValue, a.theme.rawValue, a.fontSize.rawValue, a.createdAt.iso8601]
                     }).render())
                 }
             }
@@ -101,6 +109,19 @@ extension MarkTime {
             func run() async throws {
                 try store.open().removeAccount(named: name)
                 print("removed \(name)")
+            }
+        }
+
+        struct SetRole: AsyncParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "role", abstract: "Give an account another role: admin, crew or family. Its open pages follow at once.")
+            @OptionGroup var store: StoreOptions
+            @Argument(help: "Its name.") var name: String
+            @Argument(help: "admin, crew or family.") var role: String
+
+            func run() async throws {
+                let account = try store.open().setRole(name: name, role: try Role.parse(role))
+                print("\(account.name) is now \(account.role.rawValue)")
             }
         }
 
@@ -135,11 +156,13 @@ extension MarkTime {
                 abstract: "A one-time code, good for 24 hours, for the page's \"Create account\" form.",
                 discussion: "The code alone goes to standard output, so `CODE=$(marktime user invite)` works.")
             @OptionGroup var store: StoreOptions
+            @Option(help: "The role of the account it makes: admin, crew or family (default crew).") var role = "crew"
 
             func run() async throws {
-                let (code, expires) = try store.open().createInvite(by: nil, now: try wallClock())
+                let role = try Role.parse(role)
+                let (code, expires) = try store.open().createInvite(by: nil, role: role, now: try wallClock())
                 print(code)
-                FileHandle.standardError.write(Data("invite code above: good once, until \(expires.iso8601); the page's \"Create account\" form takes it\n".utf8))
+                FileHandle.standardError.write(Data("invite code above, for a \(role.rawValue) account: good once, until \(expires.iso8601); the page's \"Create account\" form takes it\n".utf8))
             }
         }
     }

@@ -22,12 +22,23 @@ extension AppDatabase {
         return row
     }
 
-    /// Adds an account with a bcrypt hash of `password`.
+    /// Adds an account of `role` with a bcrypt hash of `password`.
     @discardableResult
-    public func addAccount(name text: String, password secret: String, admin: Bool, now: UTCTime,
+    public func addAccount(name text: String, password secret: String, role: Role, now: UTCTime,
                            cost: UInt8 = PasswordHash.cost) throws(StoreError) -> Account {
         let (name, hash) = try Self.checkedAccount(name: text, password: secret, cost: cost)
-        return try write { db in try Self.insertAccount(db, name: name, hash: hash, admin: admin, now: now) }
+        return try write { db in try Self.insertAccount(db, name: name, hash: hash, role: role, now: now) }
+    }
+
+    /// Gives an account another role; its open pages learn of it at their next message.
+    @discardableResult
+    public func setRole(name: String, role: Role) throws(StoreError) -> Account {
+        try write { db in
+            var account = try Self.accountRow(name, db)
+            (account.role, account.admin) = (role.rawValue, role == .admin)
+            try account.update(db)
+            return account.account
+        }
     }
 
     /// A new account's name and password hash, its rules checked.
@@ -40,11 +51,11 @@ extension AppDatabase {
     }
 
     /// Inserts an account, refused when the name is taken.
-    static func insertAccount(_ db: Database, name: String, hash: String, admin: Bool, now: UTCTime) throws -> Account {
+    static func insertAccount(_ db: Database, name: String, hash: String, role: Role, now: UTCTime) throws -> Account {
         if let other = try AccountRecord.filter(A.name == name).fetchOne(db) {
             throw StoreError.refused("there is already an account named '\(other.name)'; choose another name")
         }
-        var record = AccountRecord(name: name, passwordHash: hash, admin: admin, theme: Theme.day.rawValue, fontSize: FontSize.normal.rawValue,
+        var record = AccountRecord(name: name, passwordHash: hash, admin: role == .admin, role: role.rawValue, theme: Theme.day.rawValue, fontSize: FontSize.normal.rawValue,
                                    createdAtNs: now.nanosecondsSinceEpoch)
         try record.insert(db)
         return record.account
@@ -73,13 +84,13 @@ extension AppDatabase {
         }
     }
 
-    /// A one-time invite code, good for `AccessRules.inviteSeconds`.
-    public func createInvite(by creator: String?, now: UTCTime) throws(StoreError) -> (code: String, expires: UTCTime) {
+    /// A one-time invite code for an account of `role`, good for `AccessRules.inviteSeconds`.
+    public func createInvite(by creator: String?, role: Role = .crew, now: UTCTime) throws(StoreError) -> (code: String, expires: UTCTime) {
         let code = String(SHA256.randomToken().prefix(16))
         let expires = now.adding(nanoseconds: AccessRules.inviteSeconds * 1_000_000_000)
         try write { db in
             try InviteRecord(codeSha256: Self.sha256(code), createdAtNs: now.nanosecondsSinceEpoch, expiresNs: expires.nanosecondsSinceEpoch,
-                             createdBy: creator).insert(db)
+                             createdBy: creator, role: role.rawValue).insert(db)
         }
         return (code, expires)
     }
@@ -97,8 +108,8 @@ extension AppDatabase {
         guard try read({ db in try usable.fetchCount(db) }) == 1 else { throw unusable }
         let (checked, hash) = try Self.checkedAccount(name: name, password: password, cost: cost)
         return try write { db in
-            guard try usable.updateAll(db, I.usedAtNs.set(to: now.nanosecondsSinceEpoch)) == 1 else { throw unusable }
-            return try Self.insertAccount(db, name: checked, hash: hash, admin: false, now: now)
+            guard let invite = try usable.fetchOne(db), try usable.updateAll(db, I.usedAtNs.set(to: now.nanosecondsSinceEpoch)) == 1 else { throw unusable }
+            return try Self.insertAccount(db, name: checked, hash: hash, role: Role(rawValue: invite.role) ?? .family, now: now)
         }
     }
 

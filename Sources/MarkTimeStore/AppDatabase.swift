@@ -175,6 +175,10 @@ public final class AppDatabase: Sendable {
                 if applied.count < Self.migrationNames.count {
                     guard !writer.configuration.readonly else { throw StoreError.needsUpgrade(path: path) }
                     try Self.migrate(writer, with: migrator)
+                    // The reader that read the applied migrations above would go on decoding
+                    // the old columns of a table a migration changed (GRDB: "column not
+                    // found" on the first read after adding one): readers start anew.
+                    (writer as? DatabasePool)?.invalidateReadOnlyConnections()
                 }
             }
         } catch {

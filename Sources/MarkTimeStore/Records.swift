@@ -151,15 +151,16 @@ struct OutboxRecord: Codable, FetchableRecord, MutablePersistableRecord {
 struct AccountRecord: Codable, FetchableRecord, MutablePersistableRecord {
     static let databaseTableName = "account"
     var id: Int64? = nil
-    var name: String, passwordHash: String, admin: Bool, theme: String, fontSize: String, createdAtNs: Int64
+    /// `admin` is kept equal to `role == "admin"` for stores read by older versions.
+    var name: String, passwordHash: String, admin: Bool, role: String, theme: String, fontSize: String, createdAtNs: Int64
     enum CodingKeys: String, CodingKey, ColumnExpression {
-        case id, name, admin, theme
+        case id, name, admin, role, theme
         case passwordHash = "password_hash", fontSize = "font_size", createdAtNs = "created_at_ns"
     }
     mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 
     var account: Account {
-        Account(id: id ?? 0, name: name, admin: admin, theme: Theme(rawValue: theme) ?? .day, fontSize: FontSize(rawValue: fontSize) ?? .normal,
+        Account(id: id ?? 0, name: name, role: Role(rawValue: role) ?? .family, theme: Theme(rawValue: theme) ?? .day, fontSize: FontSize(rawValue: fontSize) ?? .normal,
                 createdAt: UTCTime(nanosecondsSinceEpoch: createdAtNs))
     }
 }
@@ -176,8 +177,9 @@ struct WebSessionRecord: Codable, FetchableRecord, PersistableRecord {
 struct InviteRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "invite"
     var codeSha256: String, createdAtNs: Int64, expiresNs: Int64
-    var createdBy: String? = nil, usedAtNs: Int64? = nil
+    var createdBy: String? = nil, usedAtNs: Int64? = nil, role: String = Role.crew.rawValue
     enum CodingKeys: String, CodingKey, ColumnExpression {
+        case role
         case codeSha256 = "code_sha256", createdBy = "created_by", createdAtNs = "created_at_ns", expiresNs = "expires_ns", usedAtNs = "used_at_ns"
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import MarkTimeAccounts
 import MarkTimeCore
 import MarkTimeStore
 
@@ -56,6 +57,10 @@ struct AccessMiddleware: RouterMiddleware {
             guard token == session.csrf else {
                 return try site.pages.problem(.forbidden, "Refused: the form's security token is missing or old. Open the page again and retry.",
                                               context: context)
+            }
+            let needed = Role.needed(toPost: path)
+            guard session.account.role >= needed else {
+                return try site.pages.problem(.forbidden, session.account.role.refusal(needs: needed), context: context)
             }
         }
         // Read before the handler reads its data: a change after it shows as a newer revision.

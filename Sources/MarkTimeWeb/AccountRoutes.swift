@@ -18,7 +18,7 @@ struct AccountRoutes {
         router.get("/settings") { _, context in try settingsPage(context: context) }
         router.post("/settings/appearance") { request, context in try await appearance(request, context: context) }
         router.post("/settings/password") { request, context in try await password(request, context: context) }
-        router.post("/settings/invite") { _, context in try invite(context: context) }
+        router.post("/settings/invite") { request, context in try await invite(request, context: context) }
         router.post("/settings/logout-everywhere") { _, context in try logOutEverywhere(context: context) }
     }
 
@@ -134,13 +134,16 @@ struct AccountRoutes {
         return response
     }
 
-    func invite(context: WebContext) throws -> Response {
-        let account = context.session!.account
-        guard account.admin else {
-            return try site.pages.problem(.forbidden, "Only an admin may invite: ask one, or run `marktime user invite` on the Pi.", context: context)
+    /// An admin's invite, for an account of the role chosen (crew when none is).
+    func invite(_ request: Request, context: WebContext) async throws -> Response {
+        struct Form: Decodable { var role: String? }
+        let form = try await request.decode(as: Form.self, context: context)
+        let role: Role
+        do { role = try Role.parse(form.role ?? Role.crew.rawValue) } catch {
+            return try settingsPage(context: context, error: "\(error)", status: .badRequest)
         }
-        let (code, expires) = try site.store.createInvite(by: account.name, now: try site.now())
-        return try settingsPage(context: context, invite: ["code": code, "expires": expires.iso8601])
+        let (code, expires) = try site.store.createInvite(by: context.session!.account.name, role: role, now: try site.now())
+        return try settingsPage(context: context, invite: ["code": code, "expires": expires.iso8601, "role": role.rawValue])
     }
 }
 

@@ -255,6 +255,12 @@ struct LiveConnection {
                     ])))
                 case "mark":
                     guard let phone = object["phone_ms"] as? Double, phone.isFinite else { continue }
+                    // The role as it is now: `marktime user role` takes effect on an open page.
+                    let role = ((try? site.store.session(token: token, now: try site.now())) ?? nil)?.account.role ?? session.account.role
+                    guard role >= Role.neededToMark else {
+                        try await outbound.write(.text(Self.json(["type": "refused", "message": role.refusal(needs: Role.neededToMark)])))
+                        continue
+                    }
                     guard site.markLimit.take(account, now: received.instant.nanoseconds) else {
                         try await outbound.write(.text(Self.json(["type": "refused", "message": MarkRateLimit.refusal])))
                         continue

@@ -44,7 +44,9 @@ struct Pages: Sendable {
         all["font"] = context.session?.account.fontSize.rawValue ?? FontSize.normal.rawValue
         if let session = context.session {
             all["csrf"] = session.csrf
-            all["account"] = ["name": session.account.name, "admin": session.account.admin] as [String: Any]
+            let role = session.account.role
+            all["account"] = ["name": session.account.name, "admin": session.account.admin, "role": role.rawValue,
+                              "crew": role >= .crew] as [String: Any]
             all["nav"] = Self.sections.map { ["path": $0.path, "label": $0.label, "current": $0.path == section] as [String: Any] }
         }
         guard let html = library.render(all, withTemplate: template) else { throw HTTPError(.internalServerError, message: "no page \(template)") }

@@ -63,11 +63,29 @@ struct UserCLITests {
         let r = try cli.run(["user", "invite"])
         let code = String(r.stdout.dropLast())
         #expect(code.count == 16)
-        #expect(r.stderr.hasPrefix("invite code above: good once, until "))
+        #expect(r.stderr.hasPrefix("invite code above, for a crew account: good once, until "))
         // Then the store takes it once
         let db = try cli.database()
         let now = try #require(UTCTime(secondsSinceEpoch: Date().timeIntervalSince1970))
         try db.redeemInvite(code, name: "crew", password: "battery staple", now: now, cost: 4)
         #expect(try db.accounts().map(\.name) == ["crew"])
+    }
+
+    @Test("Roles from the CLI: added, listed, changed, and a family invite")
+    func rolesFromTheCLI() throws {
+        // Given a family account and a crew account added by the CLI
+        #expect(try cli.run(["user", "add", "grandma", "--role", "family", "--password-stdin"], input: "correct horse\n").stdout == "added grandma (family)\n")
+        #expect(try cli.run(["user", "add", "mate", "--password-stdin"], input: "correct horse\n").stdout == "added mate (crew)\n")
+        // When the crew is made admin, and a family invite is redeemed
+        #expect(try cli.run(["user", "role", "mate", "admin"]).stdout == "mate is now admin\n")
+        let code = String(try cli.run(["user", "invite", "--role", "family"]).stdout.dropLast())
+        let now = try #require(UTCTime(secondsSinceEpoch: Date().timeIntervalSince1970))
+        try cli.database().redeemInvite(code, name: "cousin", password: "battery staple", now: now, cost: 4)
+        // Then the list says each role, and a wrong role is refused with the three
+        let list = try #require(try JSONSerialization.jsonObject(with: Data(try cli.run(["user", "list", "--format", "json"]).stdout.utf8)) as? [[String: Any]])
+        #expect(list.map { "\($0["name"]!) \($0["role"]!)" } == ["cousin family", "grandma family", "mate admin"])
+        #expect(try cli.run(["user", "role", "mate", "captain"]).stderr == "Error: 'captain' is not a role: give admin, crew or family\n")
+        #expect(try cli.run(["user", "add", "x", "--admin", "--role", "family", "--password-stdin"], input: "correct horse\n").stderr
+                == "Error: --admin and --role family disagree: give one of them\n")
     }
 }

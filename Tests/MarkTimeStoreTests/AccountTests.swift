@@ -22,12 +22,12 @@ struct AccountTests {
 
     /// An account with a cheap hash, so the tests stay quick.
     func add(_ name: String = "skipper", _ password: String = "correct horse") throws {
-        try db.addAccount(name: name, password: password, admin: false, now: t0, cost: 4)
+        try db.addAccount(name: name, password: password, role: .crew, now: t0, cost: 4)
     }
 
     @Test func theStoreKeepsOnlyABcryptHashAtTheDefaultCost() throws {
         // Given an account added at the default cost
-        try db.addAccount(name: "skipper", password: "correct horse", admin: true, now: t0)
+        try db.addAccount(name: "skipper", password: "correct horse", role: .admin, now: t0)
         // Then the store holds a bcrypt hash of cost 12, never the password
         let hash = try db.passwordHash(of: "skipper")
         #expect(hash.hasPrefix("$2b$12$"))
@@ -204,7 +204,7 @@ struct AccountTests {
     @Test("A sign-up refused for its name leaves the invite usable")
     func aRefusedSignUpKeepsTheInvite() throws {
         // Given an account named crew, and an invite
-        try db.addAccount(name: "crew", password: "battery staple", admin: false, now: t0, cost: 4)
+        try db.addAccount(name: "crew", password: "battery staple", role: .crew, now: t0, cost: 4)
         let (code, _) = try db.createInvite(by: "skipper", now: t0)
         // When someone signs up with it as crew, then as deck
         #expect(refusal { try db.redeemInvite(code, name: "crew", password: "battery staple", now: at(minutes: 1), cost: 4) }
@@ -224,18 +224,33 @@ struct AccountTests {
 
     @Test func badNamesAndPasswordsAreRefusedWithTheRule() throws {
         #expect(refusal {
-            try db.addAccount(name: "crew", password: "short", admin: false, now: t0, cost: 4)
+            try db.addAccount(name: "crew", password: "short", role: .crew, now: t0, cost: 4)
         } == "the password is 5 characters long: give at least 8")
         #expect(refusal {
-            try db.addAccount(name: "crew", password: String(repeating: "x", count: 73), admin: false, now: t0, cost: 4)
+            try db.addAccount(name: "crew", password: String(repeating: "x", count: 73), role: .crew, now: t0, cost: 4)
         } == "the password is 73 bytes long: bcrypt uses at most 72, so give a shorter one")
         #expect(refusal {
-            try db.addAccount(name: "a b", password: "battery staple", admin: false, now: t0, cost: 4)
+            try db.addAccount(name: "a b", password: "battery staple", role: .crew, now: t0, cost: 4)
         } == "the account name 'a b' may have only letters, digits, '.', '_' and '-', at most 32, e.g. skipper")
         try add()
         #expect(refusal {
-            try db.addAccount(name: "Skipper", password: "battery staple", admin: false, now: t0, cost: 4)
+            try db.addAccount(name: "Skipper", password: "battery staple", role: .crew, now: t0, cost: 4)
         } == "there is already an account named 'skipper'; choose another name")
+    }
+
+    @Test("An invite makes an account of the role it names; a role can be changed")
+    func anInviteCarriesItsRole() throws {
+        // Given invites for a family account and for a crew account
+        let family = try db.createInvite(by: "skipper", role: .family, now: t0)
+        let crew = try db.createInvite(by: "skipper", now: t0)
+        // When each is redeemed
+        try db.redeemInvite(family.code, name: "grandma", password: "battery staple", now: t0, cost: 4)
+        try db.redeemInvite(crew.code, name: "mate", password: "battery staple", now: t0, cost: 4)
+        // Then each account has its invite's role, and a change of role is kept
+        #expect(try db.accounts().map { "\($0.name) \($0.role.rawValue)" } == ["grandma family", "mate crew"])
+        try db.setRole(name: "grandma", role: .admin)
+        #expect(try db.accounts().map { "\($0.name) \($0.admin)" } == ["grandma true", "mate false"])
+        #expect(refusal { _ = try db.setRole(name: "nobody", role: .crew) } == "no account named 'nobody'; the accounts: grandma, mate")
     }
 }
 

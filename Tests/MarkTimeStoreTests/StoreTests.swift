@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import MarkTimeCore
-import MarkTimeStore
+@testable import MarkTimeStore
 import MarkTimeSystem
 import Testing
 
@@ -23,7 +23,7 @@ struct StoreTests {
                            "input_gap", "invite", "journal", "login_failure", "member", "person", "place", "place_event", "share_outbox", "share_seen", "sight", "task",
                            "web_session"])
         let applied = try DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"])
+        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13"])
     }
 
     @Test func processesOpeningANewStoreTogetherAllMigrateIt() async throws {
@@ -44,7 +44,7 @@ struct StoreTests {
             // Then every one succeeds, and each migration is applied once
             #expect(failures == [])
             let applied = try await DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"])
+            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13"])
         }
     }
 
@@ -268,7 +268,7 @@ struct SchemaTests {
     /// The SHA-256 of a new store's schema as `sqlite3` lists it (tables, indexes and
     /// triggers by type and name, each statement with a `;`). A new migration changes it:
     /// put the hash the failure prints here. A shipped migration never does.
-    static let schemaSHA256 = "0ebfb335ea8c5eed9d70fd74fd97807e5c0a2a6f9f80df8e735a88b3e31065cb"
+    static let schemaSHA256 = "bec326485c79aea3073c26b0eb018195fa7f0cebd2fb0771110262f708ea4ec2"
 
     @Test("A new store's schema is the recorded one: a shipped migration never changes")
     func theSchemaIsTheRecordedOne() throws {
@@ -283,5 +283,31 @@ struct SchemaTests {
         }
         // Then its digest is the recorded one
         #expect(SHA256.hex(schema) == Self.schemaSHA256, "the schema is now:\n\(schema)")
+    }
+}
+
+@Suite("Roles in a store made before them")
+struct RoleMigrationTests {
+    @Test("v13 makes the old admins admin and every other account crew")
+    func oldAdminsStayAdmins() throws {
+        // Given a store at v12 with an admin and another account
+        let folder = TemporaryFolder()
+        let queue = try DatabaseQueue(path: folder.store)
+        var migrator = DatabaseMigrator()
+        for migration in AppDatabase.migrations.prefix(12) {
+            migrator.registerMigration(migration.name) { db in try db.execute(sql: migration.sql) }
+        }
+        try migrator.migrate(queue)
+        try queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO account (name, password_hash, admin, theme, font_size, created_at_ns) VALUES
+                ('skipper', 'x', 1, 'day', 'normal', 0), ('mate', 'x', 0, 'day', 'normal', 0)
+                """)
+        }
+        try queue.close()
+        // When the store is opened now, and read by the process that migrated it
+        let store = try AppDatabase(path: folder.store, createDirectory: false)
+        // Then the admin is admin and the other crew
+        #expect(try store.accounts().map { "\($0.name) \($0.role.rawValue)" } == ["mate crew", "skipper admin"])
     }
 }

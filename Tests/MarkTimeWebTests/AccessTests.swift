@@ -253,12 +253,12 @@ struct AccessTests {
     }
 
     @Test func onlyAnAdminMayInvite() async throws {
-        let t = try TestSite(accounts: [("skipper", true), ("crew", false)])
+        let t = try TestSite(accounts: [("skipper", .admin), ("crew", .crew)])
         defer { t.remove() }
         try await t.loggedIn(as: "crew") { client, headers, csrf in
             let r = try await client.execute(uri: "/settings/invite", method: .post, headers: headers, body: ByteBuffer(string: "csrf=\(csrf)"))
             #expect(r.status == .forbidden)
-            #expect(r.text.contains("Only an admin may invite"))
+            #expect(r.text.contains("Refused: this needs an admin account, and yours is crew. An admin can change it on the Pi: `marktime user role NAME admin`."))
         }
     }
 

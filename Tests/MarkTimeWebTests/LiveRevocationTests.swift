@@ -46,7 +46,7 @@ struct LiveRevocationTests {
 
     @Test func anAccountsRemovalClosesTheOpenPageAtOnce() async throws {
         // Given a logged-in page's live connection, and the server watching the store
-        let t = try TestSite(accounts: [("skipper", true), ("mate", false)])
+        let t = try TestSite(accounts: [("skipper", .admin), ("mate", .crew)])
         defer { t.remove() }
         // When the account is removed (`marktime user remove`)
         let (frame, _) = try await liveConnection(t, services: true, afterFirst: { _ in }) {

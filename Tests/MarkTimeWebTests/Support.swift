@@ -18,14 +18,14 @@ struct TestSite {
     let store: AppDatabase
     let site: Site
 
-    init(accounts: [(String, Bool)] = [("skipper", true)], settings: Settings = Settings(),
+    init(accounts: [(String, Role)] = [("skipper", .admin)], settings: Settings = Settings(),
          clock: (any SystemClockSource)? = nil) throws {
         folder = NSTemporaryDirectory() + "marktime-web-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
-        for (name, admin) in accounts {
+        for (name, role) in accounts {
             // Cost 4: these tests check the rules, not bcrypt's cost.
-            try store.addAccount(name: name, password: "correct horse", admin: admin, now: UTCTime(nanosecondsSinceEpoch: 0), cost: 4)
+            try store.addAccount(name: name, password: "correct horse", role: role, now: UTCTime(nanosecondsSinceEpoch: 0), cost: 4)
         }
         site = try Site(store: store, settings: settings, clock: try clock ?? SystemClock(), secure: false,
                         logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
@@ -115,14 +115,14 @@ struct SynchronisedClock: SystemClockSource {
 /// has been answered with this machine's clock when `answerPings`; `handle` returns true
 /// when the page is done. Returns how the connection was closed.
 @discardableResult
-func withLivePage(_ t: TestSite, watchStore: Bool = false, answerPings: Bool = true,
+func withLivePage(_ t: TestSite, as name: String = "skipper", watchStore: Bool = false, answerPings: Bool = true,
                   _ handle: @escaping @Sendable (String, [String: Any], WebSocketOutboundWriter) async throws -> Bool) async throws -> WebSocketCloseFrame? {
     let router = WebServer.router(t.site)
     let app = Application(router: router, server: .http1WebSocketUpgrade(webSocketRouter: router),
                           services: watchStore ? [LiveService(site: t.site)] : [])
     let closed = Mutex<WebSocketCloseFrame?>(nil)
     try await app.test(.live) { client in
-        let (cookie, _) = try await client.logIn()
+        let (cookie, _) = try await client.logIn(name)
         let port = try #require(client.port)
         let frame = try await client.ws("/live", configuration: .init(additionalHeaders: [.cookie: cookie, .origin: "http://localhost:\(port)"])) { inbound, outbound, _ in
             for try await message in inbound.messages(maxSize: 1 << 16) {

@@ -131,7 +131,7 @@
       $("source").textContent = m.source;
       $("uncertainty").textContent = m.uncertainty;
       $("sync").textContent = "· phone ±" + (m.rtt_ms / 2).toFixed(1) + " ms";
-      if (mark.disabled) { mark.disabled = false; say("Ready: MARK records the instant you touch it."); }
+      if (mark && mark.disabled) { mark.disabled = false; say("Ready: MARK records the instant you touch it."); }
     },
     now: (m) => {
       alarm(m.anchor && m.anchor.state === "alarm");
