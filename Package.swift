@@ -160,6 +160,7 @@ let package = Package(
                 "MarkTimeRecorder",
                 "MarkTimeExport",
                 "MarkTimePlaces",
+                "MarkTimeSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),

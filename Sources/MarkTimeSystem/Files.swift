@@ -40,6 +40,24 @@ public enum Signals {
     }
 }
 
+/// How many files (and sockets) this process may have open.
+public enum OpenFileLimit {
+    /// Raises the soft limit toward `wanted`, as far as the hard limit allows (an
+    /// unprivileged process may); returns the soft limit now in force.
+    @discardableResult
+    public static func raise(to wanted: Int) -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        let target = min(rlim_t(wanted), limit.rlim_max)
+        if limit.rlim_cur < target {
+            var raised = limit
+            raised.rlim_cur = target
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return Int(clamping: limit.rlim_cur)
+    }
+}
+
 /// Raw file descriptors that the adapters hold.
 public enum Descriptor {
     /// Closes `fd` (`close(2)`), once: Linux releases the descriptor even when close is

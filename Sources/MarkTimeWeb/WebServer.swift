@@ -6,6 +6,7 @@ import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import MarkTimeCore
+import MarkTimeSystem
 import NIOCore
 import NIOSSL
 import ServiceLifecycle
@@ -18,6 +19,9 @@ public enum WebServer {
         public var host: String
         public var port: Int
         public var tls: WebSettings.TLSFiles?
+        /// The connection limits (`ConnectionGuard`), and the count of those open.
+        var limits = ConnectionGuard.Limits()
+        var connections = ConnectionGuard.Counter()
 
         public init(host: String, port: Int, tls: WebSettings.TLSFiles? = nil) {
             self.host = host
@@ -25,6 +29,7 @@ public enum WebServer {
             self.tls = tls
         }
     }
+
 
     /// Every route, behind the security headers and the access rules.
     public static func router(_ site: Site) -> Router<WebContext> {
@@ -54,6 +59,11 @@ public enum WebServer {
 
     /// Serves until SIGTERM or SIGINT, then stops within `shutdownDeadline`.
     public static func run(_ site: Site, configuration: Configuration) async throws {
+        // Each connection is a descriptor: room for as many as the guard lets in, and the store's.
+        let files = OpenFileLimit.raise(to: configuration.limits.connections + 256)
+        if files < configuration.limits.connections + 64 {
+            site.logger.warning("the page may open only \(files) files, fewer than its \(configuration.limits.connections) connections: set LimitNOFILE=8192 in its unit")
+        }
         var group = ServiceGroupConfiguration(services: [try application(site, configuration: configuration)],
                                               gracefulShutdownSignals: [.sigterm, .sigint], logger: site.logger)
         group.maximumGracefulShutdownDuration = shutdownGrace
@@ -91,7 +101,15 @@ public enum WebServer {
     /// The application: the router, the live service, and TLS when configured.
     public static func application(_ site: Site, configuration: Configuration) throws -> some ApplicationProtocol {
         let router = router(site)
-        let http = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: router)
+        let (counter, limits) = (configuration.connections, configuration.limits)
+        let channel = HTTP1WebSocketUpgradeChannel.Configuration(http1: .init(
+            idleTimeout: .seconds(limits.idleSeconds),
+            httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.headBytes, maxHeaderListSize: limits.headBytes, maxHeaderFieldCount: 100)))
+        let webSocketResponder = router.buildResponder()
+        let http = HTTPServerBuilder { responder in
+            GuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel),
+                           limits: limits, counter: counter)
+        }
         let server: HTTPServerBuilder
         if let tls = configuration.tls {
             for (name, path) in [("web.tls_cert", tls.certificate), ("web.tls_key", tls.key)] {

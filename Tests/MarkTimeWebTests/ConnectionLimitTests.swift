@@ -1,0 +1,174 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MarkTimeSystem
+import Testing
+@testable import MarkTimeWeb
+
+/// Runs blocking socket work on a thread of its own: on the test's cooperative threads it
+/// would keep the server (whose accept loop is async) from taking the connections.
+func blocking<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { done in Thread { done.resume(with: Result { try body() }) }.start() }
+}
+
+/// A raw TCP connection to the page, as a careless or hostile client makes one.
+final class RawConnection: @unchecked Sendable {
+    let fd: Int32
+
+    init(port: Int) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw TestFailure("socket: \(String(cString: strerror(errno)))") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            close(fd)
+            throw TestFailure("connect: \(String(cString: strerror(errno)))")
+        }
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { return }
+            sent += n
+        }
+    }
+
+    /// Whether something (data or the end) arrived within `seconds`.
+    func ready(within seconds: Double) -> Bool {
+        var p = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&p, 1, Int32(seconds * 1000)) == 1
+    }
+
+    /// What the server sends until it closes the connection (or `seconds` pass).
+    func readAll(within seconds: Double = 600) -> String {
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while ready(within: seconds) {
+            let n = recv(fd, &buffer, buffer.count, 0)
+            if n <= 0 { break }
+            out += buffer[..<n]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+@Suite("The page under many or careless connections")
+struct ConnectionLimitTests {
+    /// Runs `body` against the whole server (the connection guard, the HTTP decoder's
+    /// limits) on a free port, with `limits`.
+    func serve(_ t: TestSite, limits: ConnectionGuard.Limits = .init(), counter: ConnectionGuard.Counter = .init(),
+               _ body: @escaping @Sendable (any TestClientProtocol, Int) async throws -> Void) async throws {
+        var configuration = WebServer.Configuration(host: "127.0.0.1", port: 0)
+        configuration.limits = limits
+        configuration.connections = counter
+        try await WebServer.application(t.site, configuration: configuration).test(.live) { client in
+            try await body(client, try #require(client.port))
+        }
+    }
+
+    @Test("A request whose head is larger than 16 KB is answered 431 with a sentence, and closed")
+    func anOversizedHeadIsAnswered431() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        try await serve(t) { _, port in
+            // Given a request with 20 KB of cookies
+            let answer = try await blocking {
+                let c = try RawConnection(port: port)
+                c.send("GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: a=" + String(repeating: "x", count: 20 * 1024) + "\r\n\r\n")
+                return c.readAll()
+            }
+            // Then the answer is 431 with what to do, and the connection closes
+            #expect(answer.hasPrefix("HTTP/1.1 431 Request Header Fields Too Large\r\n"), "\(answer.prefix(200))")
+            #expect(answer.hasSuffix("The request's header fields are larger than the Pi's page takes (16 KB): clear this site's cookies and try again.\n"))
+        }
+    }
+
+    @Test("A connection that sends no request is closed after the head timeout")
+    func aSilentConnectionIsClosed() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        try await serve(t, limits: .init(headerSeconds: 1)) { _, port in
+            // Given a connection that never sends a request
+            let said = try await blocking { try RawConnection(port: port).readAll() }
+            // Then the server closes it, having said nothing
+            #expect(said == "")
+        }
+    }
+
+    @Test("A connection left idle after its request is closed after the idle timeout")
+    func anIdleConnectionIsClosed() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        try await serve(t, limits: .init(idleSeconds: 1)) { _, port in
+            // Given a connection that asked for the login page, then stays open saying nothing
+            let said = try await blocking { () -> String in
+                let c = try RawConnection(port: port)
+                c.send("GET /login HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                return c.readAll()
+            }
+            // Then it got the page, and the server closed the connection after it
+            #expect(said.hasPrefix("HTTP/1.1 200 OK\r\n"))
+            #expect(said.contains("<h1>Log in</h1>"))
+        }
+    }
+
+    @Test("Past the most connections, the next is answered 503 and closed; those open are kept")
+    func pastTheCapTheNextIsAnswered503() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        let counter = ConnectionGuard.Counter()
+        try await serve(t, limits: .init(connections: 20, headerSeconds: 600), counter: counter) { _, port in
+            // Given the connections open already (the test's own client's), then 25 idle ones
+            let before = counter.open.load(ordering: .relaxed)
+            let over = before + 25 - 20
+            // When the server has answered those past its most
+            let (answered, waiting) = try await blocking { () -> ([String], Int) in
+                var waiting = try (0..<25).map { _ in try RawConnection(port: port) }
+                var answered: [String] = []
+                while answered.count < over, !waiting.isEmpty {
+                    guard let ready = waiting.firstIndex(where: { $0.ready(within: 0.05) }) else { continue }
+                    answered.append(waiting.remove(at: ready).readAll())
+                }
+                return (answered, waiting.filter { !$0.ready(within: 0) }.count)
+            }
+            // Then exactly those past 20 were answered, each 503 with the sentence, and the others wait for their request
+            #expect(answered.count == over)
+            for answer in answered {
+                #expect(answer.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "\(answer.prefix(200))")
+                #expect(answer.hasSuffix("The Pi's page has 20 connections open, its most: try again in a minute.\n"))
+            }
+            #expect(waiting == 25 - over)
+        }
+    }
+
+    @Test("With 2,000 idle connections open, a logged-in phone is still served")
+    func twoThousandIdleConnectionsLeaveRoomForThePhone() async throws {
+        OpenFileLimit.raise(to: 4_500)
+        let t = try TestSite()
+        defer { t.remove() }
+        try await serve(t) { client, port in
+            // Given 2,000 connections that send nothing
+            let idle = try await blocking { try (0..<2_000).map { _ in try RawConnection(port: port) } }
+            // When a logged-in phone asks for the Now page
+            let started = ContinuousClock.now
+            let (cookie, _) = try await client.logIn()
+            let page = try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie])
+            let elapsed = ContinuousClock.now - started
+            // Then it is served, and the idle connections are still open
+            #expect(page.status == .ok)
+            #expect(page.text.contains("id=\"mark\""))
+            #expect(try await blocking { idle.filter { !$0.ready(within: 0) }.count } == 2_000)
+            print("with \(idle.count) idle connections: a login and the Now page took \(elapsed)")
+        }
+    }
+}
