@@ -17,6 +17,8 @@ public struct SightQuery: Sendable {
     public var archived = false
     /// Oldest first (for export) instead of newest first.
     public var oldestFirst = false
+    /// How many of the matching sights to pass over first (a page of a long log).
+    public var offset = 0
 
     public init(limit: Int? = nil, since: UTCTime? = nil, until: UTCTime? = nil, archived: Bool = false, oldestFirst: Bool = false) {
         self.limit = limit

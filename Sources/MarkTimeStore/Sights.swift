@@ -44,9 +44,20 @@ extension AppDatabase {
         if let since = query.since { request = request.filter(C.utcNs >= since.nanosecondsSinceEpoch) }
         if let until = query.until { request = request.filter(C.utcNs < until.nanosecondsSinceEpoch) }
         request = query.oldestFirst ? request.order(C.utcNs.asc, C.id.asc) : request.order(C.utcNs.desc, C.id.desc)
-        if let limit = query.limit { request = request.limit(limit) }
+        if let limit = query.limit { request = request.limit(limit, offset: query.offset) }
         let fetch = request
         return try read { db in try fetch.fetchAll(db).map(\.sight) }
+    }
+
+    /// How many sights `query`'s range holds (its limit and offset aside).
+    public func countSights(_ query: SightQuery) throws(StoreError) -> Int {
+        do { try query.check() } catch { throw .refused(error.description) }
+        typealias C = SightRecord.Columns
+        var request = SightRecord.filter(query.archived ? C.archivedAtNs != nil : C.archivedAtNs == nil)
+        if let since = query.since { request = request.filter(C.utcNs >= since.nanosecondsSinceEpoch) }
+        if let until = query.until { request = request.filter(C.utcNs < until.nanosecondsSinceEpoch) }
+        let count = request
+        return try read { db in try count.fetchCount(db) }
     }
 
     /// Applies the navigator's edits in one transaction; unknown ids change nothing.

@@ -25,40 +25,60 @@ struct SightRoutes {
         return try site.pages.page("now", title: "Now", snapshot.values, context: context, section: "/")
     }
 
-    /// The log's filters, as the CLI's `sights` takes them: a count, or a date range.
+    /// The log's filters, as the CLI's `sights` takes them: a date range, newest first, a
+    /// page of `pageSize` at a time (`page`, from 1), so that no request holds the page for
+    /// long however long the log (the CSV has the whole range at once).
     struct Filter {
-        var query = SightQuery(limit: 50)
+        static let pageSize = 100
+        var query = SightQuery(limit: pageSize)
+        var page = 1
         var values: [String: Any] = [:]
+        /// The range's query string, without the page.
+        var range: [String] = []
 
         init(_ request: Request) throws(InputError) {
             let q = request.uri.queryParameters
             func text(_ name: String) -> String? { q.get(name).flatMap { $0.isEmpty ? nil : $0 } }
             if let since = text("since") {
                 query.since = try UTCTime.bound(since, upper: false, what: "'from'")
-                query.limit = nil
                 values["since"] = since
+                range.append("since=\(since)")
             }
             if let until = text("until") {
                 query.until = try UTCTime.bound(until, upper: true, what: "'to'")
-                query.limit = nil
                 values["until"] = until
+                range.append("until=\(until)")
             }
+            if let page = text("page") {
+                guard let n = Int(page), n >= 1 else { throw InputError("the page '\(Text.escaped(page))' is not a page number: give 1, 2, 3…") }
+                self.page = n
+            }
+            query.offset = (page - 1) * Self.pageSize
         }
+
+        /// The link to page `n` of the same range.
+        func link(_ n: Int) -> String { "/sights?" + (range + ["page=\(n)"]).joined(separator: "&") }
     }
 
     func listPage(_ request: Request, context: WebContext) throws -> Response {
-        let filter: Filter, sights: [Sight]
+        let filter: Filter, sights: [Sight], total: Int
         do {
             filter = try Filter(request)
-            sights = try site.store.sights(filter.query)
+            (sights, total) = (try site.store.sights(filter.query), try site.store.countSights(filter.query))
         } catch {
             return try site.pages.page("sights", title: "Sights", ["error": "\(error)"], context: context, status: .badRequest,
                                        section: "/sights")
         }
         var values = filter.values
         values["sights"] = sights.map(SightView.row)
-        values["count"] = sights.count
-        values["csvQuery"] = request.uri.query ?? ""
+        values["total"] = total
+        if !sights.isEmpty {
+            values["first"] = filter.query.offset + 1
+            values["last"] = filter.query.offset + sights.count
+        }
+        if filter.page > 1 { values["newer"] = filter.link(filter.page - 1) }
+        if filter.query.offset + sights.count < total { values["older"] = filter.link(filter.page + 1) }
+        values["csvQuery"] = filter.range.joined(separator: "&")
         return try site.pages.page("sights", title: "Sights", values, context: context, section: "/sights")
     }
 
@@ -95,7 +115,7 @@ struct SightRoutes {
         var bytes: [UInt8] = []
         do {
             var query = try Filter(request).query
-            query.limit = nil
+            (query.limit, query.offset) = (nil, 0)
             query.oldestFirst = true
             _ = try SightCSV.export(site.store, query, forSpreadsheets: true) { bytes += $0 }
         } catch {

@@ -50,6 +50,31 @@ struct SightPageTests {
         }
     }
 
+    @Test("A long log comes a page of 100 at a time, newest first, with links to the pages beside")
+    func aLongLogIsPaged() async throws {
+        // Given 250 sights a minute apart
+        let t = try TestSite()
+        defer { t.remove() }
+        for i in 0..<250 { _ = try storedSight(t.store, at: Int64(i) * 60) }
+        try await t.loggedIn { client, headers, _ in
+            // When the second page of the range is asked for
+            let page = try await client.execute(uri: "/sights?since=2007-04-08&page=2", method: .get, headers: [.cookie: headers[.cookie]!]).text
+            // Then it holds sights 150 to 51 (the 101st to 200th newest), says so, and links both ways
+            #expect(page.components(separatedBy: "<tr data-id=").count - 1 == 100)
+            #expect(page.contains("<tr data-id=\"150\">") && page.contains("<tr data-id=\"51\">"))
+            #expect(!page.contains("<tr data-id=\"151\">") && !page.contains("<tr data-id=\"50\">"))
+            #expect(page.contains("101–200 of 250 sights from 2007-04-08, newest first."))
+            #expect(page.contains("<a id=\"newer\" href=\"/sights?since=2007-04-08&amp;page=1\">") || page.contains("<a id=\"newer\" href=\"/sights?since=2007-04-08&page=1\">"))
+            #expect(page.contains("page=3\">Older →</a>"))
+            // And the last page has no older link, and a page that is not a number is refused
+            let last = try await client.execute(uri: "/sights?since=2007-04-08&page=3", method: .get, headers: [.cookie: headers[.cookie]!]).text
+            #expect(last.contains("201–250 of 250 sights") && !last.contains("id=\"older\""))
+            let bad = try await client.execute(uri: "/sights?page=zero", method: .get, headers: [.cookie: headers[.cookie]!])
+            #expect(bad.status == .badRequest)
+            #expect(bad.text.contains("is not a page number: give 1, 2, 3…"))
+        }
+    }
+
     @Test func editingASightParsesAsTheCLIDoesAndShowsTheReduction() async throws {
         let t = try TestSite()
         defer { t.remove() }
