@@ -21,3 +21,24 @@ extension JSON {
         }
     }
 }
+
+/// Text made safe inside HTML, as the templates escape it (`&`, `<`, `>`, `"`, `'`).
+enum HTML {
+    static func escaped(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") })
+        else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 16)
+        for c in text.unicodeScalars {
+            switch c {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(c)
+            }
+        }
+        return out
+    }
+}
