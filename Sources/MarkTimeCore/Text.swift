@@ -26,6 +26,16 @@ public enum Text {
         }
     }
 
+    /// `text` with each scalar that `replacement` names replaced by what it returns.
+    public static func replacing<S: StringProtocol>(_ text: S, _ replacement: (Unicode.Scalar) -> String?) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            if let r = replacement(scalar) { out += r } else { out.unicodeScalars.append(scalar) }
+        }
+        return out
+    }
+
     /// `text` with every control character shown as an escape (`\n`, `\t`, `\u{1B}`), for
     /// tables and terminal lines. The store keeps the text as given.
     public static func escaped<S: StringProtocol>(_ text: S) -> String {

@@ -25,20 +25,15 @@ extension JSON {
 /// Text made safe inside HTML, as the templates escape it (`&`, `<`, `>`, `"`, `'`).
 enum HTML {
     static func escaped(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: ">") || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "'") })
-        else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 16)
-        for c in text.unicodeScalars {
+        Text.replacing(text) { c in
             switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(c)
+            case "&": "&amp;"
+            case "<": "&lt;"
+            case ">": "&gt;"
+            case "\"": "&quot;"
+            case "'": "&#39;"
+            default: nil
             }
         }
-        return out
     }
 }
