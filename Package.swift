@@ -243,7 +243,7 @@ let package = Package(
         .testTarget(
             name: "MarkTimeWebTests",
             dependencies: ["MarkTimeWeb", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices", "MarkTimeExport",
-                           "MarkTimePeople", "MarkTimePlaces", "MarkTimeTasks",
+                           "MarkTimePeople", "MarkTimePlaces", "MarkTimeTasks", "MarkTimeSystem",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
