@@ -128,26 +128,25 @@ struct ConnectionLimitTests {
         defer { t.remove() }
         let counter = ConnectionGuard.Counter()
         try await serve(t, limits: .init(connections: 20, headerSeconds: 600), counter: counter) { _, port in
-            // Given the connections open already (the test's own client's), then 25 idle ones
-            let before = counter.open.load(ordering: .relaxed)
-            let over = before + 25 - 20
-            // When the server has answered those past its most
+            // Given 25 idle connections, and at most 20 open (the test's own client may hold one)
+            // When the server has answered those past its most, and holds 20
             let (answered, waiting) = try await blocking { () -> ([String], Int) in
                 var waiting = try (0..<25).map { _ in try RawConnection(port: port) }
                 var answered: [String] = []
-                while answered.count < over, !waiting.isEmpty {
-                    guard let ready = waiting.firstIndex(where: { $0.ready(within: 0.05) }) else { continue }
-                    answered.append(waiting.remove(at: ready).readAll())
+                while counter.open.load(ordering: .relaxed) != 20 || waiting.contains(where: { $0.ready(within: 0.05) }) {
+                    if let ready = waiting.firstIndex(where: { $0.ready(within: 0) }) { answered.append(waiting.remove(at: ready).readAll()) }
                 }
-                return (answered, waiting.filter { !$0.ready(within: 0) }.count)
+                return (answered, waiting.count)
             }
-            // Then exactly those past 20 were answered, each 503 with the sentence, and the others wait for their request
-            #expect(answered.count == over)
+            // Then 5 or more were answered (one more if the client was connected), each 503 with
+            // the sentence, and every other one is kept open, waiting for its request
+            #expect(answered.count >= 5 && answered.count <= 6, "\(answered.count)")
+            #expect(answered.count + waiting == 25)
             for answer in answered {
                 #expect(answer.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "\(answer.prefix(200))")
                 #expect(answer.hasSuffix("The Pi's page has 20 connections open, its most: try again in a minute.\n"))
             }
-            #expect(waiting == 25 - over)
+            #expect(counter.open.load(ordering: .relaxed) == 20)
         }
     }
 
@@ -156,7 +155,8 @@ struct ConnectionLimitTests {
         OpenFileLimit.raise(to: 4_500)
         let t = try TestSite()
         defer { t.remove() }
-        try await serve(t) { client, port in
+        // The head timeout would close the test's own client while 2,000 connect on a loaded machine.
+        try await serve(t, limits: .init(headerSeconds: 600)) { client, port in
             // Given 2,000 connections that send nothing
             let idle = try await blocking { try (0..<2_000).map { _ in try RawConnection(port: port) } }
             // When a logged-in phone asks for the Now page
