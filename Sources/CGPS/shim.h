@@ -11,7 +11,7 @@
 // libgps API 11 (gpsd 3.22, bookworm), 12 (3.23), 14 (3.24 to 3.26; trixie's 3.25) and 16
 // (3.27, unstable); 13 and 15 were never released. Each release's gps.h was read for what
 // this shim uses, and these are the same in all of them: gps_open, gps_read(gd, NULL, 0),
-// gps_waiting, gps_close; gps_mask_t set with TIME_SET, LATLON_SET, MODE_SET, PPS_SET at the
+// gps_waiting, gps_close; gps_mask_t set with TIME_SET, LATLON_SET, MODE_SET, SATELLITE_SET, PPS_SET at the
 // same bits; struct gps_fix_t's mode (int), latitude, longitude, eph, epx, speed, track
 // (double) and time (timespec_t); struct timedelta_t pps with real and clock; WATCH_ENABLE,
 // WATCH_JSON and WATCH_PPS with the same values. What differs is handled here:
@@ -27,6 +27,11 @@
 typedef struct {
     /// The gps_read() result: bytes read, 0 when nothing was ready, -1 on error or EOF.
     int status;
+    /// The message was a report from the receiver (a fix, time, satellites or PPS), not
+    /// gpsd's own VERSION, DEVICES or WATCH answer.
+    int is_report;
+    /// gpsd said its fix mode (a TPV): `mode` holds it, 0 (not seen) to 3 (3D).
+    int has_mode;
     int has_fix;
     int mode;
     double latitude;
@@ -86,6 +91,8 @@ static inline void cgps_read(struct gps_data_t *gd, cgps_report *out) {
     out->epx = gd->fix.epx;
     out->speed = gd->fix.speed;
     out->track = gd->fix.track;
+    out->is_report = (gd->set & (MODE_SET | TIME_SET | LATLON_SET | SATELLITE_SET | PPS_SET)) != 0;
+    out->has_mode = (gd->set & MODE_SET) != 0;
     out->has_fix = (gd->set & (MODE_SET | LATLON_SET)) != 0 && gd->fix.mode >= MODE_2D &&
                    isfinite(gd->fix.latitude) && isfinite(gd->fix.longitude);
     out->has_time = (gd->set & TIME_SET) != 0 && gd->fix.mode >= MODE_2D && gd->fix.time.tv_sec > 0;

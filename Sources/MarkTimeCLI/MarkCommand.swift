@@ -10,9 +10,11 @@ extension MarkTime {
         static let configuration = CommandConfiguration(
             abstract: "Record a sight now, as the button does.",
             discussion: """
-                The time comes from the daemon's clock while it has a fresh sample (pps, system or gps), else from \
-                the system clock: `system` when adjtimex says it is synchronised, else `unsynced`. The daemon's \
-                latest GPS fix is stored with the sight when it is fresh. A running daemon beeps once it is stored.
+                A running daemon is asked to record the press: it stamps the instant from its own clock track (pps, \
+                system or gps) and stores its current GPS fix, as for the button, beeps once the sight is stored, \
+                and this prints what it stored. Without a daemon (or when it does not answer within 5 s) the press \
+                is recorded here: the time from the daemon's last published sample while fresh, else the system \
+                clock (`system` when adjtimex says it is synchronised, else `unsynced`).
 
                 Example: marktime mark --note "Sun LL, first of three"
                 """)
@@ -36,8 +38,8 @@ extension MarkTime {
             let (reading, estimate) = try sharedClock(settings, published)
             let recorder = SightRecorder(store: db, beeper: DaemonBeeper(store: db.path), logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }),
                                          attempts: 3)
-            let sight = try await recorder.record(instant: reading.instant, estimate: estimate, fix: published?.fix,
-                                                  settings: settings, note: note, trigger: .cli, createdAt: estimate.utc)
+            let sight = try await recorder.recordAskingDaemon(instant: reading.instant, estimate: estimate, fix: published?.fix,
+                                                              settings: settings, note: note)
             if quiet {
                 print(sight.id ?? 0)
             } else if format == .json {

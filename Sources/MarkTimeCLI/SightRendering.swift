@@ -38,7 +38,7 @@ enum SightRendering {
             }
             table.rows.append([
                 String(s.id ?? 0), s.estimate.utc.sightFormat, s.estimate.utc.isoDate, s.estimate.source.rawValue,
-                uncertainty(s.estimate.uncertainty), s.position?.ddm ?? "no fix", s.body ?? "", s.limb?.rawValue ?? "",
+                uncertainty(s.estimate.uncertainty), s.positionSummary, s.body ?? "", s.limb?.rawValue ?? "",
                 s.hs.map(SextantAngle.format) ?? "",
             ])
         }

@@ -44,7 +44,9 @@ extension MarkTime {
                     ("daemon_heartbeat_age_s", .from(age)),
                     ("daemon_stopped", .from(published?.stopped)),
                     ("gpsd", .from(published?.gpsd)),
-                    ("fix_mode", .from(published?.fix?.mode)),
+                    // gpsd's mode now: 1 or 0 once the fix is lost, when lat and lon are the last known.
+                    ("fix_mode", .from(published?.fix.map { $0.lost?.mode ?? $0.mode })),
+                    ("fix_lost_s", .from(published?.fix?.lost?.age(at: reading.instant))),
                     ("lat", .from(published?.fix?.position.latitude)),
                     ("lon", .from(published?.fix?.position.longitude)),
                     ("position", .from(published?.fix?.position.ddm)),
@@ -62,7 +64,10 @@ extension MarkTime {
                 if let published {
                     lines.append(("daemon", SightRendering.daemonState(holder: holder, published: published, age: age, now: reading.instant)))
                     lines.append(("gpsd", published.gpsd))
-                    if let fix = published.fix {
+                    if let fix = published.fix, let lost = fix.lost {
+                        lines.append(("position", "no fix: \(lost.sentence(at: reading.instant)); last \(SightRendering.fixMode(fix.mode)) fix "
+                                      + "\(fix.position.ddm), \(fixAge.map { SightRendering.fixed($0, 1) } ?? "?") s old"))
+                    } else if let fix = published.fix {
                         let eph = fix.horizontalError.map { ", ±\(SightRendering.fixed($0, 0)) m" } ?? ""
                         lines.append(("position", "\(fix.position.ddm)  (\(SightRendering.fixMode(fix.mode)) fix\(eph), \(fixAge.map { SightRendering.fixed($0, 1) } ?? "?") s old)"))
                         if let t = fix.time { lines.append(("gps time", "\(t.sightFormat)  \(t.iso8601)")) }

@@ -86,6 +86,8 @@ public struct ClockTrack: Hashable, Sendable {
     /// Kept samples not yet handed out by `takeUnsaved()`.
     public private(set) var unsaved: [Entry] = []
     private var nextSegment = 0
+    /// Sources whose samples stopped counting for new stamps (gpsd went silent) until resumed.
+    public private(set) var suspended: Set<TimeSource> = []
 
     public init(maxSampleAge seconds: Double = 10, interval: Double = 60, driftPPM: Double = 100) {
         maxSampleAgeNanoseconds = Int64(seconds * 1e9)
@@ -141,9 +143,15 @@ public struct ClockTrack: Hashable, Sendable {
         return unsaved
     }
 
-    /// Whether `source` has a sample no older than the limit at `now`.
+    /// Stops offering `source` for new stamps until `resume` (its samples stay on the track).
+    public mutating func suspend(_ source: TimeSource) { suspended.insert(source) }
+
+    /// Offers `source` again.
+    public mutating func resume(_ source: TimeSource) { suspended.remove(source) }
+
+    /// Whether `source` has a sample no older than the limit at `now`, and is not suspended.
     public func isFresh(_ source: TimeSource, now: Int64) -> Bool {
-        guard let last = latest[source] else { return false }
+        guard !suspended.contains(source), let last = latest[source] else { return false }
         return now - last.sample.monotonicNanoseconds <= maxSampleAgeNanoseconds
     }
 

@@ -66,6 +66,10 @@ public struct DaemonCore: Sendable {
         /// A clock sample from gpsd (`gps`, `pps`) or the system clock.
         case clock(ClockSample)
         case fix(Fix)
+        /// gpsd reports no fix (mode 1), or is gone (mode 0), at monotonic `at`.
+        case noFix(mode: Int, at: Int64)
+        /// gpsd at `address` is connected but has sent nothing since `since`.
+        case gpsdSilent(since: Int64, address: String)
         case gpsd(String)
         case button(String)
         /// The writer committed this sight (first try or a retry); `timing` says when.
@@ -79,8 +83,9 @@ public struct DaemonCore: Sendable {
         case stopping(now: Int64)
         /// The pending-presses file holds presses (another process kept them there).
         case pendingFound([Sight])
-        /// Another process rang the store's doorbell.
-        case doorbell(DoorbellMessage)
+        /// Another process rang the store's doorbell; `from` can be answered, `now` is the
+        /// monotonic time the ring was read at.
+        case doorbell(DoorbellMessage, from: String? = nil, now: Int64 = 0)
         /// A task's reminder is due (`late` when it was missed while the daemon was down).
         case reminderDue(id: Int64, title: String, due: UTCTime, remind: UTCTime?, late: Bool)
         /// The geofence moved the boat (its own fixes).
@@ -137,6 +142,8 @@ public struct DaemonCore: Sendable {
         /// Apply these fixes (and the time) to the geofence and the anchor watch.
         case watch([Fix], now: Int64)
         case log(LogLine)
+        /// Answer a `mark` rung at the doorbell.
+        case answer(MarkAnswer, to: String)
     }
 
     /// What the core needs from the settings.
@@ -170,12 +177,16 @@ public struct DaemonCore: Sendable {
     public private(set) var filter: ButtonFilter
     public private(set) var fix: Fix?
     public private(set) var gpsd = "starting"
+    /// gpsd went silent: since when (monotonic ns) and at what address.
+    public private(set) var gpsdSilence: (since: Int64, address: String)?
     public private(set) var button = "starting"
     public private(set) var alarmSounding = false
     /// The presses' store answers, under the one failure policy.
     private var recording = Recording()
     /// Sights the store has not taken yet, oldest first; they are in the pending-presses file.
     public var pending: [Sight] { recording.pending }
+    /// Who asked for a press through the doorbell, to answer once the store has it.
+    private var askers: [MonotonicInstant: String] = [:]
     /// Fixes not yet handed to the geofence and the anchor watch.
     private var fixesToWatch: [Fix] = []
     /// The last input event read (its monotonic time), for the edge of a drop.
@@ -218,19 +229,38 @@ public struct DaemonCore: Sendable {
             fix = f
             if f.time != nil { fixesToWatch.append(f) }
             return []
+        case .noFix(let mode, let at):
+            return lose(mode: mode, at: at)
+        case .gpsdSilent(let since, let address):
+            let first = gpsdSilence == nil
+            gpsdSilence = (since, address)
+            // A silent gpsd's time is not offered for new stamps; its fix is no longer current.
+            track.suspend(.gps)
+            return lose(mode: 0, at: since) + (first ? [.log(LogLine(.warning, "gpsd is silent; its time and fix no longer count, reconnecting", [
+                "gpsd": address, "silent_since_ns": "\(since)",
+            ]))] : [])
         case .gpsd(let text):
+            if gpsdSilence != nil {
+                gpsdSilence = nil
+                track.resume(.gps)
+            }
             gpsd = text
             return []
         case .button(let text):
             button = text
             return []
         case .stored(let sight, let timing):
-            return recording.stored(sight, timing: timing).map(Action.init)
+            let answer = askers.removeValue(forKey: sight.instant).map { Action.answer(.stored(sight.id ?? 0), to: $0) }
+            return recording.stored(sight, timing: timing).map(Action.init) + (answer.map { [$0] } ?? [])
         case .storeFailed(let sight, let reason):
-            return recording.failed(sight, reason: reason).map(Action.init)
+            // Answered after the press is in the pending-presses file.
+            let answer = askers.removeValue(forKey: sight.instant).map { Action.answer(.pending(reason), to: $0) }
+            return recording.failed(sight, reason: reason).map(Action.init) + (answer.map { [$0] } ?? [])
         case .pendingFound(let found):
             return recording.adopt(found).map(Action.init)
-        case .doorbell(let message):
+        case .doorbell(.mark(let instant, let note), let from, let now):
+            return markAsked(at: instant, note: note, from: from, now: now)
+        case .doorbell(let message, _, _):
             return doorbell(message)
         case .reminderDue(let id, let title, let due, let remind, let late):
             let line = LogLine(.notice, late ? "reminder (late)" : "reminder", [
@@ -296,6 +326,21 @@ public struct DaemonCore: Sendable {
         return actions + recording.press(sight).map(Action.init)
     }
 
+    /// `marktime mark` asked for a press at its own instant: stamped from the track, like
+    /// the button's, and recorded on the same path.
+    private mutating func markAsked(at instant: MonotonicInstant, note: String?, from: String?, now: Int64) -> [Action] {
+        func refuse(_ reason: String) -> [Action] { from.map { [.answer(.refused(reason), to: $0)] } ?? [] }
+        guard instant.bootID == bootID else { return refuse("the press is from boot \(instant.bootID), the daemon runs in \(bootID)") }
+        guard let estimate = track.estimate(at: instant.nanoseconds, now: max(now, instant.nanoseconds)) else {
+            return refuse("the daemon has no clock sample")
+        }
+        let sight = Sight.mark(instant: instant, estimate: estimate, fix: configuration.recordPosition ? fix : nil,
+                               maxFixAge: configuration.maxFixAge, note: note, trigger: .cli, createdAt: estimate.utc)
+        if estimate.source != .pps { backfillDue = true }
+        if let from { askers[instant] = from }
+        return recording.press(sight).map(Action.init)
+    }
+
     private mutating func dropped(at: Int64, clock: ClockSample?) -> [Action] {
         var actions: [Action] = []
         if let clock { actions += addClock(clock) }
@@ -312,6 +357,19 @@ public struct DaemonCore: Sendable {
             ])),
             .recordGap(gap),
         ]
+    }
+
+    // MARK: GPS
+
+    /// gpsd has no fix (mode 1), or is gone or silent (mode 0): the last fix stays, marked
+    /// lost from `at`, so nothing takes it for a current one.
+    private mutating func lose(mode: Int, at: Int64) -> [Action] {
+        guard var f = fix, f.lost == nil else { return [] }
+        f.lost = FixLoss(since: MonotonicInstant(bootID: bootID, nanoseconds: max(at, f.receivedAt.nanoseconds)), mode: mode)
+        fix = f
+        return [.log(LogLine(.notice, mode == 0 ? "GPS fix lost: gpsd is gone or silent" : "GPS fix lost: gpsd reports no fix", [
+            "mode": "\(mode)", "last_fix": f.position.ddm,
+        ]))]
     }
 
     // MARK: Time
@@ -345,9 +403,10 @@ public struct DaemonCore: Sendable {
 
     /// What `marktime status` shows, but for the sound's state, which the beeper knows.
     public func status(now: Int64, stopping: Bool = false) -> DaemonStatus {
-        DaemonStatus(pid: configuration.pid, bootID: bootID, startedAt: startedAt, heartbeat: now,
-                     clock: track.currentSample(now: now), fix: fix, gpsd: gpsd, buttonDevice: configuration.buttonDevice,
-                     buttonState: button, stopped: stopping)
+        let gpsd = gpsdSilence.map { "silent for \(Quantity.whole(max(0, Double(now - $0.since) / 1e9))) s at \($0.address); reconnecting" } ?? gpsd
+        return DaemonStatus(pid: configuration.pid, bootID: bootID, startedAt: startedAt, heartbeat: now,
+                            clock: track.currentSample(now: now), fix: fix, gpsd: gpsd, buttonDevice: configuration.buttonDevice,
+                            buttonState: button, stopped: stopping)
     }
 
     // MARK: The anchor watch
@@ -371,7 +430,7 @@ public struct DaemonCore: Sendable {
 
     private func doorbell(_ message: DoorbellMessage) -> [Action] {
         switch message {
-        case .tasksChanged:
+        case .tasksChanged, .mark:
             return []
         case .placesChanged:
             return [.resendPlaces]

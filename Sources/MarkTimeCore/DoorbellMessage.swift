@@ -7,6 +7,9 @@ public enum DoorbellMessage: Hashable, Sendable {
     case placesChanged
     /// Play a tone for a process without the sound card (the phone page, `marktime mark`).
     case beep(Tone)
+    /// Record a press at this instant (`marktime mark`'s own CLOCK_MONOTONIC reading), with
+    /// an optional note; the daemon answers with a `MarkAnswer`.
+    case mark(MonotonicInstant, note: String?)
 
     /// The message a datagram holds; nil for anything else.
     public init?(_ text: String) {
@@ -14,8 +17,15 @@ public enum DoorbellMessage: Hashable, Sendable {
         case "tasks": self = .tasksChanged
         case "places": self = .placesChanged
         default:
-            guard text.hasPrefix("beep "), let tone = Tone(rawValue: String(text.dropFirst(5))) else { return nil }
-            self = .beep(tone)
+            if text.hasPrefix("beep "), let tone = Tone(rawValue: String(text.dropFirst(5))) {
+                self = .beep(tone)
+                return
+            }
+            // mark BOOT NANOSECONDS, then the note on the lines after.
+            let lines = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: false)
+            let words = lines[0].split(separator: " ")
+            guard words.count == 3, words[0] == "mark", let ns = Int64(words[2]) else { return nil }
+            self = .mark(MonotonicInstant(bootID: String(words[1]), nanoseconds: ns), note: lines.count > 1 ? String(lines[1]) : nil)
         }
     }
 
@@ -25,6 +35,35 @@ public enum DoorbellMessage: Hashable, Sendable {
         case .tasksChanged: "tasks"
         case .placesChanged: "places"
         case .beep(let tone): "beep \(tone.rawValue)"
+        case .mark(let instant, let note): "mark \(instant.bootID) \(instant.nanoseconds)" + (note.map { "\n" + $0 } ?? "")
+        }
+    }
+}
+
+/// The daemon's answer to a `mark` rung at its doorbell.
+public enum MarkAnswer: Hashable, Sendable {
+    /// The sight is in the store, with this id.
+    case stored(Int64)
+    /// The store refused it; it waits in the pending-presses file (the failure buzz sounded).
+    case pending(String)
+    /// The daemon made no sight (the instant is from another boot, or it has no clock).
+    case refused(String)
+
+    public init?(_ text: String) {
+        let (word, rest) = text.firstIndex(of: " ").map { (text[..<$0], String(text[text.index(after: $0)...])) } ?? (text[...], "")
+        switch word {
+        case "stored": guard let id = Int64(rest) else { return nil }; self = .stored(id)
+        case "pending": self = .pending(rest)
+        case "refused": self = .refused(rest)
+        default: return nil
+        }
+    }
+
+    public var text: String {
+        switch self {
+        case .stored(let id): "stored \(id)"
+        case .pending(let reason): "pending \(reason)"
+        case .refused(let reason): "refused \(reason)"
         }
     }
 }

@@ -5,10 +5,14 @@ public struct FixUse: Hashable, Sendable {
     public var maxAge: Double
     /// The setting that sets `maxAge`, when one does (named in a refusal).
     public var key: String?
+    /// Whether the last position gpsd gave still serves after it lost the fix (where the
+    /// ship is, roughly), or only a current fix does (a sight, a place's centre).
+    public var acceptsLastKnown: Bool
 
-    public init(maxAge: Double, key: String? = nil) {
+    public init(maxAge: Double, key: String? = nil, acceptsLastKnown: Bool = false) {
         self.maxAge = maxAge
         self.key = key
+        self.acceptsLastKnown = acceptsLastKnown
     }
 
     /// Stored with a sight: `sight.max_fix_age_s`.
@@ -22,10 +26,10 @@ public struct FixUse: Hashable, Sendable {
     }
 
     /// Where the ship is, for the almanac and the star finder: a minute.
-    public static let sky = FixUse(maxAge: 60)
+    public static let sky = FixUse(maxAge: 60, acceptsLastKnown: true)
 
     /// Where the ship is, for the people board's and the day page's sky: an hour.
-    public static let ship = FixUse(maxAge: 3600)
+    public static let ship = FixUse(maxAge: 3600, acceptsLastKnown: true)
 }
 
 /// Why a fix cannot stand for a use.
@@ -34,16 +38,20 @@ public enum FixRefusal: Hashable, Sendable {
     case noPosition(mode: Int)
     /// The fix arrived in another boot: its age is unknown.
     case otherBoot
+    /// gpsd has had no fix since then (mode 1, or 0 while silent): the position is stale.
+    case lost(FixLoss)
     /// The fix is older than the use allows.
     case tooOld(age: Double, use: FixUse)
 }
 
 extension Fix {
     /// Why this fix cannot stand for `use` at `now`, or nil when it can: a 2D or 3D fix
-    /// of this boot, no older than the use allows.
+    /// of this boot, still current (or the last known, where the use accepts it), no
+    /// older than the use allows.
     public func refusal(for use: FixUse, at now: MonotonicInstant) -> FixRefusal? {
         guard mode >= 2 else { return .noPosition(mode: mode) }
         guard let age = age(at: now) else { return .otherBoot }
+        if let lost, !use.acceptsLastKnown { return .lost(lost) }
         guard age <= use.maxAge else { return .tooOld(age: age, use: use) }
         return nil
     }

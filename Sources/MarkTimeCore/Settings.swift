@@ -144,6 +144,8 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "anchor.stale_s", kind: .double(1...3600), defaultValue: .double(30), help: "seconds without a fix before the anchor watch warns that it is blind"),
         ConfigKey(name: "home.zone", kind: .zone, defaultValue: .string(""), help: "your home time zone, e.g. Australia/Brisbane; empty means the system's"),
         ConfigKey(name: "gpsd.address", kind: .address, defaultValue: .string("localhost:2947"), help: "gpsd HOST:PORT"),
+        ConfigKey(name: "gpsd.silent_s", kind: .double(1...600), defaultValue: .double(5),
+                  help: "seconds without a report before gpsd counts as silent: its time and fix stop counting and marktime reconnects"),
         ConfigKey(name: "web.enabled", kind: .bool, defaultValue: .bool(true), help: "`marktime daemon` starts and supervises the phone page, `marktime web` (true/false)"),
         ConfigKey(name: "web.listen", kind: .address, defaultValue: .string("0.0.0.0:8080"), help: "the phone page's HOST:PORT; 0.0.0.0 is every network"),
         ConfigKey(name: "web.tls_cert", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "PEM certificate file for HTTPS; empty serves plain HTTP"),
@@ -254,6 +256,8 @@ public struct Settings: Hashable, Sendable {
         }
     }
     public var gpsdAddress: String { get throws(InputError) { try string("gpsd.address") } }
+    /// Seconds without a report before gpsd counts as silent.
+    public var gpsdSilence: Double { get throws(InputError) { try double("gpsd.silent_s") } }
     /// `share.*`; a topic part with `/`, `+` or `#`, or a tid that is not two characters, is refused.
     public var share: ShareSettings {
         get throws(InputError) {

@@ -18,6 +18,30 @@ public enum SightTrigger: String, CaseIterable, Sendable, Codable {
     case button, cli, phone
 }
 
+/// gpsd has no fix any more: since when, and the mode it reports (0 while it is silent).
+public struct FixLoss: Hashable, Sendable {
+    public var since: MonotonicInstant
+    /// gpsd's mode: 1 (no fix), or 0 (nothing seen: gpsd went silent or away).
+    public var mode: Int
+
+    public init(since: MonotonicInstant, mode: Int) {
+        self.since = since
+        self.mode = mode
+    }
+
+    /// Seconds from the loss to `instant`; `nil` across boots.
+    public func age(at instant: MonotonicInstant) -> Double? {
+        guard instant.bootID == since.bootID else { return nil }
+        return Double(instant.nanoseconds - since.nanoseconds) / 1e9
+    }
+
+    /// `gpsd has reported no fix (mode 1) for 4 s`, or `gpsd has been silent for 6 s`.
+    public func sentence(at now: MonotonicInstant) -> String {
+        let span = age(at: now).map { " for \(Quantity.whole(max(0, $0))) s" } ?? " since before this boot"
+        return mode == 0 ? "gpsd has been silent\(span)" : "gpsd has reported no fix (mode \(mode))\(span)"
+    }
+}
+
 /// A GPS fix as gpsd reported it, with the monotonic instant it arrived at.
 public struct Fix: Hashable, Sendable {
     public var position: Position
@@ -31,6 +55,9 @@ public struct Fix: Hashable, Sendable {
     /// Speed over ground in m/s, and course over ground in degrees true, when known.
     public var speed: Double?
     public var course: Double?
+    /// Set once gpsd says it has no fix (or goes silent): the position is then the last one
+    /// it gave, never a current one.
+    public var lost: FixLoss?
 
     public init(position: Position, mode: Int, horizontalError: Double?, time: UTCTime?, receivedAt: MonotonicInstant,
                 speed: Double? = nil, course: Double? = nil) {
@@ -105,6 +132,17 @@ public struct Sight: Hashable, Sendable {
         }
         sight.note = note.flatMap { $0.isEmpty ? nil : $0 }
         return sight
+    }
+
+    /// A fix older than this when the sight was taken is shown with its age.
+    public static let staleFixAge = 2.0
+
+    /// The position as a list shows it: `no fix`, the DDM position, or the DDM position
+    /// with its age when the fix was `staleFixAge` or more old at the mark.
+    public var positionSummary: String {
+        guard let position else { return "no fix" }
+        guard let age = fixAge, age >= Self.staleFixAge else { return position.ddm }
+        return "\(position.ddm) (fix \(Quantity.whole(age)) s old)"
     }
 
     /// Replaces the estimate with a better one, keeping the first on record.

@@ -63,7 +63,8 @@ public final class MarkTimeDaemon: Sendable {
             let clock = try SystemClock(trustSynchronised: try s.clock.trustSystem)
             var adapters = Adapters(clock: clock,
                             button: try EvdevButton(path: options.buttonPath, grab: try s.button.grab, logger: logger),
-                            gps: try GPSDClient(address: options.gpsdAddress, nmeaUncertainty: try s.clock.nmeaUncertainty, clock: clock, logger: logger),
+                            gps: try GPSDClient(address: options.gpsdAddress, nmeaUncertainty: try s.clock.nmeaUncertainty,
+                                                 silence: try s.gpsdSilence, clock: clock, logger: logger),
                             beeper: try s.sound.enabled ? try ALSABeeper(device: try s.sound.device, volume: try s.sound.volume, logger: logger) : nil,
                             share: nil)
             do {
@@ -269,6 +270,8 @@ public final class MarkTimeDaemon: Sendable {
             feed(.fix(fix))
             share?.fix(fix)
         case .clock(let sample): feed(.clock(sample))
+        case .noFix(let mode, let at): feed(.noFix(mode: mode, at: at.nanoseconds))
+        case .silent(let since, let address): feed(.gpsdSilent(since: since.nanoseconds, address: address))
         }
     }
 
@@ -330,6 +333,7 @@ public final class MarkTimeDaemon: Sendable {
         case .beep(let tone): beeper?.play(tone)
         case .silenceAlarm: beeper?.stop()
         case .resendPlaces: share?.placesChanged()
+        case .answer(let answer, let to): reminders.doorbell?.answer(answer.text, to: to)
         case .acknowledgeAnchor: writer.submit(.acknowledgeAnchor)
         case .recordGap(let gap): writer.submit(.gap(gap))
         case .publish(let s):

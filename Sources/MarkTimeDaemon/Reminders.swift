@@ -60,7 +60,10 @@ final class ReminderLoop: @unchecked Sendable {
                 return
             }
             timer.drain()
-            for message in (doorbell?.drain() ?? []).compactMap(DoorbellMessage.init) { feed(.doorbell(message)) }
+            for rung in doorbell?.drain() ?? [] {
+                guard let message = DoorbellMessage(rung.text) else { continue }
+                feed(.doorbell(message, from: rung.sender, now: Clocks.monotonicNanoseconds()))
+            }
         }
     }
 

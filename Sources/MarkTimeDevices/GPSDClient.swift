@@ -12,6 +12,10 @@ public enum GPSReport: Hashable, Sendable {
     case fix(Fix)
     /// A `gps` (TPV) or `pps` clock sample.
     case clock(ClockSample)
+    /// gpsd says it has no fix (mode 1), or is gone (mode 0), at `at`.
+    case noFix(mode: Int, at: MonotonicInstant)
+    /// gpsd at `address` is connected but has sent nothing since `since`.
+    case silent(since: MonotonicInstant, address: String)
 }
 
 /// A source of GPS reports; the real one is gpsd.
@@ -23,24 +27,29 @@ public protocol GPSSource: Sendable {
 /// A gpsd client over libgps, on its own thread.
 ///
 /// It watches with `WATCH_ENABLE|WATCH_JSON|WATCH_PPS` and turns TPV into fixes
-/// and `gps` clock samples (uncertainty: the configured NMEA bound), and PPS
-/// into `pps` samples. When gpsd is absent or goes away it retries with
-/// exponential backoff (1 s to 30 s), logging each change of state once.
+/// and `gps` clock samples (uncertainty: the configured NMEA bound), a TPV without a
+/// fix into `noFix`, and PPS into `pps` samples. When gpsd is absent or goes away it
+/// retries with exponential backoff (1 s to 30 s), logging each change of state once.
+/// When a connected gpsd sends nothing for `silence` (it hangs, or lost its receiver),
+/// that is reported and the client reconnects; it says `connected` again only once
+/// gpsd speaks.
 public final class GPSDClient: GPSSource, Sendable {
     public let host: String
     public let port: String
     let nmeaUncertainty: Double
+    let silence: Duration
     let clock: SystemClock
     let logger: Logger
     private let thread: PollThread
 
     /// `address` is `HOST:PORT` or `HOST` (port 2947).
-    public init(address: String, nmeaUncertainty: Double, clock: SystemClock, logger: Logger) throws(DeviceError) {
+    public init(address: String, nmeaUncertainty: Double, silence: Double = 5, clock: SystemClock, logger: Logger) throws(DeviceError) {
         do { thread = try PollThread(name: "marktime-gpsd") } catch { throw DeviceError(error) }
         let (h, p) = Self.split(address)
         host = h
         port = p
         self.nmeaUncertainty = nmeaUncertainty
+        self.silence = .milliseconds(Int64(silence * 1000))
         self.clock = clock
         self.logger = logger
     }
@@ -65,52 +74,88 @@ public final class GPSDClient: GPSSource, Sendable {
     private func run(_ t: PollThread, _ report: @Sendable (GPSReport) -> Void) {
         guard let gd = cgps_new() else { return }
         defer { cgps_free(gd) }
+        let address = "\(host):\(port)"
         var backoff = 1.0
         var lastState = ""
+        /// When gpsd last spoke, while it is silent.
+        var silentSince: MonotonicInstant?
         func say(_ state: String, _ log: () -> Void) {
             guard state != lastState else { return }
             lastState = state
             log()
             report(.state(state))
         }
+        func gone() {
+            if let reading = try? clock.read() { report(.noFix(mode: 0, at: reading.instant)) }
+        }
         while !t.isStopping {
             guard cgps_connect(gd, host, port) == 0 else {
-                say("waiting for gpsd at \(host):\(port)") {
-                    logger.warning("gpsd not reachable; retrying with backoff", metadata: ["gpsd": "\(host):\(port)"])
+                say("waiting for gpsd at \(address)") {
+                    logger.warning("gpsd not reachable; retrying with backoff", metadata: ["gpsd": "\(address)"])
                 }
+                silentSince = nil
+                gone()
                 if (try? t.wait([], timeout: .milliseconds(Int(backoff * 1000)))) != .timedOut { return }
                 backoff = min(backoff * 2, 30)
                 continue
             }
             backoff = 1
-            say("connected \(host):\(port)") { logger.info("connected to gpsd", metadata: ["gpsd": "\(host):\(port)"]) }
-            if !read(t, gd, report, lost: { say("lost gpsd at \(host):\(port)") {
-                logger.warning("gpsd went away; reconnecting", metadata: ["gpsd": "\(host):\(port)"])
-            } }) {
-                cgps_disconnect(gd)
-                return
-            }
+            func connected() { say("connected \(address)") { logger.info("connected to gpsd", metadata: ["gpsd": "\(address)"]) } }
+            if silentSince == nil { connected() }
+            let outcome = read(t, gd, report, since: silentSince, spoke: {
+                if silentSince != nil {
+                    silentSince = nil
+                    connected()
+                }
+            })
             cgps_disconnect(gd)
+            switch outcome {
+            case .stopped:
+                return
+            case .lost:
+                say("lost gpsd at \(address)") { logger.warning("gpsd went away; reconnecting", metadata: ["gpsd": "\(address)"]) }
+                silentSince = nil
+                gone()
+            case .silent(let since):
+                // Said once per silence; the core words how long it lasts.
+                if silentSince == nil {
+                    lastState = ""
+                    report(.silent(since: since, address: address))
+                }
+                silentSince = since
+            }
         }
     }
 
-    /// Reads reports until gpsd goes away (true) or the thread is stopped (false). It sleeps in
-    /// poll(2) on gpsd's socket, then takes every message libgps has (`gps_waiting` with no wait).
+    enum Outcome { case stopped, lost, silent(since: MonotonicInstant) }
+
+    /// Reads reports until gpsd goes away, goes silent for `silence`, or the thread is
+    /// stopped. It sleeps in poll(2) on gpsd's socket, then takes every message libgps has
+    /// (`gps_waiting` with no wait). `since` is when gpsd last spoke, when it was already
+    /// silent before this connection; `spoke` is called at each report.
     private func read(_ t: PollThread, _ gd: UnsafeMutablePointer<gps_data_t>, _ report: @Sendable (GPSReport) -> Void,
-                      lost: () -> Void) -> Bool {
+                      since: MonotonicInstant?, spoke: () -> Void) -> Outcome {
         var r = cgps_report()
+        guard var last = since ?? (try? clock.read())?.instant else { return .lost }
+        // This connection replaces one to a gpsd that went silent, and it has not spoken yet.
+        var stillSilent = since != nil
         while true {
-            switch try? t.wait([cgps_fd(gd)]) {
-            case .stopped, nil: return false
-            case .timedOut: continue
+            switch try? t.wait([cgps_fd(gd)], timeout: silence) {
+            case .stopped, nil: return .stopped
+            case .timedOut:
+                // Once per silence: a reconnect to a gpsd that still says nothing waits on
+                // that connection, rather than filling a stopped gpsd's accept queue.
+                if !stillSilent { return .silent(since: last) }
             case .ready:
                 repeat {
                     cgps_read(gd, &r)
-                    if r.status < 0 {
-                        lost()
-                        return true
-                    }
+                    if r.status < 0 { return .lost }
                     guard r.status > 0, let reading = try? clock.read() else { continue }
+                    if r.is_report != 0 {
+                        last = reading.instant
+                        stillSilent = false
+                        spoke()
+                    }
                     for item in Self.reports(from: r, at: reading, nmeaUncertainty: nmeaUncertainty) { report(item) }
                 } while cgps_waiting(gd, 0)
             }
@@ -126,6 +171,9 @@ public final class GPSDClient: GPSSource, Sendable {
                                 time: r.has_time != 0 ? UTCTime(nanosecondsSinceEpoch: r.time_ns) : nil,
                                 receivedAt: reading.instant, speed: r.speed.isFinite && r.speed >= 0 ? r.speed : nil,
                                 course: r.track.isFinite && (0..<360).contains(r.track) ? r.track : nil)))
+        }
+        if r.has_mode != 0, r.mode < 2 {
+            out.append(.noFix(mode: Int(r.mode), at: reading.instant))
         }
         if r.has_time != 0 {
             out.append(.clock(ClockSample(source: .gps, monotonicNanoseconds: reading.instant.nanoseconds,

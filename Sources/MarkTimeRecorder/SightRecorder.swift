@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MarkTimeCore
 import MarkTimeStore
+import MarkTimeSystem
 
 /// The recording path outside the daemon, for `marktime mark` and the phone page's MARK:
 /// the same `Recording` policy the daemon follows for the button.
@@ -97,6 +98,31 @@ public struct SightRecorder: Sendable {
 }
 
 extension SightRecorder {
+    /// `marktime mark`: the store's running daemon is asked to stamp the press at `instant`
+    /// from its own clock track (fresher than its status file) and to record it on its own
+    /// path; the sight returned is what the store holds. Without a daemon, or when it does
+    /// not answer within `timeout`, the press is recorded here with `estimate`; the store
+    /// keeps one sight per instant, so a daemon that answers late cannot make a second.
+    public func recordAskingDaemon(instant: MonotonicInstant, estimate: UTCEstimate, fix: Fix?, settings: Settings, note: String?,
+                                   timeout: Duration = .seconds(5)) async throws(StoreError) -> Sight {
+        switch Doorbell.ask(store: store.path, message: DoorbellMessage.mark(instant, note: note).text, timeout: timeout) {
+        case .answered(let text):
+            switch MarkAnswer(text) {
+            case .stored(let id)?: return try store.sight(id: id).sight
+            case .pending(let reason)?: throw .keptPending(path: pendingPresses.path, reason: reason)
+            case .refused(let reason)?: logger.notice("the daemon made no sight; recording here", metadata: ["reason": "\(reason)"])
+            case nil: logger.notice("the daemon's answer is not understood; recording here", metadata: ["answer": "\(text)"])
+            }
+        case .notSent:
+            break
+        case .noAnswer:
+            logger.warning("the daemon did not answer in time; recording here", metadata: ["timeout": "\(timeout)"])
+        }
+        let sight = try await record(instant: instant, estimate: estimate, fix: fix, settings: settings, note: note, trigger: .cli,
+                                     createdAt: estimate.utc)
+        return (try? store.sight(id: sight.id ?? 0).sight) ?? sight
+    }
+
     /// A MARK from the phone page: the phone's event time (`phoneMillis`, by its clock)
     /// placed on this machine's monotonic clock through `sync`, stamped as a button press
     /// would be at that instant, with half the best round trip added to its uncertainty.

@@ -5,8 +5,25 @@ import SystemPackage
 /// A Unix datagram socket beside the store (`marktime.sqlite-wake`): the store rings it
 /// after a change to tasks, and the daemon's reminder thread, asleep until the next
 /// reminder, wakes up to read the store again. A process without the sound card rings
-/// it with `beep TONE` for the daemon, which owns the card, to play the tone.
+/// it with `beep TONE` for the daemon, which owns the card, to play the tone. A process
+/// that needs an answer (`marktime mark`) asks from a socket of its own, and the daemon
+/// answers to that sender.
 public final class Doorbell: @unchecked Sendable {
+    /// One datagram: its text, and who sent it when the sender can be answered (a socket
+    /// with an address; its `sun_path` bytes as hex).
+    public struct Message: Hashable, Sendable {
+        public var text: String
+        public var sender: String?
+
+        public init(text: String, sender: String?) {
+            self.text = text
+            self.sender = sender
+        }
+    }
+
+    /// The largest datagram read; a longer one is cut there.
+    public static let maxMessage = 65_536
+
     public let path: String
     public let fd: Int32
 
@@ -37,14 +54,88 @@ public final class Doorbell: @unchecked Sendable {
 
     /// Empties the socket: the messages rung since the last drain.
     @discardableResult
-    public func drain() -> [String] {
-        var buffer = [UInt8](repeating: 0, count: 64), messages: [String] = []
+    public func drain() -> [Message] {
+        var buffer = [UInt8](repeating: 0, count: Self.maxMessage), messages: [Message] = []
         while true {
-            let n = recv(fd, &buffer, buffer.count, 0)
+            var from = sockaddr_un(), length = socklen_t(MemoryLayout<sockaddr_un>.size)
+            let n = withUnsafeMutablePointer(to: &from) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, &buffer, buffer.count, 0, $0, &length) }
+            }
             guard n >= 0 else { return messages }
-            messages.append(String(decoding: buffer[..<n], as: UTF8.self))
+            let pathLength = Int(length) - MemoryLayout<sa_family_t>.size
+            let sender = pathLength > 0 ? withUnsafeBytes(of: &from.sun_path) { raw in
+                raw.prefix(pathLength).map { String(format: "%02x", $0) }.joined()
+            } : nil
+            messages.append(Message(text: String(decoding: buffer[..<n], as: UTF8.self), sender: sender))
         }
     }
+
+    /// Sends `text` to the sender of a message; false when it is gone.
+    @discardableResult
+    public func answer(_ text: String, to sender: String) -> Bool {
+        var bytes: [UInt8] = []
+        var i = sender.startIndex
+        while i < sender.endIndex, let j = sender.index(i, offsetBy: 2, limitedBy: sender.endIndex), let b = UInt8(sender[i..<j], radix: 16) {
+            bytes.append(b)
+            i = j
+        }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard !bytes.isEmpty, bytes.count <= MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (k, b) in bytes.enumerated() { raw[k] = b } }
+        let payload = Array(text.utf8)
+        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, payload, payload.count, Int32(MSG_DONTWAIT), $0, length) }
+        } >= 0
+    }
+
+    /// What came of asking the daemon.
+    public enum Answer: Hashable, Sendable {
+        case answered(String)
+        /// No daemon listens (no socket, or nobody behind it).
+        case notSent
+        /// The question went, and no answer came in time.
+        case noAnswer
+    }
+
+    /// Asks the daemon of the store at `store` and waits up to `timeout` for its answer,
+    /// from a socket of this process's own (an abstract address the kernel picks).
+    public static func ask(store: String, message: String, timeout: Duration) -> Answer {
+        guard var address = try? address(path(forStore: store)),
+              let s = try? systemCall("socket", { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
+        else { return .notSent }
+        defer { close(s) }
+        // Autobind: an address of the family alone gets a unique abstract name.
+        var own = sockaddr_un()
+        own.sun_family = sa_family_t(AF_UNIX)
+        let bound = withUnsafePointer(to: &own) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sa_family_t>.size)) }
+        }
+        let bytes = Array(message.utf8)
+        guard bound == 0, bytes.count <= maxMessage else { return .notSent }
+        let sent = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(s, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        guard sent >= 0 else { return .notSent }
+        let deadline = Clocks.monotonicNanoseconds() + Int64(timeout.components.seconds) * 1_000_000_000
+            + timeout.components.attoseconds / 1_000_000_000
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let left = deadline - Clocks.monotonicNanoseconds()
+            guard left > 0 else { return .noAnswer }
+            var p = pollfd(fd: s, events: Int16(POLLIN), revents: 0)
+            let n = poll(&p, 1, Int32(clamping: (left + 999_999) / 1_000_000))
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return .noAnswer }
+            let got = recv(s, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+            if got >= 0 { return .answered(String(decoding: buffer[..<got], as: UTF8.self)) }
+            if errno != EAGAIN, errno != EINTR { return .noAnswer }
+        }
+    }
+
 
     deinit {
         close(fd)
@@ -57,7 +148,7 @@ public final class Doorbell: @unchecked Sendable {
               let s = try? systemCall("socket", { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
         else { return }
         defer { close(s) }
-        let bytes = Array(message.utf8.prefix(64))
+        let bytes = Array(message.utf8.prefix(maxMessage))
         _ = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 sendto(s, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_un>.size))

@@ -139,7 +139,7 @@ enum SightView {
         let id = s.id ?? 0
         return "<tr data-id=\"\(id)\"><td><a href=\"/sights/\(id)\">\(id)</a></td><td class=\"num\">\(e(s.estimate.utc.isoDate)) \(e(s.estimate.utc.sightTimeOfDay))</td>"
             + "<td data-label=\"source\">\(e(s.estimate.source.rawValue)) \(e(uncertainty(s.estimate.uncertainty)))</td>"
-            + "<td class=\"num\" data-label=\"GPS\">\(e(s.position?.ddm ?? "no fix"))</td><td data-label=\"body\">\(e(s.body ?? ""))</td>"
+            + "<td class=\"num\" data-label=\"GPS\">\(e(s.positionSummary))</td><td data-label=\"body\">\(e(s.body ?? ""))</td>"
             + "<td class=\"num\" data-label=\"Hs\">\(e(s.hs.map(SextantAngle.format) ?? ""))</td></tr>\n"
     }
 

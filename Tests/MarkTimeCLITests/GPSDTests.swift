@@ -55,6 +55,85 @@ struct GPSDTests {
         #expect(sights.first?["source"] as? String == "gps")
     }
 
+    @Test func aLostFixIsSaidAtOnceAndAMarkStoresNoPosition() throws {
+        // Given gpsd playing 20 s with a fix, then 300 s in which the receiver has none
+        let gps = try FakeGPS(folder: cli.folder, log: FakeGPS.losingItsFix(fixes: 20, lost: 300))
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        #expect(try eventually(within: 30, hasFix), "daemon log:\n\(daemon.log)\ngpsfake:\n\(gps.child.output)")
+
+        // When gpsd reports mode 1
+        #expect(try eventually(within: 40) { try status()["fix_mode"] as? Int == 1 }, "daemon log:\n\(daemon.log)")
+
+        // Then status says there is no fix, and words the last one as the last
+        let table = try cli.run(["status"]).stdout
+        #expect(table.contains("position  no fix: gpsd has reported no fix (mode 1) for "), "\(table)")
+        #expect(table.contains("; last 3D fix 27° 22'.84 S  153° 22'.84 E, "), "\(table)")
+        #expect(try status()["fix_lost_s"] is Double)
+        // And a mark stores no position, and the log says when the fix went
+        let mark = try cli.json(["mark"]) as? [String: Any] ?? [:]
+        #expect(mark["lat"] is NSNull && mark["fix_mode"] is NSNull, "\(mark)")
+        #expect(daemon.log.contains("GPS fix lost: gpsd reports no fix"), "\(daemon.log)")
+    }
+
+    @Test func aStoppedGpsdIsFoundSilentStopsCountingAndIsTakenBackWhenItSpeaks() throws {
+        // Given the daemon stamping from gpsd's time
+        let gps = try FakeGPS(folder: cli.folder)
+        defer { gps.kill() }
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        #expect(try eventually(within: 30) { try status()["source"] as? String == "gps" }, "daemon log:\n\(daemon.log)\ngpsfake:\n\(gps.child.output)")
+        let pid = try #require(gps.gpsdPID)
+
+        // When gpsd hangs (SIGSTOP): its socket stays open and says nothing
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+
+        // Then status says it is silent, counting, and the time no longer comes from gps
+        #expect(try eventually(within: 30) { (try status()["gpsd"] as? String)?.hasPrefix("silent for ") == true },
+                "daemon log:\n\(daemon.log)")
+        let said = try status()
+        #expect((said["gpsd"] as? String)?.hasSuffix(" s at \(gps.address); reconnecting") == true, "\(said)")
+        #expect(said["source"] as? String == "unsynced", "\(said)")
+        #expect(said["fix_mode"] as? Int == 0, "\(said)")
+        #expect(daemon.log.contains("gpsd is silent; its time and fix no longer count, reconnecting"), "\(daemon.log)")
+        // And a mark now is neither stamped from gps nor given the old position
+        let mark = try cli.json(["mark"]) as? [String: Any] ?? [:]
+        #expect(mark["source"] as? String == "unsynced", "\(mark)")
+        #expect(mark["lat"] is NSNull, "\(mark)")
+
+        // When gpsd runs again (SIGCONT)
+        kill(pid, SIGCONT)
+
+        // Then it is connected and counts again
+        #expect(try eventually(within: 30) { try status()["gpsd"] as? String == "connected \(gps.address)" }, "daemon log:\n\(daemon.log)")
+        #expect(try eventually(within: 10) { try status()["source"] as? String == "gps" })
+        #expect(try eventually(within: 10, hasFix))
+    }
+
+    @Test func aCLIMarkIsStampedAndStoredByTheDaemon() throws {
+        // Given the daemon with gpsd's time and fix
+        let gps = try FakeGPS(folder: cli.folder)
+        defer { gps.kill() }
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        #expect(try eventually(within: 30, hasFix), "daemon log:\n\(daemon.log)\ngpsfake:\n\(gps.child.output)")
+
+        // When the navigator marks from the command line, with a note
+        let mark = try cli.json(["mark", "--note", "Sun LL"]) as? [String: Any] ?? [:]
+
+        // Then the daemon stamped and stored it, as for the button: its log has the sight
+        // (only the daemon logs there), and what is printed is what the store holds
+        #expect(mark["source"] as? String == "gps", "\(mark)")
+        #expect(mark["trigger"] as? String == "cli")
+        #expect(mark["lat_ddm"] as? String == "27° 22'.84 S", "\(mark)")
+        #expect(eventually(within: 10) { daemon.log.contains("trigger=cli") && daemon.log.contains("sight stored") }, "\(daemon.log)")
+        let stored = (try cli.json(["sights"]) as? [[String: Any]])?.first ?? [:]
+        #expect(stored["utc"] as? String == mark["utc"] as? String)
+        #expect(stored["note"] as? String == "Sun LL")
+        #expect(stored["id"] as? Int64 == mark["id"] as? Int64)
+    }
+
     @Test func reconnectsWhenGpsdRestarts() throws {
         // Given the daemon connected to gpsd
         let first = try FakeGPS(folder: cli.folder)

@@ -28,30 +28,59 @@ public final class FakeGPS {
         }.joined()
     }
 
+    /// `fixes` seconds of the log's fix at 27° 22'.84 S 153° 22'.84 E from 10:00:00, then
+    /// `lost` seconds in which the receiver has none (RMC status V, GGA quality 0).
+    public static func losingItsFix(date: String = "140325", fixes: Int, lost: Int) -> String {
+        log(date: date, seconds: fixes) + (fixes..<(fixes + lost)).map { i in
+            let t = String(format: "%02d%02d%02d.00", 10 + i / 3600, i / 60 % 60, i % 60)
+            return [
+                "GPRMC,\(t),V,,,,,,,\(date),,,N",
+                "GPGGA,\(t),,,,,0,00,99.9,,M,,M,,",
+            ].map(sentence).joined()
+        }.joined()
+    }
+
     public static func sentence(_ body: String) -> String {
         let sum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
         return "$\(body)*\(String(format: "%02X", sum))\r\n"
     }
 
-    /// Starts gpsfake on `port` (a free one when nil) with `log` written to `folder`. `cycle`
+    /// Starts gpsfake on `port` (a free one when nil) with `log` written to `folder`; gpsd logs
+    /// at level 3 (devices and clients) into `child.output`, for a failing test to show. `cycle`
     /// is the delay between sentences: 0.5 s gives log time at the real rate. `once` plays
     /// the log once instead of in a loop.
     public init(folder: String, port: UInt16? = nil, log: String = FakeGPS.log(), cycle: Double = 0.5, once: Bool = false) throws {
         self.port = try port ?? FakeGPS.freePort()
         let file = folder + "/gps-\(self.port).nmea"
         try log.write(toFile: file, atomically: true, encoding: .utf8)
-        child = try Child("/usr/bin/gpsfake", ["-q", "-c", "\(cycle)", "-P", "\(self.port)"] + (once ? ["-1"] : []) + [file],
+        child = try Child("/usr/bin/gpsfake", ["-q", "-D", "3", "-c", "\(cycle)", "-P", "\(self.port)"] + (once ? ["-1"] : []) + [file],
                           log: folder + "/gpsfake-\(self.port).log",
                           environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"])
-        // gpsfake feeds its log from the start, watched or not: return once gpsd listens, so
-        // a client started now connects at its first try, not after a retry's back-off.
-        _ = eventually(within: 15) { self.isListening() }
+        // gpsfake feeds its log from the start, watched or not: return once gpsd listens and
+        // has the fake receiver, so a client started now connects at its first try, not after
+        // a retry's back-off. gpsfake adds the receiver after gpsd listens, and gpsd (without
+        // -n) opens a receiver only at a client's WATCH: a client that watched before the
+        // receiver came would get no report until it watched again.
+        _ = eventually(within: 15) { self.hasReceiver() }
     }
 
-    /// Whether gpsd accepts a connection (closed at once, without a command).
-    func isListening() -> Bool { tcpAccepts(port: port) }
+    /// Whether gpsd lists the fake receiver among its devices.
+    func hasReceiver() -> Bool { gpsdDevices(port: port)?.contains("\"path\":\"") == true }
 
     public var address: String { "127.0.0.1:\(port)" }
+
+    /// The process id of gpsfake's gpsd (the one listening on `port`).
+    public var gpsdPID: pid_t? {
+        let procs = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for entry in procs {
+            guard let pid = pid_t(entry), let cmdline = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+            let args = cmdline.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+            if args.first.map({ $0.hasSuffix("gpsd") }) == true, zip(args, args.dropFirst()).contains(where: { $0 == "-S" && $1 == "\(port)" }) {
+                return pid
+            }
+        }
+        return nil
+    }
 
     /// Kills gpsfake and its gpsd at once, as a crash would.
     public func kill() { child.stop(SIGKILL) }

@@ -152,3 +152,28 @@ public func tcpAccepts(port: UInt16) -> Bool {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
     }
 }
+
+/// gpsd's answer to `?DEVICES;` on `port` (its DEVICES line), or nil when none came within 2 s.
+public func gpsdDevices(port: UInt16) -> String? {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var addr = sockaddr_in()
+    addr.sin_family = sa_family_t(AF_INET)
+    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
+    addr.sin_port = port.bigEndian
+    var timeout = timeval(tv_sec: 2, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    let connected = withUnsafePointer(to: &addr) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+    let ask = Array("?DEVICES;\n".utf8)
+    guard connected, send(fd, ask, ask.count, 0) == ask.count else { return nil }
+    var text = "", buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = recv(fd, &buffer, buffer.count, 0)
+        guard n > 0 else { return nil }
+        text += String(decoding: buffer[..<n], as: UTF8.self)
+        if let line = text.split(separator: "\n").first(where: { $0.contains("\"class\":\"DEVICES\"") }) { return String(line) }
+    }
+}

@@ -1,0 +1,130 @@
+import MarkTimeCore
+import Testing
+
+/// What the core makes of gpsd losing its fix or going silent, and of a `mark` asked
+/// through the doorbell (#45).
+@Suite("The core, honest about the GPS, and marks asked of the daemon")
+struct GPSHonestyTests {
+    let at11 = MonotonicInstant(bootID: "boot-a", nanoseconds: 11 * second)
+
+    @Test func aNoFixReportMarksTheFixLostAndAPressStoresNoPosition() {
+        // Given a core with a 3D fix received at 10 s
+        var core = startedCore()
+        // When gpsd reports mode 1 at 10.5 s
+        let said = core.handle(.noFix(mode: 1, at: 10 * second + 500_000_000))
+        // Then the fix is kept as lost since 10.5 s, said once, and a press at 11 s stores no position
+        #expect(core.fix?.lost == FixLoss(since: MonotonicInstant(bootID: "boot-a", nanoseconds: 10 * second + 500_000_000), mode: 1))
+        #expect(said.messages == ["GPS fix lost: gpsd reports no fix"])
+        #expect(core.handle(.noFix(mode: 1, at: 11 * second)).isEmpty)
+        let sight = core.handle(.input(keyDown(11 * second), clock: nil)).inserts.first
+        #expect(sight?.position == nil)
+        #expect(sight?.fixMode == nil)
+        // And the published status says so
+        #expect(core.status(now: 12 * second).fix?.lost?.mode == 1)
+    }
+
+    @Test func aNewFixAfterTheLossIsCurrentAgain() {
+        var core = startedCore()
+        _ = core.handle(.noFix(mode: 1, at: 10 * second + 500_000_000))
+        var fresh = testFix
+        fresh.receivedAt = at11
+        _ = core.handle(.fix(fresh))
+        #expect(core.fix?.lost == nil)
+        #expect(core.handle(.input(keyDown(11 * second), clock: nil)).inserts.first?.fixMode == 3)
+    }
+
+    @Test func theLastKnownPositionStillServesTheSkyButNotASightOrAPlace() throws {
+        var fix = testFix
+        fix.lost = FixLoss(since: at11, mode: 1)
+        let now = MonotonicInstant(bootID: "boot-a", nanoseconds: 15 * second)
+        #expect(fix.refusal(for: .sky, at: now) == nil)
+        #expect(fix.refusal(for: .ship, at: now) == nil)
+        #expect(fix.refusal(for: try .sight(Settings()), at: now) == .lost(FixLoss(since: at11, mode: 1)))
+        let status = DaemonStatus(pid: 1, bootID: "boot-a", startedAt: 0, heartbeat: 15 * second, fix: fix)
+        #expect(throws: InputError("--here needs a current GPS fix, and gpsd has reported no fix (mode 1) for 4 s; give --position POS")) {
+            try DaemonStatus.freshPosition(status, now: now, use: try .place(Settings()), what: "--here", instead: "--position POS")
+        }
+    }
+
+    @Test func aSilentGpsdStopsCountingForNewStampsAndComesBackWhenItSpeaks() {
+        // Given GPS time from 0 to 10 s and a fix at 10 s
+        var core = startedCore()
+        // When gpsd has said nothing since 10 s, and that is found at 15 s
+        let said = core.handle(.gpsdSilent(since: 10 * second, address: "localhost:2947"))
+        // Then it is logged once, the fix is lost (mode 0), and status counts the silence
+        #expect(said.messages == ["GPS fix lost: gpsd is gone or silent", "gpsd is silent; its time and fix no longer count, reconnecting"])
+        #expect(core.handle(.gpsdSilent(since: 10 * second, address: "localhost:2947")).isEmpty)
+        #expect(core.fix?.lost?.mode == 0)
+        #expect(core.status(now: 17 * second).gpsd == "silent for 7 s at localhost:2947; reconnecting")
+        // And a press at 15 s is not stamped from gps, though its last sample is within 10 s
+        let clock = sample(.unsynced, mono: 15 * second, utc: 99 * second, nil)
+        #expect(core.handle(.input(keyDown(15 * second), clock: clock)).inserts.first?.estimate.source == .unsynced)
+        // When gpsd speaks again
+        _ = core.handle(.gpsd("connected localhost:2947"))
+        _ = core.handle(.clock(sample(.gps, mono: 16 * second, utc: logDay + 16 * second, 0.5)))
+        // Then gps counts again, and status says connected
+        #expect(core.handle(.input(keyDown(16 * second), clock: nil)).inserts.first?.estimate.source == .gps)
+        #expect(core.status(now: 17 * second).gpsd == "connected localhost:2947")
+    }
+
+    @Test func aMarkAskedThroughTheDoorbellIsStampedFromTheTrackAndAnsweredOnceStored() {
+        // Given a core with GPS time and a fix
+        var core = startedCore()
+        // When `marktime mark` asks for a press at 10.25 s, from socket "00abcd"
+        let instant = MonotonicInstant(bootID: "boot-a", nanoseconds: 10 * second + 250_000_000)
+        let asked = core.handle(.doorbell(.mark(instant, note: "Sun LL"), from: "00abcd", now: 10 * second + 300_000_000))
+        // Then one insert: marked by the CLI, with its note, GPS time and the fix, as a button press
+        #expect(asked.count == 1)
+        let sight = asked.inserts.first
+        #expect(sight?.trigger == .cli)
+        #expect(sight?.note == "Sun LL")
+        #expect(sight?.estimate.source == .gps)
+        #expect(sight?.estimate.utc == UTCTime(nanosecondsSinceEpoch: logDay + 10 * second + 250_000_000))
+        #expect(sight?.position == testFix.position)
+        // When the store has it: the ok tone, the log line, and the answer with its id
+        var stored = sight!
+        stored.id = 42
+        let done = core.handle(.stored(stored, timing: nil))
+        #expect(done.tones == [.ok])
+        #expect(done.last == .answer(.stored(42), to: "00abcd"))
+        // And nothing is answered twice
+        #expect(!core.handle(.stored(stored, timing: nil)).contains(.answer(.stored(42), to: "00abcd")))
+    }
+
+    @Test func aMarkTheStoreRefusesIsAnsweredPendingAfterItIsKept() {
+        var core = startedCore()
+        let instant = MonotonicInstant(bootID: "boot-a", nanoseconds: 10 * second)
+        let sight = core.handle(.doorbell(.mark(instant, note: nil), from: "00ab", now: 10 * second)).inserts[0]
+        let failed = core.handle(.storeFailed(sight, reason: "disk I/O error"))
+        #expect(failed.first == .keepPending(sight))
+        #expect(failed.last == .answer(.pending("disk I/O error"), to: "00ab"))
+    }
+
+    @Test func aMarkFromAnotherBootOrWithNoClockIsRefused() {
+        var core = startedCore()
+        let other = MonotonicInstant(bootID: "boot-z", nanoseconds: 10 * second)
+        #expect(core.handle(.doorbell(.mark(other, note: nil), from: "00ab", now: 10 * second))
+                == [.answer(.refused("the press is from boot boot-z, the daemon runs in boot-a"), to: "00ab")])
+        var bare = DaemonCore(configuration: try! .init(settings: Settings()))
+        _ = bare.handle(.started(bootID: "boot-a", now: 0, track: [], pending: []))
+        #expect(bare.handle(.doorbell(.mark(MonotonicInstant(bootID: "boot-a", nanoseconds: second), note: nil), from: "00ab", now: second))
+                == [.answer(.refused("the daemon has no clock sample"), to: "00ab")])
+    }
+
+    @Test("A mark's text reads back with its note, newlines and all; answers read back", arguments: [
+        DoorbellMessage.mark(MonotonicInstant(bootID: "b0d1", nanoseconds: 123_456_789), note: nil),
+        .mark(MonotonicInstant(bootID: "b0d1", nanoseconds: 5), note: "Sun LL\nsecond line"),
+        .mark(MonotonicInstant(bootID: "b0d1", nanoseconds: 5), note: ""),
+    ])
+    func aMarkReadsBack(message: DoorbellMessage) {
+        #expect(DoorbellMessage(message.text) == message)
+    }
+
+    @Test func answersReadBack() {
+        for answer in [MarkAnswer.stored(7), .pending("disk I/O error"), .refused("no clock")] {
+            #expect(MarkAnswer(answer.text) == answer)
+        }
+        #expect(MarkAnswer("stored seven") == nil)
+        #expect(DoorbellMessage("mark b0d1") == nil)
+    }
+}
