@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "marktime-rig", targets: ["MarkTimeRig"]),
         .executable(name: "marktime-sky-bench", targets: ["MarkTimeSkyBench"]),
         .executable(name: "marktime-share-burst-bench", targets: ["MarkTimeShareBurstBench"]),
+        .executable(name: "marktime-press-bench", targets: ["MarkTimePressBench"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -228,6 +229,13 @@ let package = Package(
                                                                           "MarkTimeCore", "MarkTimeSystem", "MarkTimePlaces",
                                                                           .product(name: "Logging", package: "swift-log")],
                           path: "Tests/bench/ShareBurst"),
+        // Tests/bench/press-instructions: a press against a bare insert, in callgrind's instructions.
+        .target(name: "CCallgrind", path: "Tests/bench/CCallgrind"),
+        .executableTarget(name: "MarkTimePressBench", dependencies: ["CCallgrind", "DaemonFakes", "MarkTimeDaemon", "MarkTimeDevices",
+                                                                     "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem",
+                                                                     .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                                                                     .product(name: "Logging", package: "swift-log")],
+                          path: "Tests/bench/PressInstructions"),
 
         .testTarget(name: "MarkTimeCoreTests", dependencies: ["MarkTimeCore"]),
         .testTarget(name: "MarkTimeSkyTests", dependencies: ["MarkTimeSky", "MarkTimeCore"]),

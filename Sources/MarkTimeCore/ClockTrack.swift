@@ -235,24 +235,97 @@ public struct ClockTrack: Hashable, Sendable {
 }
 
 extension StampProvenance {
-    /// As JSON, by `JSON`'s writer (on every press's path, where Foundation's `JSONEncoder`
-    /// took about a millisecond on the rig); nil when a number is not finite (JSON cannot
-    /// hold it), as the encoder's error was.
+    /// As JSON, written byte by byte into one buffer (on every press's path, where
+    /// Foundation's `JSONEncoder` took about a millisecond on the rig, and string appends
+    /// cost more than the rest of the stamp): the keys and the method and source names
+    /// need no escaping. Nil when a number is not finite (JSON cannot hold it), as the
+    /// encoder's error was.
     public var json: String? {
-        var items: [JSON] = []
-        for s in samples {
-            guard s.distance.isFinite, s.uncertainty?.isFinite ?? true else { return nil }
-            var fields: [(String, JSON)] = [("source", .string(s.source.rawValue)), ("monotonic_ns", .int(s.monotonicNanoseconds)),
-                                            ("utc_ns", .int(s.utcNanoseconds))]
-            if let u = s.uncertainty { fields.append(("uncertainty_s", .number(u))) }
-            fields.append(("distance_s", .number(s.distance)))
-            items.append(.object(fields))
+        guard samples.allSatisfy({ $0.distance.isFinite && ($0.uncertainty?.isFinite ?? true) }),
+              phoneRoundTrip?.isFinite ?? true else { return nil }
+        var out = JSONBytes(capacity: 64 + 144 * samples.count)
+        out.put("{\"method\":\"")
+        out.put(method.rawValue)
+        out.put("\",\"samples\":[")
+        for (i, s) in samples.enumerated() {
+            out.put(i == 0 ? "{\"source\":\"" : ",{\"source\":\"")
+            out.put(s.source.rawValue)
+            out.put("\",\"monotonic_ns\":")
+            out.put(s.monotonicNanoseconds)
+            out.put(",\"utc_ns\":")
+            out.put(s.utcNanoseconds)
+            if let u = s.uncertainty {
+                out.put(",\"uncertainty_s\":")
+                out.put(Position.plain(u))
+            }
+            out.put(",\"distance_s\":")
+            out.putSeconds(s.distance)
+            out.put("}")
         }
-        var fields: [(String, JSON)] = [("method", .string(method.rawValue)), ("samples", .array(items))]
+        out.put("]")
         if let trip = phoneRoundTrip {
-            guard trip.isFinite else { return nil }
-            fields.append(("phone_round_trip_s", .number(trip)))
+            out.put(",\"phone_round_trip_s\":")
+            out.put(Position.plain(trip))
         }
-        return JSON.object(fields).compact
+        out.put("}")
+        return out.string
     }
+}
+
+/// A JSON text built as bytes, for `StampProvenance.json`.
+struct JSONBytes {
+    private var bytes: [UInt8] = []
+
+    init(capacity: Int) { bytes.reserveCapacity(capacity) }
+
+    mutating func put(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    mutating func put(_ text: String) { bytes.append(contentsOf: text.utf8) }
+
+    /// A whole number in decimal.
+    mutating func put(_ n: Int64) {
+        if n < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = n.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                      UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { d in
+            repeat {
+                d[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            for i in stride(from: count - 1, through: 0, by: -1) { bytes.append(d[i]) }
+        }
+    }
+
+    /// A distance, which is whole nanoseconds over 1e9, as the exact decimal of those
+    /// nanoseconds: it reads back as the same Double, for a fraction of printing one.
+    mutating func putSeconds(_ distance: Double) {
+        let ns = (distance * 1e9).rounded()
+        guard abs(ns) < 1e15, Double(Int64(ns)) / 1e9 == distance else { return put(Position.plain(distance)) }
+        let n = Int64(ns)
+        if n < 0 { bytes.append(UInt8(ascii: "-")) }
+        put(Int64(n.magnitude / 1_000_000_000))
+        var fraction = Int64(n.magnitude % 1_000_000_000)
+        guard fraction != 0 else { return }
+        var width = 9
+        while fraction % 10 == 0 {
+            fraction /= 10
+            width -= 1
+        }
+        bytes.append(UInt8(ascii: "."))
+        var scale: Int64 = 1
+        for _ in 1..<width { scale *= 10 }
+        while scale > fraction {
+            bytes.append(UInt8(ascii: "0"))
+            scale /= 10
+        }
+        put(fraction)
+    }
+
+    var string: String { String(decoding: bytes, as: UTF8.self) }
 }

@@ -103,6 +103,7 @@ public final class MarkTimeDaemon: Sendable {
     let lock: DaemonLock?
     /// The store file that was opened; nil for an in-memory store.
     let storeFile: FileIdentity?
+    let storeSideFiles: [String]
     /// What the store's path names now, as last checked (`storeChanged`).
     let storeState = Mutex(FileIdentity.Change.same)
     /// The writer thread's own state: the anchor watch it keeps, and its live figures.
@@ -121,6 +122,7 @@ public final class MarkTimeDaemon: Sendable {
         self.options = options
         settings = Mutex(options.settings)
         storeFile = store.path == ":memory:" ? nil : FileIdentity.of(store.path)
+        storeSideFiles = FileIdentity.sideFiles(of: store.path)
         self.store = store
         self.logger = logger
         clock = adapters.clock
@@ -357,7 +359,7 @@ public final class MarkTimeDaemon: Sendable {
     @discardableResult
     func storeChanged() -> Bool {
         guard let storeFile else { return false }
-        let now = storeFile.check(store.path)
+        let now = storeFile.check(store.path, sideFiles: storeSideFiles)
         let before = storeState.withLock { s in
             defer { s = now }
             return s

@@ -17,6 +17,9 @@ public final class AppDatabase: Sendable {
     public let unknownMigrations: [String]
     /// The transaction `batch` holds open, which that thread's `write` and `read` join.
     private let batchSlot = Mutex<Batch?>(nil)
+    /// The sight insert, prepared once on the writer's connection. Only touched inside a
+    /// write, which GRDB runs on that connection's one serial queue.
+    nonisolated(unsafe) var sightInsert: (connection: ObjectIdentifier, statement: Statement)?
 
     private struct Batch: @unchecked Sendable {
         let thread: pthread_t

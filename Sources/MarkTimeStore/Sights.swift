@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import MarkTimeCore
 
 extension AppDatabase {
@@ -11,7 +12,16 @@ extension AppDatabase {
         var record = SightRecord(sight)
         return try writeWithoutTransaction { db in
             do {
-                try record.insert(db)
+                // One cached statement, bound and stepped through SQLite's C API: GRDB's
+                // record encoding cost more than SQLite's own insert, and its argument
+                // arrays a fifth of it (Tests/bench/press-instructions).
+                // Kept here rather than in GRDB's cache, whose key is the statement's 600 characters.
+                let connection = ObjectIdentifier(db)
+                if sightInsert?.connection != connection {
+                    sightInsert = (connection, try db.makeStatement(sql: SightRecord.insertSQL))
+                }
+                try record.insert(with: sightInsert!.statement, in: db)
+                record.id = db.lastInsertedRowID
             } catch let error as DatabaseError where error.extendedResultCode == .SQLITE_CONSTRAINT_UNIQUE {
                 record.id = try Int64.fetchOne(db, SightRecord.select(SightRecord.Columns.id)
                     .filter(SightRecord.Columns.bootID == sight.instant.bootID && SightRecord.Columns.monotonicNs == sight.instant.nanoseconds))
@@ -161,6 +171,40 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
 
     /// The table's columns, for queries.
     typealias Columns = CodingKeys
+
+    /// Every column but the id, in the order of `insertArguments`.
+    static let insertColumns: [CodingKeys] = [
+        .bootID, .monotonicNs, .utcNs, .source, .createdAtNs, .uncertaintyS, .gpsLat, .gpsLon, .fixMode, .fixAgeS, .provenance,
+        .trigger, .originalUtcNs, .originalSource, .originalUncertaintyS, .correctedAtNs, .body, .limb, .hsDeg, .ieArcmin,
+        .eyeHeightM, .temperatureC, .pressureHpa, .drLat, .drLon, .note, .editedAtNs, .archivedAtNs,
+    ]
+
+    static let insertSQL = "INSERT INTO sight (\(insertColumns.map(\.rawValue).joined(separator: ", "))) VALUES ("
+        + Array(repeating: "?", count: insertColumns.count).joined(separator: ", ") + ")"
+
+    /// Binds the values of `insertColumns` to `statement` (of `insertSQL`) and runs it once.
+    func insert(with statement: Statement, in db: Database) throws {
+        let handle = statement.sqliteStatement
+        let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+        var index: Int32 = 0
+        func bind(_ v: Int64?) { index += 1; if let v { sqlite3_bind_int64(handle, index, v) } else { sqlite3_bind_null(handle, index) } }
+        func bind(_ v: Int?) { bind(v.map(Int64.init)) }
+        func bind(_ v: Double?) { index += 1; if let v { sqlite3_bind_double(handle, index, v) } else { sqlite3_bind_null(handle, index) } }
+        func bind(_ v: String?) { index += 1; if let v { sqlite3_bind_text(handle, index, v, -1, transient) } else { sqlite3_bind_null(handle, index) } }
+        bind(bootID); bind(monotonicNs); bind(utcNs); bind(source.rawValue); bind(createdAtNs); bind(uncertaintyS); bind(gpsLat)
+        bind(gpsLon); bind(fixMode); bind(fixAgeS); bind(provenance); bind(trigger?.rawValue); bind(originalUtcNs)
+        bind(originalSource?.rawValue); bind(originalUncertaintyS); bind(correctedAtNs); bind(body); bind(limb?.rawValue); bind(hsDeg)
+        bind(ieArcmin); bind(eyeHeightM); bind(temperatureC); bind(pressureHpa); bind(drLat); bind(drLon); bind(note); bind(editedAtNs)
+        bind(archivedAtNs)
+        assert(index == Int32(Self.insertColumns.count))
+        let code = sqlite3_step(handle)
+        // The error as the step left it, before the reset.
+        let error = code == SQLITE_DONE ? nil : DatabaseError(resultCode: ResultCode(rawValue: sqlite3_extended_errcode(db.sqliteConnection)),
+                                                              message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: Self.insertSQL)
+        sqlite3_reset(handle)
+        sqlite3_clear_bindings(handle)
+        if let error { throw error }
+    }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
 

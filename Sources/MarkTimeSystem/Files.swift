@@ -192,10 +192,18 @@ public struct FileIdentity: Hashable, Sendable {
     /// Whether `path` still names this file (one `stat(2)`), and whether it or its SQLite
     /// side files can be written (a `statx(2)` each).
     public func check(_ path: String) -> Change {
+        check(path, sideFiles: Self.sideFiles(of: path))
+    }
+
+    /// `check(_:)` with the side files' paths made once (it runs before each write).
+    public func check(_ path: String, sideFiles: [String]) -> Change {
         guard let now = Self.of(path) else { return .gone }
         guard now == self else { return .replaced }
-        return [path, path + "-wal", path + "-shm"].contains(where: Self.isFrozen) ? .frozen : .same
+        return Self.isFrozen(path) || sideFiles.contains(where: Self.isFrozen) ? .frozen : .same
     }
+
+    /// SQLite's side files of the store at `path`: its `-wal` and `-shm`.
+    public static func sideFiles(of path: String) -> [String] { [path + "-wal", path + "-shm"] }
 }
 
 extension Files {

@@ -55,7 +55,10 @@ public final class FakeGPS {
         try log.write(toFile: file, atomically: true, encoding: .utf8)
         child = try Child("/usr/bin/gpsfake", ["-q", "-D", "3", "-c", "\(cycle)", "-P", "\(self.port)"] + (once ? ["-1"] : []) + [file],
                           log: folder + "/gpsfake-\(self.port).log",
-                          environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8"])
+                          // gpsfake names gpsd's control socket /tmp/gpsfake-PID.sock and takes an
+                          // old one left by a killed run with the same PID for gpsd's: it then adds
+                          // no receiver, and gpsd reports nothing. Each run gets a folder of its own.
+                          environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "TMPDIR": folder])
         // gpsfake feeds its log from the start, watched or not: return once gpsd listens and
         // has the fake receiver, so a client started now connects at its first try, not after
         // a retry's back-off. gpsfake adds the receiver after gpsd listens, and gpsd (without
