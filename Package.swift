@@ -215,6 +215,7 @@ let package = Package(
                 "CEvdev",
                 "CALSA",
                 "MarkTimeCore",
+                "MarkTimeDevices",
                 "MarkTimeStore",
                 "MarkTimeAccounts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -261,7 +262,7 @@ let package = Package(
         .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig", "MarkTimeCore"]),
         // The package's shape: declared imports, system calls only through MarkTimeSystem.
         .testTarget(name: "MarkTimeLayoutTests"),
-        .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices", "MarkTimeCore"]),
+        .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices", "MarkTimeCore", "CGPS"]),
         .testTarget(
             name: "MarkTimeSystemTests",
             dependencies: ["MarkTimeSystem", .product(name: "SystemPackage", package: "swift-system")]),

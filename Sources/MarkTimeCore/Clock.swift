@@ -34,6 +34,13 @@ public struct MonotonicInstant: Hashable, Sendable {
         self.bootID = bootID
         self.nanoseconds = nanoseconds
     }
+
+    /// The nanoseconds alone: instants of two boots rarely share them, and equality still
+    /// compares the boot. The recording policy hashes each press's instant several times,
+    /// and a boot id is 36 characters.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(nanoseconds)
+    }
 }
 
 /// One observation tying the monotonic clock to UTC: at `monotonicNanoseconds`, UTC was `utc`.
@@ -83,3 +90,32 @@ public struct UTCEstimate: Hashable, Sendable {
     }
 }
 
+
+/// How far a disciplined kernel clock may be off, from two `adjtimex()` figures read again
+/// and again: its estimated error, plus what its maximum error has grown since chrony (or
+/// ntpd) last updated them. Between updates the kernel adds 500 µs a second to the maximum
+/// error, and leaves the estimate alone: chrony keeps the clock "synchronised" with the
+/// estimate of its last update long after its source went quiet (the rig's chrony scenario
+/// saw ±2.4 ms a minute later), so the growth is what tells a clock running free from one
+/// kept. An update shows as a maximum error that fell, or rose faster than the kernel's
+/// growth.
+public struct KernelClockError: Sendable {
+    /// The kernel's growth of the maximum error between updates, seconds a second.
+    public static let growthPerSecond = 500e-6
+    private var baseline: Double?
+    private var last: (maxError: Double, at: Int64)?
+
+    public init() {}
+
+    /// The uncertainty of a reading at monotonic `at` with these figures (seconds).
+    public mutating func uncertainty(estimated: Double, maxError: Double, at: Int64) -> Double {
+        if let last, let baseline {
+            let expected = last.maxError + Self.growthPerSecond * Double(max(0, at - last.at)) / 1e9
+            if maxError < last.maxError || maxError > expected + 0.001 { self.baseline = maxError } else { self.baseline = baseline }
+        } else {
+            baseline = maxError
+        }
+        last = (maxError, at)
+        return estimated + max(0, maxError - (baseline ?? maxError))
+    }
+}

@@ -256,7 +256,7 @@ extension StampProvenance {
             out.put(s.utcNanoseconds)
             if let u = s.uncertainty {
                 out.put(",\"uncertainty_s\":")
-                out.put(Position.plain(u))
+                out.putSeconds(u)
             }
             out.put(",\"distance_s\":")
             out.putSeconds(s.distance)
@@ -302,8 +302,9 @@ struct JSONBytes {
         }
     }
 
-    /// A distance, which is whole nanoseconds over 1e9, as the exact decimal of those
-    /// nanoseconds: it reads back as the same Double, for a fraction of printing one.
+    /// Seconds that are whole nanoseconds over 1e9 (a distance; most uncertainties) as
+    /// the exact decimal of those nanoseconds, which reads back as the same Double, for a
+    /// fraction of printing one; any other value as Swift prints it.
     mutating func putSeconds(_ distance: Double) {
         let ns = (distance * 1e9).rounded()
         guard abs(ns) < 1e15, Double(Int64(ns)) / 1e9 == distance else { return put(Position.plain(distance)) }

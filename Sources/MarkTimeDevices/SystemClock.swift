@@ -2,6 +2,7 @@ import CSystemClock
 import Foundation
 import MarkTimeCore
 import MarkTimeSystem
+import Synchronization
 
 /// One reading of the machine's clocks.
 public struct SystemClockReading: Hashable, Sendable {
@@ -9,7 +10,8 @@ public struct SystemClockReading: Hashable, Sendable {
     public var realtime: UTCTime
     /// `adjtimex()` says the kernel clock is synchronised (chrony or ntpd).
     public var synchronised: Bool
-    /// `adjtimex()` estimated error, seconds.
+    /// `adjtimex()`'s estimated error plus its maximum error's growth since the clock was
+    /// last updated (`KernelClockError`), seconds.
     public var estimatedError: Double
     /// Whether a synchronised clock counts as the `system` source (`clock.trust_system`).
     public var trusted = true
@@ -51,6 +53,12 @@ public struct SystemClock: SystemClockSource {
     public let bootID: String
     /// `clock.trust_system`: false makes every reading `unsynced`, so only gpsd counts.
     public let trustSynchronised: Bool
+    /// The kernel's error figures as this clock has read them, shared by its copies.
+    private let error = ErrorFigures()
+
+    private final class ErrorFigures: Sendable {
+        let figures = Mutex(KernelClockError())
+    }
 
     public init(trustSynchronised: Bool = true) throws(DeviceError) {
         bootID = try Self.readBootID()
@@ -79,10 +87,13 @@ public struct SystemClock: SystemClockSource {
             throw DeviceError("cannot read the system clock: \(String(cString: strerror(r.error)))")
         }
         let mid = r.monotonic_before_ns + (r.monotonic_after_ns - r.monotonic_before_ns) / 2
+        let uncertainty = error.figures.withLock {
+            $0.uncertainty(estimated: Double(r.esterror_us) / 1e6, maxError: Double(r.maxerror_us) / 1e6, at: mid)
+        }
         return SystemClockReading(instant: MonotonicInstant(bootID: bootID, nanoseconds: mid),
                                   realtime: UTCTime(nanosecondsSinceEpoch: r.realtime_ns),
                                   synchronised: r.synchronised != 0,
-                                  estimatedError: Double(r.esterror_us) / 1e6, trusted: trustSynchronised)
+                                  estimatedError: uncertainty, trusted: trustSynchronised)
     }
 }
 

@@ -128,3 +128,37 @@ struct GPSHonestyTests {
         #expect(DoorbellMessage("mark b0d1") == nil)
     }
 }
+
+/// The kernel clock's error after chrony stops updating it.
+@Suite("The kernel clock's error, kept and running free")
+struct KernelClockErrorTests {
+    @Test func whileChronyUpdatesTheEstimateStands() {
+        // Given readings a second apart, chrony setting maxerror back to 0.1 s every 4 s
+        var error = KernelClockError()
+        var seen: [Double] = []
+        for k in 0..<12 {
+            let maxError = 0.1 + KernelClockError.growthPerSecond * Double(k % 4)
+            seen.append(error.uncertainty(estimated: 0.0024, maxError: maxError, at: Int64(k) * 1_000_000_000))
+        }
+        // Then the uncertainty is the estimate plus at most three seconds of growth
+        #expect(seen.map { (($0 - 0.0024) * 1e6).rounded() } == [0, 500, 1000, 1500, 0, 500, 1000, 1500, 0, 500, 1000, 1500])
+    }
+
+    @Test func onceUpdatesStopTheGrowthIsAdded() {
+        // Given an update at 0 s, then none: the kernel adds 500 µs a second
+        var error = KernelClockError()
+        _ = error.uncertainty(estimated: 0.0024, maxError: 0.1, at: 0)
+        var last = 0.0
+        for s in 1...60 { last = error.uncertainty(estimated: 0.0024, maxError: 0.1 + 0.0005 * Double(s), at: Int64(s) * 1_000_000_000) }
+        // Then a minute later the clock may be off by 32.4 ms, not 2.4
+        #expect((last * 1e6).rounded() == 32_400)
+    }
+
+    @Test func anUpdateThatRaisesTheMaximumStartsAgain() {
+        var error = KernelClockError()
+        _ = error.uncertainty(estimated: 0.001, maxError: 0.1, at: 0)
+        _ = error.uncertainty(estimated: 0.001, maxError: 0.1005, at: 1_000_000_000)
+        // chrony's next update sets 0.2 s: more than a second's growth, so an update
+        #expect(error.uncertainty(estimated: 0.003, maxError: 0.2, at: 2_000_000_000) == 0.003)
+    }
+}

@@ -10,10 +10,10 @@ struct MarkTimeRig: ParsableCommand {
         abstract: "Press a uinput key and check what marktime recorded (run by Tests/rig/run).")
 
     enum Name: String, ExpressibleByArgument, CaseIterable {
-        case e2e, powercut, powercutCheck = "powercut-check", bench, inserts, flushpoints, flushpointsCheck = "flushpoints-check"
+        case e2e, powercut, powercutCheck = "powercut-check", bench, inserts, flushpoints, flushpointsCheck = "flushpoints-check", chrony
     }
 
-    @Argument(help: "e2e, powercut, powercut-check, bench, inserts (on this machine, into --folder), flushpoints or flushpoints-check.")
+    @Argument(help: "e2e, powercut, powercut-check, bench, inserts (on this machine, into --folder), flushpoints, flushpoints-check or chrony.")
     var scenario: Name
 
     @Option(help: "The marktime binary to test.")
@@ -24,6 +24,9 @@ struct MarkTimeRig: ParsableCommand {
 
     @Option(help: "An NMEA log for gpsfake (default: one the rig writes, dated 2025-03-14).")
     var nmea: String?
+
+    @Option(help: "For chrony: Debian's chronyd binary (Tests/rig/run unpacks it from its package).")
+    var chronyd = "/usr/sbin/chronyd"
 
     @Option(help: "For flushpoints: how many presses the session makes.")
     var presses = 100
@@ -51,6 +54,7 @@ struct MarkTimeRig: ParsableCommand {
             case .inserts: code = try Inserts.run(folder: folder)
             case .flushpoints: code = try FlushPoints.record(marktime: marktime, nmea: nmea, presses: presses)
             case .flushpointsCheck: code = try FlushPoints.check(marktime: marktime, points: points, only: only, tornEvery: tornEvery, seed: seed)
+            case .chrony: code = try ChronyScenario.run(marktime: marktime, chronyd: chronyd)
             }
         } catch {
             say("not ok - \(scenario.rawValue): \(error)")

@@ -50,14 +50,15 @@ public final class Child {
     /// before SIGKILL. Returns the seconds it took.
     @discardableResult
     public func stop(_ signal: Int32 = SIGTERM) -> Double {
-        let start = Date()
+        let start = ContinuousClock.now
         guard isRunning else { return 0 }
         kill(-pid, signal)
         if !eventually(within: 10, { !isRunning }) {
             kill(-pid, SIGKILL)
             _ = eventually(within: 10, { !isRunning })
         }
-        return Date().timeIntervalSince(start)
+        let took = (ContinuousClock.now - start).components
+        return Double(took.seconds) + Double(took.attoseconds) / 1e18
     }
 
     /// Whether it exited by itself with status 0.
@@ -128,14 +129,14 @@ private final class FileHandleReader: @unchecked Sendable {
 /// `MARKTIME_TEST_PATIENCE` sets it (default 3).
 public let patience = Double(ProcessInfo.processInfo.environment["MARKTIME_TEST_PATIENCE"] ?? "") ?? 3
 
-/// Polls `condition` every 100 ms until it holds or `seconds` (times `patience`) pass;
-/// returns whether it held.
+/// Polls `condition` every 100 ms until it holds or `seconds` (times `patience`) pass on
+/// the monotonic clock (chrony may step the wall clock meanwhile); returns whether it held.
 public func eventually(within seconds: Double, _ condition: () throws -> Bool) rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds * patience)
+    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * patience * 1000))
     repeat {
         if try condition() { return true }
         Thread.sleep(forTimeInterval: 0.1)
-    } while Date() < deadline
+    } while ContinuousClock.now < deadline
     return try condition()
 }
 
