@@ -140,25 +140,10 @@ public func eventually(within seconds: Double, _ condition: () throws -> Bool) r
     return try condition()
 }
 
-/// Whether something on 127.0.0.1 accepts a TCP connection on `port` (closed at once).
-public func tcpAccepts(port: UInt16) -> Bool {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { return false }
-    defer { close(fd) }
-    var addr = sockaddr_in()
-    addr.sin_family = sa_family_t(AF_INET)
-    addr.sin_addr.s_addr = inet_addr("127.0.0.1")
-    addr.sin_port = port.bigEndian
-    return withUnsafePointer(to: &addr) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-    }
-}
-
-/// gpsd's answer to `?DEVICES;` on `port` (its DEVICES line), or nil when none came within 2 s.
-public func gpsdDevices(port: UInt16) -> String? {
+/// A TCP socket connected to 127.0.0.1:`port` (reads time out after 2 s), or nil; the caller closes it.
+func connectedSocket(port: UInt16) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return nil }
-    defer { close(fd) }
     var addr = sockaddr_in()
     addr.sin_family = sa_family_t(AF_INET)
     addr.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -168,8 +153,26 @@ public func gpsdDevices(port: UInt16) -> String? {
     let connected = withUnsafePointer(to: &addr) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
     }
+    guard connected else {
+        close(fd)
+        return nil
+    }
+    return fd
+}
+
+/// Whether something on 127.0.0.1 accepts a TCP connection on `port` (closed at once).
+public func tcpAccepts(port: UInt16) -> Bool {
+    guard let fd = connectedSocket(port: port) else { return false }
+    close(fd)
+    return true
+}
+
+/// gpsd's answer to `?DEVICES;` on `port` (its DEVICES line), or nil when none came within 2 s.
+public func gpsdDevices(port: UInt16) -> String? {
+    guard let fd = connectedSocket(port: port) else { return nil }
+    defer { close(fd) }
     let ask = Array("?DEVICES;\n".utf8)
-    guard connected, send(fd, ask, ask.count, 0) == ask.count else { return nil }
+    guard send(fd, ask, ask.count, 0) == ask.count else { return nil }
     var text = "", buffer = [UInt8](repeating: 0, count: 4096)
     while true {
         let n = recv(fd, &buffer, buffer.count, 0)
