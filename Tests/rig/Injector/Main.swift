@@ -10,10 +10,10 @@ struct MarkTimeRig: ParsableCommand {
         abstract: "Press a uinput key and check what marktime recorded (run by Tests/rig/run).")
 
     enum Name: String, ExpressibleByArgument, CaseIterable {
-        case e2e, powercut, powercutCheck = "powercut-check", bench, inserts, flushpoints, flushpointsCheck = "flushpoints-check", chrony
+        case e2e, powercut, powercutCheck = "powercut-check", bench, inserts, flushpoints, flushpointsCheck = "flushpoints-check", chrony, pps
     }
 
-    @Argument(help: "e2e, powercut, powercut-check, bench, inserts (on this machine, into --folder), flushpoints, flushpoints-check or chrony.")
+    @Argument(help: "e2e, powercut, powercut-check, bench, inserts (on this machine, into --folder), flushpoints, flushpoints-check, chrony or pps.")
     var scenario: Name
 
     @Option(help: "The marktime binary to test.")
@@ -27,6 +27,9 @@ struct MarkTimeRig: ParsableCommand {
 
     @Option(help: "For chrony: Debian's chronyd binary (Tests/rig/run unpacks it from its package).")
     var chronyd = "/usr/sbin/chronyd"
+
+    @Option(help: "For pps: the folder of the parport, parport_pc and pps_parport modules (Tests/rig/run keeps them).")
+    var modules = ""
 
     @Option(help: "For flushpoints: how many presses the session makes.")
     var presses = 100
@@ -55,6 +58,7 @@ struct MarkTimeRig: ParsableCommand {
             case .flushpoints: code = try FlushPoints.record(marktime: marktime, nmea: nmea, presses: presses)
             case .flushpointsCheck: code = try FlushPoints.check(marktime: marktime, points: points, only: only, tornEvery: tornEvery, seed: seed)
             case .chrony: code = try ChronyScenario.run(marktime: marktime, chronyd: chronyd)
+            case .pps: code = try PPSScenario.run(marktime: marktime, modules: modules)
             }
         } catch {
             say("not ok - \(scenario.rawValue): \(error)")
