@@ -24,32 +24,13 @@ enum ChronyScenario {
     }
 
     static func run(marktime: String, chronyd: String) throws -> Int32 {
-        let folder = "/tmp/rig-chrony"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let store = folder + "/marktime.sqlite", config = folder + "/config.toml"
-        let environment = ["PATH": "/usr/bin:/bin:/usr/sbin:/sbin", "HOME": folder, "LANG": "C.UTF-8"]
-        var failures = 0
-        func check(_ ok: Bool, _ what: String, _ detail: @autoclosure () -> String = "") {
-            if !ok { failures += 1 }
-            let extra = ok ? "" : detail()
-            say("\(ok ? "ok" : "not ok") - \(what)\(extra.isEmpty ? "" : " (\(extra))")")
-        }
-        @discardableResult
-        func cli(_ args: [String]) throws -> String {
-            let r = try runCommand(marktime, args + ["--store", store, "--config", config], environment: environment)
-            guard r.status == 0 else { throw RigError("marktime \(args.joined(separator: " ")): \(r.stderr)") }
-            return r.stdout
-        }
-        func status() throws -> [String: Any] {
-            try JSONSerialization.jsonObject(with: Data(try cli(["status", "--format", "json"]).utf8)) as? [String: Any] ?? [:]
-        }
+        let rig = try SerialReceiverRig(marktime: marktime, folder: "/tmp/rig-chrony")
+        let folder = rig.folder
         let kernel = try SystemClock(trustSynchronised: true)
         var marks: [Mark] = []
         func mark(_ label: String) throws -> Mark {
-            let id = try cli(["mark", "--quiet", "--note", label]).trimmingCharacters(in: .whitespacesAndNewlines)
+            let s = try rig.mark(label)
             let reading = try kernel.read()
-            guard let id = Int64(id) else { throw RigError("marktime mark printed '\(id)'") }
-            let s = try AppDatabase(path: store, createDirectory: false).sight(id: id).sight
             let m = Mark(label: label, monotonic: s.instant.nanoseconds, utc: s.estimate.utc.nanosecondsSinceEpoch, source: s.estimate.source.rawValue,
                          uncertainty: s.estimate.uncertainty, kernelSynchronised: reading.synchronised, kernelEstimatedError: reading.estimatedError)
             marks.append(m)
@@ -57,24 +38,11 @@ enum ChronyScenario {
                 + "\(m.kernelSynchronised ? "synchronised" : "unsynchronised") esterror \(String(format: "%.6f", m.kernelEstimatedError)) s")
             return m
         }
-
-        // gpsd on the serial port, as a Pi runs it (devtmpfs makes the port root's alone).
-        chmod("/dev/ttyS1", 0o666)
-        let gpsd = try Child("/usr/sbin/gpsd", ["-N", "-n", "-b", "-S", "2947", "-F", folder + "/gpsd.sock", "/dev/ttyS1"],
-                             log: folder + "/gpsd.log", environment: environment)
-        defer { gpsd.stop() }
-        guard eventually(within: 30, { tcpAccepts(port: 2947) }) else { throw RigError("gpsd never listened on 2947: \(gpsd.output)") }
-
-        for (key, value) in [("sound.enabled", "false"), ("clock.trust_system", "true")] { try cli(["config", "set", key, value]) }
-        let daemon = try Child(marktime, ["daemon", "--no-web", "--store", store, "--config", config, "--gpsd", "127.0.0.1:2947",
-                                          "--button", folder + "/no-button"], log: folder + "/daemon.log", environment: environment)
-        defer { daemon.stop() }
-        guard try eventually(within: 120, { try status()["source"] as? String == "gps" }) else {
-            throw RigError("the daemon never stamped from gps: \(try status()); gpsd: \(gpsd.output)")
-        }
+        defer { _ = rig.finish() }
+        try rig.start(devices: ["/dev/ttyS1"], trustSystem: true)
         let wallBefore = Date()
         let first = try mark("before chrony")
-        check(first.source == "gps" && !first.kernelSynchronised, "before chrony, a mark is stamped gps, the clock unsynchronised",
+        rig.check(first.source == "gps" && !first.kernelSynchronised, "before chrony, a mark is stamped gps, the clock unsynchronised",
               "\(first.source), synchronised \(first.kernelSynchronised)")
 
         // chronyd, from the SHM segment gpsd fills; it steps the clock at its first update.
@@ -91,7 +59,7 @@ enum ChronyScenario {
             bindcmdaddress /
 
             """.write(toFile: conf, atomically: true, encoding: .utf8)
-        let chrony = try Child(chronyd, ["-d", "-u", "root", "-f", conf], log: folder + "/chronyd.log", environment: environment)
+        let chrony = try Child(chronyd, ["-d", "-u", "root", "-f", conf], log: folder + "/chronyd.log", environment: rig.environment)
         defer { chrony.stop() }
         var n = 0
         let synchronised = try eventually(within: 100) {
@@ -99,14 +67,14 @@ enum ChronyScenario {
             return try mark("while chrony starts \(n)").source == "system"
         }
         for line in chrony.output.split(separator: "\n").prefix(20) { say("# chronyd: \(line)") }
-        check(synchronised, "once adjtimex says synchronised, marks are stamped system", "last: \(marks.last.map { "\($0.source)" } ?? "none")")
+        rig.check(synchronised, "once adjtimex says synchronised, marks are stamped system", "last: \(marks.last.map { "\($0.source)" } ?? "none")")
         let stepped = abs(Date().timeIntervalSince1970 - 1_741_946_400) < 86_400 && abs(wallBefore.timeIntervalSince1970 - 1_741_946_400) > 86_400
-        check(stepped, "chrony stepped the clock to the log's date", "wall clock before \(wallBefore), now \(Date())")
+        rig.check(stepped, "chrony stepped the clock to the log's date", "wall clock before \(wallBefore), now \(Date())")
         for k in 1...5 { _ = try mark("synchronised \(k)") }
         let system = marks.filter { $0.source == "system" }
         // adjtimex read right after each mark, by a clock of the injector's own: the same
         // figures, but for up to one poll's growth of the maximum error (4 s at 500 µs/s).
-        check(!system.isEmpty && system.allSatisfy { m in m.uncertainty.map { abs($0 - m.kernelEstimatedError) < 0.0025 } ?? false },
+        rig.check(!system.isEmpty && system.allSatisfy { m in m.uncertainty.map { abs($0 - m.kernelEstimatedError) < 0.0025 } ?? false },
               "a system stamp's uncertainty is the kernel's estimated error, and the growth since chrony's last update",
               system.map { "\($0.uncertainty ?? -1) vs \($0.kernelEstimatedError)" }.joined(separator: ", "))
 
@@ -122,16 +90,16 @@ enum ChronyScenario {
                 }
             }
         }
-        check(breaks.isEmpty && marks.allSatisfy { $0.uncertainty != nil }, "stamps stay continuous across chrony's step",
+        rig.check(breaks.isEmpty && marks.allSatisfy { $0.uncertainty != nil }, "stamps stay continuous across chrony's step",
               breaks.prefix(5).joined(separator: "; "))
 
         // The receiver goes quiet: gpsd says nothing, chrony loses its only source.
         say("RIG-GPS-OFF")
         let quiet = ContinuousClock.now
-        let silent = try eventually(within: 30) { (try status()["gpsd"] as? String)?.hasPrefix("silent for") == true }
-        check(silent, "the daemon finds gpsd silent", "\((try? status()) ?? [:])")
+        let silent = try eventually(within: 30) { (try rig.status()["gpsd"] as? String)?.hasPrefix("silent for") == true }
+        rig.check(silent, "the daemon finds gpsd silent", "\((try? rig.status()) ?? [:])")
         let afterSilence = try mark("gpsd silent")
-        check(afterSilence.source != "gps", "no mark is stamped gps once gpsd is silent", afterSilence.source)
+        rig.check(afterSilence.source != "gps", "no mark is stamped gps once gpsd is silent", afterSilence.source)
         // chrony keeps the kernel "synchronised" with its last estimate: the stamps' honesty is
         // the growth of the kernel's maximum error, 500 µs a second, added to it.
         let atQuiet = afterSilence
@@ -147,19 +115,14 @@ enum ChronyScenario {
         say("# \(Int(waited)) s after the receiver went quiet: \(last.source) ±\(last.uncertainty.map { String(format: "%.6f", $0) } ?? "?") s, adjtimex "
             + "\(last.kernelSynchronised ? "synchronised" : "unsynchronised"); at the silence ±\(atQuiet.uncertainty.map { String(format: "%.6f", $0) } ?? "?") s")
         let grown = (last.uncertainty ?? 0) - (atQuiet.uncertainty ?? 0)
-        check(last.source == "unsynced" || grown >= KernelClockError.growthPerSecond * (waited - 20),
+        rig.check(last.source == "unsynced" || grown >= KernelClockError.growthPerSecond * (waited - 20),
               "without a source, a system stamp's uncertainty grows as the kernel's maximum error does",
               "grew \(grown) s in \(waited) s")
-        check(marks.allSatisfy { $0.source != "system" || $0.kernelSynchronised }, "no mark is stamped system while adjtimex says unsynchronised")
+        rig.check(marks.allSatisfy { $0.source != "system" || $0.kernelSynchronised }, "no mark is stamped system while adjtimex says unsynchronised")
         let seen = system.compactMap(\.uncertainty)
         if let lo = seen.min(), let hi = seen.max() {
             say("# system uncertainties seen: \(seen.count) marks, \(String(format: "%.6f", lo)) to \(String(format: "%.6f", hi)) s")
         }
-        if failures > 0 {
-            for line in (try? String(contentsOfFile: folder + "/daemon.log", encoding: .utf8))?.split(separator: "\n").suffix(30) ?? [] {
-                say("# daemon: \(line)")
-            }
-        }
-        return failures == 0 ? 0 : 1
+        return rig.failures == 0 ? 0 : 1
     }
 }

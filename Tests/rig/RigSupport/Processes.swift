@@ -141,7 +141,7 @@ public func eventually(within seconds: Double, _ condition: () throws -> Bool) r
 }
 
 /// A TCP socket connected to 127.0.0.1:`port` (reads time out after 2 s), or nil; the caller closes it.
-func connectedSocket(port: UInt16) -> Int32? {
+public func connectedSocket(port: UInt16) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { return nil }
     var addr = sockaddr_in()
