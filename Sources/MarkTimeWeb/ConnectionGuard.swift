@@ -31,6 +31,8 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     /// The connections open now, shared by every connection's guard.
     final class Counter: Sendable {
         let open = Atomic<Int>(0)
+        /// Every connection the guard has seen, refused ones too.
+        let accepted = Atomic<Int>(0)
         init() {}
     }
 
@@ -48,6 +50,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelActive(context: ChannelHandlerContext) {
+        counter.accepted.wrappingAdd(1, ordering: .relaxed)
         let open = counter.open.wrappingAdd(1, ordering: .relaxed).newValue
         context.channel.closeFuture.whenComplete { [counter] _ in counter.open.wrappingSubtract(1, ordering: .relaxed) }
         if open > limits.connections {

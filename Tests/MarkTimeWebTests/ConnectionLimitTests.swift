@@ -129,11 +129,13 @@ struct ConnectionLimitTests {
         let counter = ConnectionGuard.Counter()
         try await serve(t, limits: .init(connections: 20, headerSeconds: 600), counter: counter) { _, port in
             // Given 25 idle connections, and at most 20 open (the test's own client may hold one)
-            // When the server has answered those past its most, and holds 20
+            // When the server has seen all 25, answered those past its most, and holds 20
             let (answered, waiting, held) = try await blocking { () -> ([String], Int, Int) in
+                let before = counter.accepted.load(ordering: .relaxed)
                 var waiting = try (0..<25).map { _ in try RawConnection(port: port) }
                 var answered: [String] = []
-                while counter.open.load(ordering: .relaxed) != 20 || waiting.contains(where: { $0.ready(within: 0.05) }) {
+                while counter.accepted.load(ordering: .relaxed) < before + 25 || counter.open.load(ordering: .relaxed) != 20
+                    || waiting.contains(where: { $0.ready(within: 0.05) }) {
                     if let ready = waiting.firstIndex(where: { $0.ready(within: 0) }) { answered.append(waiting.remove(at: ready).readAll()) }
                 }
                 // Read while the connections are still open: they close when this returns.
