@@ -23,6 +23,19 @@ struct GPSHonestyTests {
         #expect(core.status(now: 12 * second).fix?.lost?.mode == 1)
     }
 
+    @Test("A listed position shows its fix's age from 2 s", arguments: [
+        (nil as Double?, "27° 22'.84 S  153° 22'.84 E"), (0.25, "27° 22'.84 S  153° 22'.84 E"),
+        (1.99, "27° 22'.84 S  153° 22'.84 E"), (2, "27° 22'.84 S  153° 22'.84 E (fix 2 s old)"),
+        (12.4, "27° 22'.84 S  153° 22'.84 E (fix 12 s old)"),
+    ])
+    func aListedPositionShowsAStaleFixsAge(age: Double?, shown: String) {
+        var sight = Sight(instant: at11, estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5),
+                          createdAt: UTCTime(nanosecondsSinceEpoch: logDay))
+        #expect(sight.positionSummary == "no fix")
+        (sight.position, sight.fixAge) = (testFix.position, age)
+        #expect(sight.positionSummary == shown)
+    }
+
     @Test func aNewFixAfterTheLossIsCurrentAgain() {
         var core = startedCore()
         _ = core.handle(.noFix(mode: 1, at: 10 * second + 500_000_000))
