@@ -207,7 +207,7 @@ let package = Package(
 
         // The real-kernel rig (Tests/rig/run): processes, gpsfake and tone analysis shared
         // with the tests, and the injector that presses a uinput key inside the guest.
-        .target(name: "RigSupport", path: "Tests/rig/RigSupport"),
+        .target(name: "RigSupport", dependencies: ["MarkTimeSystem"], path: "Tests/rig/RigSupport"),
         .executableTarget(
             name: "MarkTimeRig",
             dependencies: [

@@ -11,6 +11,7 @@
 #include <time.h>
 #include <sys/stat.h>
 #include <fcntl.h>
+#include <spawn.h>
 
 static int64_t ns(const struct timespec *ts) {
     return (int64_t)ts->tv_sec * 1000000000LL + (int64_t)ts->tv_nsec;
@@ -73,4 +74,12 @@ int csystemclock_is_frozen(const char *path) {
     if (statx(AT_FDCWD, path, 0, STATX_BASIC_STATS, &info) != 0) return -1;
     const unsigned long long frozen = STATX_ATTR_IMMUTABLE | STATX_ATTR_APPEND;
     return (info.stx_attributes_mask & info.stx_attributes & frozen) != 0;
+}
+
+int csystemclock_spawn_closefrom(posix_spawn_file_actions_t *actions, int low) {
+    return posix_spawn_file_actions_addclosefrom_np(actions, low);
+}
+
+short csystemclock_spawn_setsid_flag(void) {
+    return POSIX_SPAWN_SETSID;
 }

@@ -2,6 +2,7 @@ import Foundation
 import MarkTimeCore
 import ServiceLifecycle
 import MarkTimeSystem
+import Synchronization
 
 /// A child process the daemon keeps running (`marktime web`): started with the daemon,
 /// started again after a `Backoff` wait whenever it exits, and stopped with SIGTERM
@@ -29,24 +30,24 @@ struct ChildSupervisor: Service {
 
     /// Runs the child until it exits (its status) or the daemon stops; `nil` when it could not start.
     func runOnce() async -> Int32? {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst())
         var environment = ProcessInfo.processInfo.environment
         environment["MARKTIME_SUPERVISOR"] = "\(ProcessInfo.processInfo.processIdentifier)"
-        process.environment = environment
-        let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
-        process.terminationHandler = { p in
-            exited.yield(p.terminationStatus)
-            exited.finish()
-        }
+        let child: ChildProcess
         do {
-            try process.run()
+            child = try ChildProcess.spawn(command, environment: environment)
         } catch {
             report(.failed(.startChild(name: name, command: command.joined(separator: " ")), error: "\(error)"))
             return nil
         }
-        let pid = process.processIdentifier
+        let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
+        let running = RunningFlag()
+        Thread {
+            let status = child.waitForExit()
+            running.value.store(false, ordering: .releasing)
+            exited.yield(status)
+            exited.finish()
+        }.start()
+        let pid = child.pid
         report(.childStarted(name: name, pid: pid))
         return await withGracefulShutdownHandler {
             var status: Int32 = -1
@@ -56,11 +57,16 @@ struct ChildSupervisor: Service {
             try? Signals.send(SIGTERM, to: pid)
             Task {
                 try? await Task.sleep(for: stopTimeout)
-                if process.isRunning {
+                if running.value.load(ordering: .acquiring) {
                     report(.childKilled(name: name, pid: pid))
                     try? Signals.send(SIGKILL, to: pid)
                 }
             }
         }
     }
+}
+
+/// Whether a child is still running, shared by its waiting thread and the shutdown handler.
+private final class RunningFlag: Sendable {
+    let value = Atomic<Bool>(true)
 }

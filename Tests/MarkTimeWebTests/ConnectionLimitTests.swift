@@ -159,9 +159,19 @@ struct ConnectionLimitTests {
         let t = try TestSite()
         defer { t.remove() }
         // The head timeout would close the test's own client while 2,000 connect on a loaded machine.
-        try await serve(t, limits: .init(headerSeconds: 600)) { client, port in
-            // Given 2,000 connections that send nothing
-            let idle = try await blocking { try (0..<2_000).map { _ in try RawConnection(port: port) } }
+        let counter = ConnectionGuard.Counter()
+        try await serve(t, limits: .init(headerSeconds: 600), counter: counter) { client, port in
+            // Given 2,000 connections that send nothing, all taken from the kernel's accept queue
+            // (on a loaded machine a full queue would drop the phone's SYN, not the server)
+            let idle = try await blocking { () -> [RawConnection] in
+                let before = counter.accepted.load(ordering: .relaxed)
+                let idle = try (0..<2_000).map { _ in try RawConnection(port: port) }
+                let deadline = ContinuousClock.now + .seconds(300)
+                while counter.accepted.load(ordering: .relaxed) < before + 2_000 && ContinuousClock.now < deadline {
+                    Thread.sleep(forTimeInterval: 0.05)
+                }
+                return idle
+            }
             // When a logged-in phone asks for the Now page
             let started = ContinuousClock.now
             let (cookie, _) = try await client.logIn()
@@ -170,6 +180,7 @@ struct ConnectionLimitTests {
             // Then it is served, and the idle connections are still open
             #expect(page.status == .ok)
             #expect(page.text.contains("id=\"mark\""))
+            #expect(counter.accepted.load(ordering: .relaxed) >= 2_000)
             #expect(try await blocking { idle.filter { !$0.ready(within: 0) }.count } == 2_000)
             print("with \(idle.count) idle connections: a login and the Now page took \(elapsed)")
         }

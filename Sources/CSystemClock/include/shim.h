@@ -2,6 +2,7 @@
 #define CSYSTEMCLOCK_SHIM_H
 
 #include <stdint.h>
+#include <spawn.h>
 
 /// One reading of the system clocks: CLOCK_REALTIME bracketed by two
 /// CLOCK_MONOTONIC reads, and adjtimex()'s view of synchronisation.
@@ -44,3 +45,10 @@ int csystemclock_name_thread(const char *name);
 int csystemclock_is_frozen(const char *path);
 
 #endif
+
+/// Adds "close every descriptor from `low` up" to a spawn's file actions
+/// (posix_spawn_file_actions_addclosefrom_np, glibc 2.34+, not imported into Swift).
+int csystemclock_spawn_closefrom(posix_spawn_file_actions_t *actions, int low);
+
+/// POSIX_SPAWN_SETSID (glibc 2.26+), not imported into Swift.
+short csystemclock_spawn_setsid_flag(void);

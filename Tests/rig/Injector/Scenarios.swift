@@ -106,12 +106,7 @@ enum Scenario {
 
         // Under load: two busy loops keep the guest's two CPUs busy beside the daemon, at its
         // own priority; every beep must still be whole (a tone is in the buffer before it plays).
-        let load = (0..<2).map { _ in Process() }
-        for p in load {
-            p.executableURL = URL(fileURLWithPath: "/bin/sh")
-            p.arguments = ["-c", "while :; do :; done"]
-            try p.run()
-        }
+        let load = try (0..<2).map { _ in try Child("/bin/sh", ["-c", "while :; do :; done"], log: "/dev/null", environment: [:]) }
         var loadedBeeps: [Bool] = [], loadedHeard: [String] = []
         for _ in 0..<3 {
             let t = try rig.button.press()
@@ -121,7 +116,7 @@ enum Scenario {
             loadedHeard.append(describe(tone, after: t))
             Thread.sleep(forTimeInterval: 0.7)
         }
-        for p in load { p.terminate(); p.waitUntilExit() }
+        for p in load { p.stop() }
         sights = try rig.sights()
         rig.check(sights.map(\.instant.nanoseconds) == kernel, "3 presses with the CPUs busy store 3 more sights, at their key-down instants",
                   "stored \(sights.map(\.instant.nanoseconds)) kernel \(kernel)")

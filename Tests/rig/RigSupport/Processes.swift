@@ -1,4 +1,5 @@
 import Foundation
+import MarkTimeSystem
 
 /// A child process in its own session (posix_spawn with POSIX_SPAWN_SETSID), so that
 /// stopping it also stops what it started (gpsfake's gpsd). Signals start at their
@@ -10,30 +11,10 @@ public final class Child {
 
     public init(_ executable: String, _ arguments: [String], log: String, environment: [String: String]) throws {
         self.log = log
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 1, 2)
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), defaults = sigset_t()
-        sigemptyset(&none)
-        sigemptyset(&defaults)
-        for signal in [SIGTERM, SIGINT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        let setsid: Int32 = 0x80  // POSIX_SPAWN_SETSID, glibc 2.26+; not imported into Swift
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | setsid))
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-        guard rc == 0 else { throw POSIXError(POSIXErrorCode(rawValue: rc) ?? .EINVAL) }
-        self.pid = pid
+        pid = try ChildProcess.spawn([executable] + arguments, environment: environment,
+                                     input: .file("/dev/null", flags: O_RDONLY),
+                                     output: .file(log, flags: O_WRONLY | O_CREAT | O_TRUNC | O_APPEND),
+                                     error: .descriptor(1), newSession: true).pid
     }
 
     public var output: String { (try? String(contentsOfFile: log, encoding: .utf8)) ?? "" }
@@ -81,43 +62,87 @@ public struct CommandResult: Sendable {
 }
 
 /// Runs `executable ARGS` to the end with stdin from `input` (else /dev/null), collecting
-/// both outputs (standard error on its own thread, so neither pipe can fill up and stall the child).
+/// both outputs (each on its own thread, so neither pipe can fill up and stall the child).
 public func runCommand(_ executable: String, _ arguments: [String], environment: [String: String],
                        input: String? = nil) throws -> CommandResult {
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: executable)
-    p.arguments = arguments
-    p.environment = environment
-    let out = Pipe(), err = Pipe()
-    p.standardOutput = out
-    p.standardError = err
-    let stdin = input.map { _ in Pipe() }
-    p.standardInput = stdin ?? FileHandle.nullDevice
-    try p.run()
-    if let input, let stdin {
-        stdin.fileHandleForWriting.write(Data(input.utf8))
-        try stdin.fileHandleForWriting.close()
+    let out = try PipeEnds(), err = try PipeEnds()
+    let stdin = try input.map { _ in try PipeEnds() }
+    let child: ChildProcess
+    do {
+        child = try ChildProcess.spawn([executable] + arguments, environment: environment,
+                                       input: stdin.map { .descriptor($0.read) } ?? .file("/dev/null", flags: O_RDONLY),
+                                       output: .descriptor(out.write), error: .descriptor(err.write))
+    } catch {
+        [out, err].forEach { $0.closeBoth() }
+        stdin?.closeBoth()
+        throw error
     }
-    let errors = FileHandleReader(err.fileHandleForReading)
-    let o = out.fileHandleForReading.readDataToEndOfFile()
+    close(out.write)
+    close(err.write)
+    if let stdin {
+        close(stdin.read)
+        let bytes = Array((input ?? "").utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { write(stdin.write, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { break }
+            sent += n
+        }
+        close(stdin.write)
+    }
+    let errors = DescriptorReader(err.read)
+    let o = readToEnd(out.read)
     let e = errors.wait()
-    p.waitUntilExit()
-    return CommandResult(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
+    return CommandResult(status: child.waitForExit(), stdout: String(decoding: o, as: UTF8.self), stderr: String(decoding: e, as: UTF8.self))
 }
 
-/// Reads a file handle to its end on a thread of its own.
-private final class FileHandleReader: @unchecked Sendable {
-    private var data = Data()
+/// Both ends of a close-on-exec pipe.
+private struct PipeEnds {
+    let read: Int32
+    let write: Int32
+
+    init() throws {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
+        read = fds[0]
+        write = fds[1]
+        // Children spawned meanwhile close it anyway (ChildProcess closes every descriptor above 2).
+        _ = fcntl(read, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(write, F_SETFD, FD_CLOEXEC)
+    }
+
+    func closeBoth() {
+        close(read)
+        close(write)
+    }
+}
+
+/// Reads `fd` to its end and closes it.
+private func readToEnd(_ fd: Int32) -> [UInt8] {
+    defer { close(fd) }
+    var data: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let n = read(fd, &buffer, buffer.count)
+        if n < 0 && errno == EINTR { continue }
+        guard n > 0 else { return data }
+        data += buffer[..<n]
+    }
+}
+
+/// Reads a descriptor to its end on a thread of its own.
+private final class DescriptorReader: @unchecked Sendable {
+    private var data: [UInt8] = []
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ handle: FileHandle) {
+    init(_ fd: Int32) {
         Thread { [self] in
-            data = handle.readDataToEndOfFile()
+            data = readToEnd(fd)
             done.signal()
         }.start()
     }
 
-    func wait() -> Data {
+    func wait() -> [UInt8] {
         done.wait()
         return data
     }
