@@ -124,18 +124,7 @@ public struct CelestialFix: Hashable, Sendable {
         utc = last.utc
         self.run = run
         // Where each sight was taken, relative to the ship at the fix's time: (north, east) nm.
-        let offsets: [(Double, Double)] = ordered.map { s in
-            switch run {
-            case .none: return (0, 0)
-            case .track:
-                guard let here = s.gpsPosition, let there = last.gpsPosition else { return (0, 0) }
-                return ((here.latitude - there.latitude) * 60,
-                        Self.wrapped(here.longitude - there.longitude) * 60 * cos(radians(there.latitude)))
-            case .courseAndSpeed(let course, let knots):
-                let miles = -knots * Double(last.utc.nanosecondsSinceEpoch - s.utc.nanosecondsSinceEpoch) / 3.6e12
-                return (miles * cos(radians(course)), miles * sin(radians(course)))
-            }
-        }
+        let offsets = ordered.map { Self.offset(of: $0, from: last, run: run) }
         let places = ordered.map { s in Almanac.entry(s.body, at: SkyTime(s.utc)!) }
         var lat = last.assumedPosition.latitude, lon = last.assumedPosition.longitude
         var n = 0
@@ -172,6 +161,20 @@ public struct CelestialFix: Hashable, Sendable {
         if let gps = last.gpsPosition {
             gpsDistance = GreatCircle.nauticalMiles(gps, position)
             gpsBearing = GreatCircle.bearing(from: gps, to: position)
+        }
+    }
+
+    /// Where `s` was taken relative to the ship at the time of `last`, (north, east) nm, by `run`.
+    static func offset(of s: ReducedSight, from last: ReducedSight, run: Run) -> (Double, Double) {
+        switch run {
+        case .none: return (0, 0)
+        case .track:
+            guard let here = s.gpsPosition, let there = last.gpsPosition else { return (0, 0) }
+            return ((here.latitude - there.latitude) * 60,
+                    wrapped(here.longitude - there.longitude) * 60 * cos(radians(there.latitude)))
+        case .courseAndSpeed(let course, let knots):
+            let miles = -knots * Double(last.utc.nanosecondsSinceEpoch - s.utc.nanosecondsSinceEpoch) / 3.6e12
+            return (miles * cos(radians(course)), miles * sin(radians(course)))
         }
     }
 
@@ -236,5 +239,55 @@ extension CelestialFix {
         return [ReductionFlag(.notAdvanced, String(format: "not a fix: %d line%@ up to %.0f min old %@ not advanced (no course and speed, "
             + "no GPS track), so the ship's run is missing; give --course and --speed (over %@ min: sight.unadvanced_limit_min)",
             stale.count, stale.count == 1 ? "" : "s", span, stale.count == 1 ? "was" : "were", Position.plain(minutes)))]
+    }
+}
+
+extension CelestialFix {
+    /// A line left out of a fix, and why.
+    public struct Rejection: Hashable, Sendable {
+        public var id: Int64?
+        public var body: Body
+        public var utc: UTCTime
+        /// How far the line passes from the fix of the other lines, nm (Ho − Hc there).
+        public var residual: Double
+        /// The distance past which it was dropped: `outlierSigmas` × the others' σ, at least `outlierFloor`.
+        public var threshold: Double
+
+        public var reason: String {
+            String(format: "%.1f nm from the fix of the other lines, more than %.1f nm (3 σ of theirs, at least 2 nm)", abs(residual), threshold)
+        }
+    }
+
+    /// A line is an outlier when it passes farther than this many of the other lines' σ from their fix…
+    public static let outlierSigmas = 3.0
+    /// …and farther than this, nm (a sextant's ordinary scatter is about 1′).
+    public static let outlierFloor = 2.0
+
+    /// The fix of `sights`, with outliers left out: while four lines or more remain, the line
+    /// farthest from the fix of the others is dropped when it passes more than 3 σ of theirs
+    /// (σ from their residuals), and more than 2 nm, from it. Returns the fix and the lines dropped, in order.
+    public static func rejectingOutliers(_ sights: [ReducedSight], run: Run) throws(Failure) -> (CelestialFix, [Rejection]) {
+        var kept = sights.sorted { $0.utc < $1.utc }
+        var rejections: [Rejection] = []
+        while kept.count >= 4 {
+            var worst: (index: Int, residual: Double, threshold: Double)?
+            for i in kept.indices {
+                var others = kept
+                let probe = others.remove(at: i)
+                guard let fix = try? CelestialFix(others, run: run) else { continue }
+                let last = others.last!
+                let at = moved(fix.position.latitude, fix.position.longitude, offset(of: probe, from: last, run: run))
+                let place = Almanac.entry(probe.body, at: SkyTime(probe.utc)!)
+                let residual = Computed(gha: place.gha, declination: place.declination, latitude: at.0, longitude: at.1).intercept(observed: probe.ho)
+                let threshold = max(outlierSigmas * fix.ellipse.sigma, outlierFloor)
+                if abs(residual) > threshold, abs(residual) / threshold > (worst.map { abs($0.residual) / $0.threshold } ?? 0) {
+                    worst = (i, residual, threshold)
+                }
+            }
+            guard let worst else { break }
+            let dropped = kept.remove(at: worst.index)
+            rejections.append(Rejection(id: dropped.id, body: dropped.body, utc: dropped.utc, residual: worst.residual, threshold: worst.threshold))
+        }
+        return (try CelestialFix(kept, run: run), rejections)
     }
 }
