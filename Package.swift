@@ -59,6 +59,9 @@ let package = Package(
 
         // The sky: almanac, altitude corrections, sight reduction and fixes (pure).
         .target(name: "MarkTimeSky", dependencies: ["MarkTimeCore"], resources: [.embedInCode("ELP2000-82B.txt")]),
+
+        // The plotting sheet and the run chart, drawn as SVG (pure).
+        .target(name: "MarkTimePlot", dependencies: ["MarkTimeCore", "MarkTimeSky"]),
         // Places, geofences and the anchor watch: pure state machines over fixes.
         .target(name: "MarkTimePlaces", dependencies: ["MarkTimeCore"]),
         // People across time zones: zone names and places, the sky over each, nautical zone time (pure).
@@ -240,6 +243,7 @@ let package = Package(
 
         .testTarget(name: "MarkTimeCoreTests", dependencies: ["MarkTimeCore"]),
         .testTarget(name: "MarkTimeSkyTests", dependencies: ["MarkTimeSky", "MarkTimeCore"]),
+        .testTarget(name: "MarkTimePlotTests", dependencies: ["MarkTimePlot", "MarkTimeSky", "MarkTimeCore"]),
         .testTarget(name: "MarkTimePlacesTests", dependencies: ["MarkTimePlaces", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeShareTests", dependencies: ["MarkTimeShare", "MarkTimePlaces", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeJournalTests", dependencies: ["MarkTimeJournal", "MarkTimeCore"]),

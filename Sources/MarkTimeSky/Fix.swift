@@ -164,8 +164,9 @@ public struct CelestialFix: Hashable, Sendable {
         }
     }
 
-    /// Where `s` was taken relative to the ship at the time of `last`, (north, east) nm, by `run`.
-    static func offset(of s: ReducedSight, from last: ReducedSight, run: Run) -> (Double, Double) {
+    /// Where `s` was taken relative to the ship at the time of `last`, (north, east) nm, by
+    /// `run`: a line is advanced to `last`'s time by the opposite of this.
+    public static func offset(of s: ReducedSight, from last: ReducedSight, run: Run) -> (Double, Double) {
         switch run {
         case .none: return (0, 0)
         case .track:

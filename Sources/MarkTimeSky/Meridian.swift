@@ -29,13 +29,14 @@ public struct DeadReckoning: Hashable, Sendable {
 /// The Sun's meridian passage at a moving ship (local apparent noon), and the latitude
 /// from a body's altitude on the meridian.
 public enum MeridianPassage {
-    /// The instant the Sun's LHA is 0 at the ship, nearest to local noon of the UTC day of
-    /// `dr.utc` at the DR's longitude; the ship's position then.
+    /// The instant the Sun's LHA is 0 at the ship on the local date of `dr.utc` at the
+    /// DR's longitude (local mean time); the ship's position then.
     public static func localApparentNoon(_ dr: DeadReckoning) -> (utc: UTCTime, position: Position)? {
         let dayNanos: Int64 = 86_400_000_000_000
-        let ns = dr.utc.nanosecondsSinceEpoch
-        let day = ns - ((ns % dayNanos) + dayNanos) % dayNanos
-        var t = Double(day) / 1e9 + 43_200 - dr.position.longitude * 240
+        let offset = Int64((dr.position.longitude * 240e9).rounded())
+        let local = dr.utc.nanosecondsSinceEpoch + offset
+        let localDay = local - ((local % dayNanos) + dayNanos) % dayNanos
+        var t = Double(localDay - offset) / 1e9 + 43_200
         for _ in 0..<20 {
             guard let utc = UTCTime(secondsSinceEpoch: t), let time = SkyTime(utc) else { return nil }
             let here = dr.position(at: utc)

@@ -1,0 +1,210 @@
+import Foundation
+import MarkTimeCore
+import MarkTimeSky
+
+/// Builds SVG text: elements with escaped attributes and text.
+struct SVGWriter {
+    private(set) var text = ""
+
+    static func escaped(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    static func number(_ v: Double) -> String { String(format: "%.2f", v) }
+
+    mutating func raw(_ s: String) { text += s + "\n" }
+
+    mutating func element(_ name: String, _ attributes: [(String, String)], content: String? = nil) {
+        let attrs = attributes.map { " \($0.0)=\"\(Self.escaped($0.1))\"" }.joined()
+        if let content { text += "<\(name)\(attrs)>\(Self.escaped(content))</\(name)>\n" } else { text += "<\(name)\(attrs)/>\n" }
+    }
+
+    mutating func line(_ a: (Double, Double), _ b: (Double, Double), _ attributes: [(String, String)]) {
+        element("line", [("x1", Self.number(a.0)), ("y1", Self.number(a.1)), ("x2", Self.number(b.0)), ("y2", Self.number(b.1))] + attributes)
+    }
+
+    mutating func label(_ at: (Double, Double), _ text: String, _ attributes: [(String, String)]) {
+        element("text", [("x", Self.number(at.0)), ("y", Self.number(at.1))] + attributes, content: text)
+    }
+}
+
+/// The styles every marktime drawing uses: colours from CSS variables that the phone
+/// page's themes set (day, dusk, night), with day colours when drawn alone.
+let drawingStyle = """
+    <style>
+    .sheet-bg{fill:var(--plot-paper,#fff)}
+    .grid{stroke:var(--plot-grid,#b9c6d6);stroke-width:1}
+    .grid-label,.label{fill:var(--plot-ink,#14213d);font:13px sans-serif}
+    .lop-line{stroke:var(--plot-lop,#0b5cad);stroke-width:2.5}
+    .lop-line.original{stroke-dasharray:8 5;stroke-width:1.5}
+    .azimuth{stroke:var(--plot-ink,#14213d);stroke-width:1;stroke-dasharray:3 4}
+    .intercept{stroke:var(--plot-ink,#14213d);stroke-width:1.5}
+    .run{stroke:var(--plot-run,#7a4c00);stroke-width:2}
+    .ap{fill:var(--plot-paper,#fff);stroke:var(--plot-ink,#14213d);stroke-width:1.5}
+    .dr{fill:none;stroke:var(--plot-ink,#14213d);stroke-width:2}
+    .fix{fill:var(--plot-fix,#b00020)}
+    .ellipse{fill:none;stroke:var(--plot-fix,#b00020);stroke-width:1.5;stroke-dasharray:5 3}
+    .gps{fill:var(--plot-gps,#1b7f3b)}
+    .rose circle{fill:none;stroke:var(--plot-grid,#b9c6d6)}
+    .rose line{stroke:var(--plot-ink,#14213d)}
+    .scale line{stroke:var(--plot-ink,#14213d);stroke-width:3}
+    .arrowhead{fill:var(--plot-ink,#14213d)}
+    .point{fill:var(--plot-lop,#0b5cad)}
+    .point.rejected{fill:none;stroke:var(--plot-fix,#b00020);stroke-width:2}
+    .fitted{stroke:var(--plot-lop,#0b5cad);stroke-width:2}
+    .predicted{stroke:var(--plot-run,#7a4c00);stroke-width:2;stroke-dasharray:8 5}
+    .average{fill:var(--plot-fix,#b00020)}
+    </style>
+    """
+
+/// A latitude or longitude as a plotting sheet labels it: `27°20'S`, `153°05'E`.
+func gridLabel(_ value: Double, positive: String, negative: String) -> String {
+    let minutes = Int((abs(value) * 60).rounded())
+    return String(format: "%d°%02d'%@", minutes / 60, minutes % 60, value < 0 ? negative : (value == 0 ? "" : positive))
+}
+
+extension PlottingSheet {
+    /// The drawing's side, px (its viewBox; it scales to its container).
+    public static let side = 800.0
+    /// Room for the grid's labels, px.
+    static let margin = 44.0
+
+    /// Pixels per nautical mile.
+    public var scale: Double { (Self.side / 2 - Self.margin) / radius }
+
+    /// Where `p` is drawn, px.
+    public func pixel(_ p: Position) -> (Double, Double) {
+        let q = plane(p)
+        return (Self.side / 2 + q.x * scale, Self.side / 2 - q.y * scale)
+    }
+
+    /// The point `nm` along true bearing `bearing` from pixel `from`.
+    func toward(_ from: (Double, Double), bearing: Double, nm: Double) -> (Double, Double) {
+        (from.0 + nm * scale * sin(radians(bearing)), from.1 - nm * scale * cos(radians(bearing)))
+    }
+
+    /// The sheet as a standalone SVG document.
+    public func svg(title: String = "Plotting sheet") -> String {
+        var w = SVGWriter()
+        let s = Self.side
+        w.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(s)) \(Int(s))\" class=\"plotting-sheet\" role=\"img\" "
+            + "data-center-lat=\"\(center.latitude)\" data-center-lon=\"\(center.longitude)\" data-px-per-nm=\"\(scale)\" "
+            + "aria-label=\"\(SVGWriter.escaped(title))\">")
+        w.element("title", [], content: title)
+        w.raw(drawingStyle)
+        w.raw("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto-start-reverse\">"
+            + "<path class=\"arrowhead\" d=\"M0,0 L10,5 L0,10 z\"/></marker></defs>")
+        w.element("rect", [("class", "sheet-bg"), ("x", "0"), ("y", "0"), ("width", "\(Int(s))"), ("height", "\(Int(s))")])
+        drawGrid(&w)
+        for line in lines { drawLine(line, &w) }
+        if let dr {
+            let p = pixel(dr)
+            w.element("circle", [("class", "dr"), ("cx", SVGWriter.number(p.0)), ("cy", SVGWriter.number(p.1)), ("r", "7"),
+                                 ("data-lat", "\(dr.latitude)"), ("data-lon", "\(dr.longitude)")])
+            w.label((p.0 + 10, p.1 + 18), "DR", [("class", "label")])
+        }
+        if let fix {
+            let p = pixel(fix)
+            if let e = ellipse {
+                w.element("ellipse", [("class", "ellipse"), ("cx", SVGWriter.number(p.0)), ("cy", SVGWriter.number(p.1)),
+                                      ("rx", SVGWriter.number(e.semiMajor * scale)), ("ry", SVGWriter.number(e.semiMinor * scale)),
+                                      ("transform", "rotate(\(SVGWriter.number(e.orientation - 90)) \(SVGWriter.number(p.0)) \(SVGWriter.number(p.1)))"),
+                                      ("data-semi-major-nm", "\(e.semiMajor)"), ("data-semi-minor-nm", "\(e.semiMinor)"),
+                                      ("data-orientation", "\(e.orientation)")])
+            }
+            w.element("circle", [("class", "fix"), ("cx", SVGWriter.number(p.0)), ("cy", SVGWriter.number(p.1)), ("r", "6"),
+                                 ("data-lat", "\(fix.latitude)"), ("data-lon", "\(fix.longitude)")])
+            w.label((p.0 + 10, p.1 - 10), "Fix" + (utc.map { " " + $0.sightTimeOfDay.prefix(5) } ?? ""), [("class", "label")])
+        }
+        if let gps {
+            let p = pixel(gps)
+            w.element("rect", [("class", "gps"), ("x", SVGWriter.number(p.0 - 6)), ("y", SVGWriter.number(p.1 - 6)), ("width", "12"), ("height", "12"),
+                               ("data-lat", "\(gps.latitude)"), ("data-lon", "\(gps.longitude)")])
+            let distance = gpsDistance.map { String(format: " %.1f nm", $0) } ?? ""
+            w.label((p.0 + 10, p.1 + 22), "GPS" + distance, [("class", "label")])
+        }
+        drawScale(&w)
+        drawRose(&w)
+        w.raw("</svg>")
+        return w.text
+    }
+
+    func drawGrid(_ w: inout SVGWriter) {
+        let steps: [Double] = [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 1200]
+        let step = steps.first { 2 * radius / $0 <= 10 } ?? 1200
+        let s = Self.side
+        let minLat = center.latitude - radius / 60, maxLat = center.latitude + radius / 60
+        var m = (minLat * 60 / step).rounded(.up) * step
+        while m <= maxLat * 60 {
+            let lat = m / 60
+            guard abs(lat) < 90, let p = try? Position(latitude: lat, longitude: center.longitude) else { m += step; continue }
+            let y = pixel(p).1
+            w.line((0, y), (s, y), [("class", "grid lat"), ("data-lat", "\(lat)")])
+            w.label((4, y - 4), gridLabel(lat, positive: "N", negative: "S"), [("class", "grid-label")])
+            m += step
+        }
+        let halfLon = radius / 60 / max(0.01, cos(radians(center.latitude)))
+        var n = ((center.longitude - halfLon) * 60 / step).rounded(.up) * step
+        while n <= (center.longitude + halfLon) * 60 {
+            var lon = n / 60
+            lon -= 360 * (lon / 360).rounded()
+            let x = pixel(try! Position(latitude: center.latitude, longitude: lon)).0
+            w.line((x, 0), (x, s), [("class", "grid lon"), ("data-lon", "\(lon)")])
+            w.label((x + 4, s - 6), gridLabel(lon, positive: "E", negative: "W"), [("class", "grid-label")])
+            n += step
+        }
+    }
+
+    func drawLine(_ line: PlottingSheet.Line, _ w: inout SVGWriter) {
+        let ap = pixel(line.assumedPosition), foot = pixel(line.foot)
+        let id = line.id.map(String.init) ?? ""
+        let half = radius * 0.6
+        w.raw("<g class=\"lop\" data-sight=\"\(id)\" data-body=\"\(SVGWriter.escaped(line.body))\" data-zn=\"\(line.azimuth)\" data-intercept-nm=\"\(line.intercept)\">")
+        w.element("circle", [("class", "ap"), ("cx", SVGWriter.number(ap.0)), ("cy", SVGWriter.number(ap.1)), ("r", "4"),
+                             ("data-lat", "\(line.assumedPosition.latitude)"), ("data-lon", "\(line.assumedPosition.longitude)")])
+        w.line(ap, toward(ap, bearing: line.azimuth, nm: max(abs(line.intercept), radius * 0.15) + radius * 0.1), [("class", "azimuth")])
+        // The intercept from the AP to the line: its arrow points toward the body, or away.
+        w.line(ap, foot, [("class", "intercept"), ("marker-end", "url(#arrow)"),
+                          ("data-direction", line.intercept >= 0 ? "toward" : "away")])
+        let advanced = line.advancedFoot != nil
+        w.line(toward(foot, bearing: line.azimuth - 90, nm: half), toward(foot, bearing: line.azimuth + 90, nm: half),
+               [("class", advanced ? "lop-line original" : "lop-line"), ("data-foot-lat", "\(line.foot.latitude)"), ("data-foot-lon", "\(line.foot.longitude)")])
+        let labelAt = toward(foot, bearing: line.azimuth + 90, nm: half * 0.8)
+        w.label((labelAt.0 + 4, labelAt.1 - 6), "\(line.body) \(line.utc.sightTimeOfDay.prefix(5))", [("class", "label")])
+        if let a = line.advancedFoot {
+            let p = pixel(a)
+            w.line(foot, p, [("class", "run"), ("marker-end", "url(#arrow)")])
+            w.line(toward(p, bearing: line.azimuth - 90, nm: half), toward(p, bearing: line.azimuth + 90, nm: half),
+                   [("class", "lop-line advanced"), ("data-foot-lat", "\(a.latitude)"), ("data-foot-lon", "\(a.longitude)")])
+        }
+        w.raw("</g>")
+    }
+
+    func drawScale(_ w: inout SVGWriter) {
+        let choices: [Double] = [0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
+        let nm = choices.last { $0 <= radius / 2 } ?? 0.5
+        let y = Self.side - 34, x = Self.margin + 10
+        w.raw("<g class=\"scale\" data-nm=\"\(nm)\">")
+        w.line((x, y), (x + nm * scale, y), [])
+        w.label((x, y - 8), "\(Position.plain(nm)) nm", [("class", "label")])
+        w.raw("</g>")
+    }
+
+    func drawRose(_ w: inout SVGWriter) {
+        let r = 60.0, c = (Self.side - r - 14, r + 14)
+        w.raw("<g class=\"rose\">")
+        w.element("circle", [("cx", SVGWriter.number(c.0)), ("cy", SVGWriter.number(c.1)), ("r", SVGWriter.number(r))])
+        for degree in stride(from: 0, to: 360, by: 10) {
+            let inner = degree % 90 == 0 ? r - 14 : (degree % 30 == 0 ? r - 9 : r - 5)
+            let a = (c.0 + inner * sin(radians(Double(degree))), c.1 - inner * cos(radians(Double(degree))))
+            let b = (c.0 + r * sin(radians(Double(degree))), c.1 - r * cos(radians(Double(degree))))
+            w.line(a, b, [])
+        }
+        for (degree, name) in [(0.0, "N"), (90, "E"), (180, "S"), (270, "W")] {
+            let at = (c.0 + (r - 24) * sin(radians(degree)) - 4, c.1 - (r - 24) * cos(radians(degree)) + 5)
+            w.label(at, name, [("class", "label")])
+        }
+        w.raw("</g>")
+    }
+}
