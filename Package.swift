@@ -192,6 +192,7 @@ let package = Package(
                 "MarkTimeTasks",
                 "MarkTimeJournal",
                 "MarkTimeSky",
+                "MarkTimePlot",
                 "MarkTimeStore",
                 "MarkTimeAccounts",
                 "MarkTimeConfig",

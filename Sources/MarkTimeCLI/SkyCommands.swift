@@ -215,22 +215,43 @@ extension MarkTime {
                 own error, in arc-minutes. RUN is a sight's distance from the line through three or more sights of \
                 one body within ten minutes: a large one marks a bad sight.
 
+                --assumed works each sight as HO 229 (or, with --tables pub249, Pub. 249 Vol. 2/3) does, to check \
+                hand work line by line: the assumed position is the DR's latitude to the whole degree and the \
+                longitude nearest the DR that makes LHA whole; the tables are entered with LHA, that latitude and \
+                the whole degree of declination (same or contrary name), giving the tabulated Hc, d and Z; d × the \
+                declination's minutes / 60 corrects Hc; Z becomes Zn by the tables' rules. EXACT is Hc worked \
+                exactly at the AP: the tables differ from it by their rounding and the second difference. \
+                --average replaces each run of one body by its average (`marktime average`).
+
                 Examples:
                   marktime reduce              the last ten sights
                   marktime reduce 12 13 14
                   marktime reduce --since 2026-11-22 --format json
+                  marktime reduce 12 --assumed
+                  marktime reduce 12 --assumed --tables pub249
                 """)
 
         @OptionGroup var store: StoreOptions
         @OptionGroup var config: ConfigOptions
         @OptionGroup var selection: SightSelection
 
+        @Flag(help: "Reduce from an assumed position, as the sight reduction tables lay it out.")
+        var assumed = false
+
+        @Option(help: "With --assumed: ho229 or pub249.")
+        var tables: SightTables = .ho229
+
+        @Flag(help: "Replace each run of one body (within 10 minutes) by its average.")
+        var average = false
+
         @Option(help: "Output: table or json.")
         var format: Format = .table
 
         func run() async throws {
             let limit = try config.settings().sight.interceptLimit
-            let sights = try selection.sights(store, newest: 10)
+            var sights = try selection.sights(store, newest: 10)
+            if average { sights = Sight.averagingRuns(sights).0 }
+            if assumed { return try reduceAssumed(sights) }
             let results: [(Sight, Result<ReducedSight, Unreducible>)] = sights.map { s in
                 (s, Result { () throws(Unreducible) in try ReducedSight(s) })
             }
@@ -285,6 +306,59 @@ extension MarkTime {
             }
             if !results.isEmpty, reduced.isEmpty { throw ExitCode.failure }
         }
+
+        /// Each sight worked from an assumed position as the tables lay it out.
+        func reduceAssumed(_ sights: [Sight]) throws {
+            let results: [(Sight, Result<(ReducedSight, TableReduction), Unreducible>)] = sights.map { s in
+                (s, Result { () throws(Unreducible) in
+                    let r = try ReducedSight(s)
+                    let e = Almanac.entry(r.body, at: SkyTime(r.utc)!)
+                    return (r, TableReduction(ho: r.ho, gha: e.gha, declination: e.declination, near: r.assumedPosition, tables: tables))
+                })
+            }
+            switch format {
+            case .json:
+                print(JSON.array(results.map { s, result in
+                    switch result {
+                    case .success(let (r, t)):
+                        .object([
+                            ("id", .from(r.id)), ("utc", .string(r.utc.iso8601)), ("body", .string(r.body.name)), ("tables", .string(t.tables.rawValue)),
+                            ("ap_lat", .number(t.assumedPosition.latitude)), ("ap_lon", .number(t.assumedPosition.longitude)),
+                            ("gha_deg", .number(t.gha)), ("lha_deg", .int(Int64(t.lha))), ("dec_deg", .number(t.declination)),
+                            ("dec_whole_deg", .int(Int64(t.declinationDegrees))), ("dec_increment_arcmin", .number(t.declinationIncrement)),
+                            ("same_name", .bool(t.sameName)), ("tab_hc_deg", .number(t.tabulatedHc)), ("d_arcmin", .number(t.d)),
+                            ("tab_z_deg", .number(t.tabulatedZ)), ("d_correction_arcmin", .number(t.dCorrection)), ("hc_deg", .number(t.hc)),
+                            ("exact_hc_deg", .number(t.exactHc)), ("z_deg", .number(t.z)), ("zn_deg", .number(t.zn)), ("ho_deg", .number(t.ho)),
+                            ("intercept_nm", .number(t.intercept)),
+                        ])
+                    case .failure(let e):
+                        .object([("id", .from(s.id)), ("utc", .string(s.estimate.utc.iso8601)), ("body", .from(s.body)), ("error", .string(e.description))])
+                    }
+                }).render())
+            case .table:
+                if results.isEmpty { print("No sights yet: press the button, or run `marktime mark`.") }
+                let step = tables == .ho229 ? "%.1f" : "%.0f"
+                for (s, result) in results {
+                    switch result {
+                    case .success(let (r, t)):
+                        print("Sight \(r.id.map(String.init) ?? "avg") \(r.body.name) at \(r.utc.iso8601), \(tables == .ho229 ? "HO 229" : "Pub. 249")")
+                        print("  AP           \(t.assumedPosition.ddm)")
+                        print("  GHA          \(SextantAngle.format(t.gha))")
+                        print("  LHA          \(t.lha)°")
+                        print("  Dec          \(declinationText(t.declination)) (\(t.sameName ? "same" : "contrary") name): \(t.declinationDegrees)° + \(String(format: "%.1f", t.declinationIncrement))'")
+                        print("  Tab Hc       \(SextantAngle.format(t.tabulatedHc))    d \(String(format: "%+" + step.dropFirst(), t.d))'    Z \(String(format: step, t.tabulatedZ))°")
+                        print("  d corr       \(String(format: "%+.1f", t.dCorrection))'")
+                        print("  Hc           \(SextantAngle.format(t.hc))    (exact at the AP \(SextantAngle.format(t.exactHc)))")
+                        print("  Ho           \(SextantAngle.format(t.ho))")
+                        print(String(format: "  Intercept    %.1f nm %@", abs(t.intercept), t.intercept >= 0 ? "toward" : "away"))
+                        print("  Z            \(String(format: step, t.z))°  →  Zn \(String(format: "%05.1f", t.zn))°")
+                    case .failure(let e):
+                        print("sight \(s.id.map(String.init) ?? "?") cannot be reduced: \(e.description)")
+                    }
+                }
+            }
+            if !results.isEmpty, !results.contains(where: { (try? $0.1.get()) != nil }) { throw ExitCode.failure }
+        }
     }
 
     struct FixCommand: AsyncParsableCommand {
@@ -298,10 +372,16 @@ extension MarkTime {
                 three lines or more, else an assumed 1'. Without IDs or --since, the sights taken within an hour of \
                 the newest reducible one.
 
+                Outliers: with four lines or more, the line farthest from the fix of the others is left out when it \
+                passes more than 3 σ of theirs, and more than 2 nm, from it; again while four remain. Each line left \
+                out is named with its distance (--keep-all keeps every line). --average replaces each run of one \
+                body by its averaged sight (see `marktime average`). `marktime plot` draws the fix.
+
                 Examples:
                   marktime fix
                   marktime fix 21 22 23
                   marktime fix --since 2026-11-22T09:00:00Z --course 235 --speed 6.5
+                  marktime fix --since 2026-11-22T17:40:00Z --average
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -323,33 +403,24 @@ extension MarkTime {
             if let speed, !(0...60).contains(speed) { throw ValidationError("--speed must be 0 to 60 knots, not \(speed)") }
         }
 
+        @Flag(help: "Replace each run of sights of one body (within 10 minutes) by its average, as `marktime average` gives it.")
+        var average = false
+
+        @Flag(help: "Keep every line: no outlier is left out.")
+        var keepAll = false
+
         func run() async throws {
             let limits = try config.settings().sight
             let sights = try selection.sights(store, newest: 200)
-            var reduced: [ReducedSight] = [], skipped: [(Sight, Unreducible)] = []
-            for s in sights {
-                do { reduced.append(try ReducedSight(s)) } catch { skipped.append((s, error)) }
+            let work: FixWork
+            do {
+                work = try FixWork(sights, options: .init(course: course, knots: speed, average: average, rejectOutliers: !keepAll,
+                                                          lastHourOnly: selection.isDefault, interceptLimit: limits.interceptLimit,
+                                                          unadvancedLimit: limits.unadvancedLimit))
+            } catch {
+                throw InputError(error.description)
             }
-            if selection.isDefault, let newest = reduced.map(\.utc).max() {
-                let hour = newest.adding(nanoseconds: -3_600_000_000_000)
-                reduced = reduced.filter { $0.utc >= hour }
-                skipped = skipped.filter { $0.0.estimate.utc >= hour }
-            }
-            let run: Run = if let course, let speed { .courseAndSpeed(course: course, knots: speed) }
-                else if reduced.allSatisfy({ $0.gpsPosition != nil }) { .track } else { .none }
-            let fix: CelestialFix
-            do { fix = try CelestialFix(reduced, run: run) } catch {
-                let why = skipped.map { "sight \($0.0.id.map(String.init) ?? "?"): \($0.1.description)" }
-                throw InputError(([error.description] + why).joined(separator: "\n"))
-            }
-            let flags = fix.flags(unadvancedLimit: limits.unadvancedLimit)
-                + reduced.flatMap { x in x.flags(interceptLimit: limits.interceptLimit).map { f in
-                    ReductionFlag(f.kind, "sight \(x.id.map(String.init) ?? "?"): \(f.message)") } }
-            let runText = switch run {
-            case .none: "none"
-            case .track: "gps track"
-            case .courseAndSpeed(let c, let k): "course \(Position.plain(c))° speed \(Position.plain(k)) kn"
-            }
+            let (fix, flags, skipped, runText) = (work.fix, work.flags, work.skipped.map { ($0.sight, $0.why) }, work.runText)
             switch format {
             case .json:
                 print(JSON.object([
@@ -369,6 +440,11 @@ extension MarkTime {
                     ("run", .string(runText)), ("iterations", .int(Int64(fix.iterations))),
                     ("gps_distance_nm", .from(fix.gpsDistance)), ("gps_bearing_deg", .from(fix.gpsBearing)),
                     ("skipped", .array(skipped.map { .object([("id", .from($0.0.id)), ("error", .string($0.1.description))]) })),
+                    ("rejected", .array(work.rejected.map { r in
+                        .object([("id", .from(r.id)), ("body", .string(r.body.name)), ("utc", .string(r.utc.iso8601)),
+                                 ("residual_nm", .number(r.residual)), ("threshold_nm", .number(r.threshold)), ("reason", .string(r.reason))])
+                    })),
+                    ("averaged", .array(work.averages.map(averageJSON))),
                 ]).render())
             case .table:
                 // Lines not advanced over a run meet somewhere, but not where the ship was.
@@ -383,10 +459,14 @@ extension MarkTime {
                 }
                 var table = TextTable(header: ["ID", "UTC", "BODY", "ZN", "RESIDUAL", "ADVANCED"])
                 for l in fix.lines {
-                    table.rows.append([l.id.map(String.init) ?? "", l.utc.sightTimeOfDay, l.body.name,
+                    table.rows.append([l.id.map(String.init) ?? "avg", l.utc.sightTimeOfDay, l.body.name,
                                        String(format: "%05.1f°", l.azimuth), String(format: "%+.2f nm", l.residual), l.advance.rawValue])
                 }
                 print(table.render())
+                for r in work.rejected { print("sight \(r.id.map(String.init) ?? "?") (\(r.body.name)) left out: \(r.reason)") }
+                for a in work.averages {
+                    print("\(a.body.name) at \(a.utc.sightTimeOfDay): the average of sights \(a.points.compactMap { $0.id.map(String.init) }.joined(separator: ", "))")
+                }
                 for f in flags { print(f.message) }
                 for (s, e) in skipped { print("sight \(s.id.map(String.init) ?? "?") left out: \(e.description)") }
             }

@@ -22,7 +22,7 @@ public struct Position: Hashable, Sendable {
 
     /// Degrees and decimal minutes to the hundredth of a minute. The rounding
     /// is done once, in integers, so 59.996' carries into the next degree.
-    static func ddm(_ value: Double, positive: String, negative: String) -> String {
+    public static func ddm(_ value: Double, positive: String, negative: String) -> String {
         let hundredths = Int((abs(value) * 6000).rounded())
         let degrees = hundredths / 6000, minutes = hundredths % 6000
         let hemisphere = value < 0 && hundredths != 0 ? negative : positive

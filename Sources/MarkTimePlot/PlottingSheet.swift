@@ -20,6 +20,8 @@ public struct PlottingSheet: Hashable, Sendable {
         public var foot: Position
         /// The same line carried along the run to the fix's time, when it was advanced.
         public var advancedFoot: Position?
+        /// Left out of the fix (an outlier).
+        public var rejected = false
     }
 
     /// The sheet's centre (the fix, else the first DR) and half its width, nm.
@@ -44,6 +46,7 @@ public struct PlottingSheet: Hashable, Sendable {
         let last = inFix.last ?? ordered.last!
         lines = ordered.map { s in
             var line = Self.line(s)
+            line.rejected = !used.contains("\(s.id ?? -1)/\(s.utc.nanosecondsSinceEpoch)")
             if s.utc != last.utc, fix.run != Run.none, used.contains("\(s.id ?? -1)/\(s.utc.nanosecondsSinceEpoch)") {
                 let (north, east) = CelestialFix.offset(of: s, from: last, run: fix.run)
                 if north != 0 || east != 0 { line.advancedFoot = Self.moved(line.foot, north: -north, east: -east) }

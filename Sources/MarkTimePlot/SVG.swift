@@ -38,6 +38,7 @@ let drawingStyle = """
     .grid-label,.label{fill:var(--plot-ink,#14213d);font:13px sans-serif}
     .lop-line{stroke:var(--plot-lop,#0b5cad);stroke-width:2.5}
     .lop-line.original{stroke-dasharray:8 5;stroke-width:1.5}
+    .lop-line.rejected{stroke:var(--plot-fix,#b00020);stroke-dasharray:2 6;stroke-width:1.5}
     .azimuth{stroke:var(--plot-ink,#14213d);stroke-width:1;stroke-dasharray:3 4}
     .intercept{stroke:var(--plot-ink,#14213d);stroke-width:1.5}
     .run{stroke:var(--plot-run,#7a4c00);stroke-width:2}
@@ -169,7 +170,7 @@ extension PlottingSheet {
                           ("data-direction", line.intercept >= 0 ? "toward" : "away")])
         let advanced = line.advancedFoot != nil
         w.line(toward(foot, bearing: line.azimuth - 90, nm: half), toward(foot, bearing: line.azimuth + 90, nm: half),
-               [("class", advanced ? "lop-line original" : "lop-line"), ("data-foot-lat", "\(line.foot.latitude)"), ("data-foot-lon", "\(line.foot.longitude)")])
+               [("class", line.rejected ? "lop-line rejected" : advanced ? "lop-line original" : "lop-line"), ("data-foot-lat", "\(line.foot.latitude)"), ("data-foot-lon", "\(line.foot.longitude)")])
         let labelAt = toward(foot, bearing: line.azimuth + 90, nm: half * 0.8)
         w.label((labelAt.0 + 4, labelAt.1 - 6), "\(line.body) \(line.utc.sightTimeOfDay.prefix(5))", [("class", "label")])
         if let a = line.advancedFoot {

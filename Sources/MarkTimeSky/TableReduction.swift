@@ -82,7 +82,7 @@ public struct TableReduction: Hashable, Sendable {
         func rounded(_ minutes: Double, _ step: Double) -> Double { (minutes / step).rounded() * step }
         tabulatedHc = rounded(atWhole.altitude * 60, tables.minuteStep) / 60
         // d is the difference of the printed Hc at this and the next degree of declination.
-        d = rounded(atNext.altitude * 60, tables.minuteStep) - rounded(atWhole.altitude * 60, tables.minuteStep)
+        d = rounded(rounded(atNext.altitude * 60, tables.minuteStep) - rounded(atWhole.altitude * 60, tables.minuteStep), tables.minuteStep)
         let zWhole = Self.azimuthAngle(atWhole.azimuth), zNext = Self.azimuthAngle(atNext.azimuth)
         tabulatedZ = rounded(zWhole, tables.azimuthStep)
         dCorrection = rounded(d * declinationIncrement / 60, 0.1)

@@ -8,7 +8,7 @@ struct LayoutTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     /// Modules of the toolchain, which no `Package.swift` declares.
-    static let toolchain: Set<String> = ["Foundation", "FoundationEssentials", "FoundationNetworking", "Glibc", "Musl", "Dispatch",
+    static let toolchain: Set<String> = ["Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Glibc", "Musl", "Dispatch",
                                          "Synchronization", "Testing", "XCTest", "_Concurrency"]
 
     @Test("Every module a target imports is one of its declared dependencies")

@@ -1,0 +1,442 @@
+import ArgumentParser
+import Foundation
+import MarkTimeCore
+import MarkTimePlot
+import MarkTimeSky
+import MarkTimeStore
+import MarkTimeSystem
+
+extension SightTables: ExpressibleByArgument {}
+
+/// Writes `text` to `output` (a regular file replaced whole once complete), else to standard output.
+func writeText(_ text: String, to output: String?, example: String) throws {
+    guard let output, output != "-" else {
+        FileHandle.standardOutput.write(Data(text.utf8))
+        return
+    }
+    do { try SideFile.writeOutput(output) { write in try write(Array(text.utf8)) } } catch {
+        throw cannotWrite(output, error, example: example)
+    }
+}
+
+/// An average in JSON.
+func averageJSON(_ a: SightAverage) -> JSON {
+    .object([
+        ("body", .string(a.body.name)), ("utc", .string(a.utc.iso8601)), ("hs_deg", .number(a.hs)), ("fitted_hs_deg", .from(a.fittedHs)),
+        ("predicted_slope_arcmin_per_min", .number(a.predictedSlope)), ("fitted_slope_arcmin_per_min", .from(a.fittedSlope)),
+        ("limit_arcmin", .number(a.limit)), ("scatter_arcmin", .number(a.scatter)),
+        ("sights", .array(a.points.map { p in
+            .object([("id", .from(p.id)), ("utc", .string(p.utc.iso8601)), ("hs_deg", .number(p.hs)),
+                     ("off_line_arcmin", .number(p.residual)), ("rejected", .bool(p.rejected))])
+        })),
+    ])
+}
+
+/// The position a sight is worked from: its DR, else its GPS position.
+func workedFrom(_ s: Sight) -> Position? { s.dr ?? s.position }
+
+extension MarkTime {
+    struct Plot: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Draw a plotting sheet (SVG) of sights and their fix.",
+            discussion: """
+                A universal plotting sheet around the fix (else the last sight's DR): latitude and longitude lines \
+                with labels, a nautical-mile scale and a compass rose. Each sight's assumed position (a circle), its \
+                azimuth (dotted) and intercept with an arrow toward or away from the body, and its line of position \
+                perpendicular to Zn, labelled with the body and time. A running fix shows each earlier line dashed \
+                where it was, the run, and the line advanced; the fix is a dot with its 95 % ellipse, the DR a ring, \
+                the GPS position a square with its distance. A line `fix` left out as an outlier is dotted red. \
+                Sights are chosen, advanced and averaged as `marktime fix` does; one sight, or lines that do not \
+                meet, are drawn without a fix. The sheet is SVG: open it in a browser, or see it on the phone page.
+
+                Examples:
+                  marktime plot -o sheet.svg
+                  marktime plot 21 22 23 --course 235 --speed 6.5 -o running-fix.svg
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var config: ConfigOptions
+        @OptionGroup var selection: SightSelection
+
+        @Option(parsing: .unconditional, help: "Course made good between the sights, degrees true.", transform: decimal)
+        var course: Double?
+
+        @Option(parsing: .unconditional, help: "Speed made good, knots.", transform: decimal)
+        var speed: Double?
+
+        @Flag(help: "Replace each run of one body by its average.")
+        var average = false
+
+        @Flag(help: "Keep every line: no outlier is left out.")
+        var keepAll = false
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write the SVG to this file (default: standard output).", valueName: "file"))
+        var output: String?
+
+        func validate() throws {
+            if (course == nil) != (speed == nil) { throw ValidationError("give --course and --speed together") }
+            if let course, !(0..<360).contains(course) { throw ValidationError("--course must be 0 to 359.9 degrees, not \(course)") }
+            if let speed, !(0...60).contains(speed) { throw ValidationError("--speed must be 0 to 60 knots, not \(speed)") }
+        }
+
+        func run() async throws {
+            let limits = try config.settings().sight
+            let sights = try selection.sights(store, newest: 200)
+            let options = FixWork.Options(course: course, knots: speed, average: average, rejectOutliers: !keepAll, lastHourOnly: selection.isDefault,
+                                          interceptLimit: limits.interceptLimit, unadvancedLimit: limits.unadvancedLimit)
+            let sheet: PlottingSheet
+            do {
+                let work = try FixWork(sights, options: options)
+                sheet = PlottingSheet(fix: work.fix, sights: work.reduced)
+            } catch {
+                let reduced = sights.compactMap { try? ReducedSight($0) }
+                guard !reduced.isEmpty else { throw InputError("nothing to plot: no sight can be reduced\n" + error.description) }
+                FileHandle.standardError.write(Data("no fix (\(error.failure.description)); the lines are drawn alone\n".utf8))
+                sheet = PlottingSheet(sights: reduced)
+            }
+            try writeText(sheet.svg(), to: output, example: "sheet.svg")
+            if let output, output != "-" { FileHandle.standardError.write(Data("Wrote the plotting sheet to \(output).\n".utf8)) }
+        }
+    }
+
+    struct Average: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Average a run of sights of one body, and find the bad ones.",
+            discussion: """
+                Over a few minutes a body's altitude changes at a rate the almanac gives (its slope at the DR). The \
+                line with that slope through the run's mean is the run's best estimate: each sight's distance from it \
+                (OFF LINE, arc-minutes) shows a bad one, and a sight farther than --limit (default 2') is left out, \
+                the farthest first, while two remain. The averaged sight is read off the line at --at (default: the \
+                kept sights' mean time). The least-squares slope of the run is given beside the almanac's: they agree \
+                when the run is good. `marktime reduce --average` and `marktime fix --average` use the average in \
+                place of the run. --chart writes Hs against time with both lines (SVG).
+
+                Examples:
+                  marktime average 31 32 33 34 35
+                  marktime average --since 2026-11-22T17:40:00Z --at 2026-11-22T17:45:00Z --chart run.svg
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var selection: SightSelection
+
+        @Option(help: "The time to average to, UTC. Default: the kept sights' mean time.")
+        var at: String?
+
+        @Option(help: "How far from the line a sight may lie and be kept, arc-minutes.", transform: decimal)
+        var limit: Double = SightAverage.defaultLimit
+
+        @Option(help: ArgumentHelp("Also write the chart of Hs against time (SVG) to this file.", valueName: "file"))
+        var chart: String?
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func validate() throws {
+            if !(0.1...60).contains(limit) { throw ValidationError("--limit must be 0.1 to 60 arc-minutes, not \(limit)") }
+        }
+
+        func run() async throws {
+            let sights = try selection.sights(store, newest: 5)
+            let names = Set(sights.map { $0.body ?? "(no body)" })
+            guard names.count <= 1 else { throw InputError(SightAverage.Failure.mixedBodies(names.sorted()).description) }
+            guard let first = sights.first else { throw InputError(SightAverage.Failure.tooFew(0).description) }
+            guard let name = first.body else {
+                throw InputError("sight \(first.id.map(String.init) ?? "?") has no body: name it with `marktime sight edit \(first.id.map(String.init) ?? "ID") --body Sun`")
+            }
+            let body = try Body.parse(name)
+            let missing = sights.filter { $0.hs == nil }.compactMap(\.id)
+            guard missing.isEmpty else {
+                throw InputError("no Hs for sight\(missing.count == 1 ? "" : "s") \(missing.map(String.init).joined(separator: ", ")): add it with `marktime sight edit ID --hs`")
+            }
+            guard let near = sights.lazy.compactMap(workedFrom).last else {
+                throw InputError("no position for the almanac's slope: set a DR (`marktime sight edit ID --dr \"50 10 N 4 20 W\"`) or mark with a GPS fix")
+            }
+            let chosen = try at.map { try UTCTime.read($0, what: "--at").time }
+            let average: SightAverage
+            do { average = try SightAverage(sights.map { ($0.id, $0.estimate.utc, $0.hs!) }, body: body, near: near, at: chosen, limit: limit) } catch {
+                throw InputError(error.description)
+            }
+            if let chart { try writeText(RunChart(average).svg(), to: chart, example: "run.svg") }
+            switch format {
+            case .json:
+                print(averageJSON(average).render())
+            case .table:
+                var table = TextTable(header: ["ID", "UTC", "HS", "OFF LINE", ""])
+                for p in average.points {
+                    table.rows.append([p.id.map(String.init) ?? "", p.utc.sightTimeOfDay, SextantAngle.format(p.hs),
+                                       String(format: "%+.1f'", p.residual), p.rejected ? String(format: "left out: over %@'", Position.plain(limit)) : ""])
+                }
+                print(table.render())
+                print(String(format: "Slope: the almanac's %+.2f'/min at %@%@", average.predictedSlope, near.ddm,
+                             average.fittedSlope.map { String(format: "; the run's %+.2f'/min (least squares)", $0) } ?? ""))
+                let kept = average.points.filter { !$0.rejected }.count
+                print("Average: \(body.name) at \(average.utc.iso8601), Hs \(SextantAngle.format(average.hs)) "
+                    + "(\(kept) of \(average.points.count) sights, scatter \(String(format: "%.1f", average.scatter))')")
+                print("Use it: marktime fix --average, or marktime reduce --average")
+                if let chart { FileHandle.standardError.write(Data("Wrote the chart to \(chart).\n".utf8)) }
+            }
+        }
+    }
+
+    struct Noon: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Local apparent noon at the DR, and the latitude from a meridian altitude.",
+            discussion: """
+                Noon is when the Sun's LHA is 0° at the ship: on the DR's local date, at --position (default: the \
+                daemon's GPS fix), carried along --course and --speed from --at when given. With sights (IDs): one \
+                sight gives the latitude from its Ho on the meridian; three or more around noon give it from the \
+                highest Ho of the run (a parabola fitted to Ho against time). Latitude = zenith distance (90° − Ho) \
+                named opposite to the body's bearing, plus the declination; the body bears south when its \
+                declination is south of the DR's latitude.
+
+                Examples:
+                  marktime noon --position "30 31 N 76 47 W" --at 2006-10-26T12:00:00Z
+                  marktime noon --course 235 --speed 6.5
+                  marktime noon 41 42 43 44 45
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var where_: SkyPositionOptions
+
+        @Argument(help: "Sights taken at noon (one, or a run around it).")
+        var ids: [Int64] = []
+
+        @Option(help: "The DR's time, UTC (default: now, or the first sight's).")
+        var at: String?
+
+        @Option(parsing: .unconditional, help: "Course made good, degrees true.", transform: decimal)
+        var course: Double?
+
+        @Option(parsing: .unconditional, help: "Speed made good, knots.", transform: decimal)
+        var speed: Double?
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func validate() throws {
+            if (course == nil) != (speed == nil) { throw ValidationError("give --course and --speed together") }
+            if let course, !(0..<360).contains(course) { throw ValidationError("--course must be 0 to 359.9 degrees, not \(course)") }
+            if let speed, !(0...60).contains(speed) { throw ValidationError("--speed must be 0 to 60 knots, not \(speed)") }
+        }
+
+        func run() async throws {
+            let sights = ids.isEmpty ? [] : try ids.map { try store.openForReading().sight(id: $0).sight }.sorted { $0.estimate.utc < $1.estimate.utc }
+            let position = try where_.position.map { try Position.parse($0) } ?? sights.lazy.compactMap(workedFrom).first
+                ?? where_.resolve(store, required: true)!
+            let utc = try at.map { try UTCTime.read($0, what: "--at").time } ?? sights.first?.estimate.utc ?? wallClock()
+            guard let noon = MeridianPassage.localApparentNoon(DeadReckoning(position, at: utc, course: course ?? 0, knots: speed ?? 0)) else {
+                throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
+            }
+            var latitude: (utc: UTCTime, ho: Double, dec: Double, lat: Double, body: Body, from: String)?
+            if !sights.isEmpty {
+                let reduced: [ReducedSight]
+                do { reduced = try sights.map { s throws(Unreducible) in try ReducedSight(s) } } catch {
+                    throw InputError("a sight cannot be reduced: \(error.description)")
+                }
+                let bodies = Set(reduced.map(\.body.name))
+                guard bodies.count == 1 else { throw InputError(SightAverage.Failure.mixedBodies(bodies.sorted()).description) }
+                let at: (utc: UTCTime, ho: Double), from: String
+                if reduced.count == 1 {
+                    at = (reduced[0].utc, reduced[0].ho)
+                    from = "sight \(reduced[0].id.map(String.init) ?? "?")"
+                } else {
+                    guard let top = MeridianPassage.maximum(of: reduced.map { ($0.utc, $0.ho) }) else {
+                        throw InputError("the run has no highest point within it (it does not rise and fall): take sights from before noon until the altitude falls")
+                    }
+                    at = top
+                    from = "the highest of \(reduced.count) sights"
+                }
+                let dec = Almanac.entry(reduced[0].body, at: SkyTime(at.utc)!).declination
+                let lat = MeridianPassage.latitude(ho: at.ho, declination: dec, bearsSouth: dec < position.latitude)
+                latitude = (at.utc, at.ho, dec, lat, reduced[0].body, from)
+            }
+            switch format {
+            case .json:
+                print(JSON.object([
+                    ("lan_utc", .string(noon.utc.iso8601)), ("lat", .number(noon.position.latitude)), ("lon", .number(noon.position.longitude)),
+                    ("meridian", latitude.map { l in
+                        .object([("body", .string(l.body.name)), ("utc", .string(l.utc.iso8601)), ("ho_deg", .number(l.ho)),
+                                 ("dec_deg", .number(l.dec)), ("latitude", .number(l.lat)), ("latitude_ddm", .string(Position.ddm(l.lat, positive: "N", negative: "S"))),
+                                 ("from", .string(l.from))])
+                    } ?? .null),
+                ]).render())
+            case .table:
+                print("Local apparent noon: \(noon.utc.iso8601) at \(noon.position.ddm)")
+                if let l = latitude {
+                    print("\(l.body.name) on the meridian at \(l.utc.sightTimeOfDay) (\(l.from)): Ho \(SextantAngle.format(l.ho)), Dec \(declinationText(l.dec))")
+                    print("Latitude: \(Position.ddm(l.lat, positive: "N", negative: "S"))  (90° − Ho \(l.dec < position.latitude ? "+" : "−") … = zenith distance "
+                        + "\(SextantAngle.format(90 - l.ho)) \(l.dec < position.latitude ? "N" : "S") of the body, plus the declination)")
+                }
+            }
+        }
+    }
+
+    struct PolarisCommand: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "polaris",
+            abstract: "The latitude from an altitude of Polaris.",
+            discussion: """
+                The Nautical Almanac gives Lat = Ho − 1° + a0 + a1 + a2 from its Polaris tables. marktime solves the \
+                same triangle exactly from Polaris's place at the time (the tables' source) and prints the sum the \
+                three corrections would make, with the almanac's own formula beside it. Give a sight of Polaris \
+                (its Ho from its Hs), or --ho, --at and --position for hand work.
+
+                Examples:
+                  marktime polaris 52
+                  marktime polaris --ho "50 04.3" --at 2026-02-01T03:00:00Z --position "49 41 N 6 17 W"
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var where_: SkyPositionOptions
+
+        @Argument(help: "A sight of Polaris.")
+        var id: Int64?
+
+        @Option(name: .customLong("ho"), help: "Observed altitude Ho, e.g. \"50 04.3\" (instead of a sight).")
+        var observed: String?
+
+        @Option(help: "UTC of the observation (with --ho).")
+        var at: String?
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func run() async throws {
+            let polaris = Body(named: "Polaris")!
+            let ho: Double, utc: UTCTime, near: Position
+            if let id {
+                let sight = try store.openForReading().sight(id: id).sight
+                guard sight.body.flatMap(Body.init(named:)) == polaris else {
+                    throw InputError("sight \(id) is of \(sight.body ?? "no body"), not Polaris: name it with `marktime sight edit \(id) --body Polaris`")
+                }
+                let r: ReducedSight
+                do { r = try ReducedSight(sight) } catch { throw InputError("sight \(id) cannot be reduced: \(error.description)") }
+                (ho, utc, near) = (r.ho, r.utc, r.assumedPosition)
+            } else {
+                guard let text = observed else { throw InputError("give a sight of Polaris (`marktime polaris ID`), or --ho with --at and --position") }
+                ho = try SextantAngle.parse(text)
+                guard let at else { throw InputError("--ho needs --at: the UTC of the observation") }
+                utc = try UTCTime.read(at, what: "--at").time
+                near = try where_.resolve(store, required: true)!
+            }
+            guard let time = SkyTime(utc) else {
+                throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
+            }
+            let e = Almanac.entry(polaris, at: time)
+            guard let p = PolarisLatitude(ho: ho, gha: e.gha, declination: e.declination, near: near) else {
+                throw InputError("no latitude sees Polaris at Ho \(SextantAngle.format(ho)) at that time: check Ho")
+            }
+            switch format {
+            case .json:
+                print(JSON.object([
+                    ("utc", .string(utc.iso8601)), ("ho_deg", .number(ho)), ("lha_deg", .number(p.lha)), ("dec_deg", .number(e.declination)),
+                    ("correction_deg", .number(p.correction)), ("latitude", .number(p.latitude)),
+                    ("latitude_ddm", .string(Position.ddm(p.latitude, positive: "N", negative: "S"))), ("almanac_formula_latitude", .number(p.almanacFormula)),
+                ]).render())
+            case .table:
+                print("Polaris at \(utc.iso8601) from \(near.ddm): LHA \(SextantAngle.format(p.lha)), Dec \(declinationText(e.declination))")
+                print("  Ho                  \(SextantAngle.format(ho))")
+                print("  − 1°                \(SextantAngle.format(ho - 1))")
+                print(String(format: "  + a0 + a1 + a2      %@ (exact)", SextantAngle.format(p.correction)))
+                print("  Latitude            \(Position.ddm(p.latitude, positive: "N", negative: "S"))")
+                print("  (the almanac's formula: \(Position.ddm(p.almanacFormula, positive: "N", negative: "S")))")
+            }
+        }
+    }
+
+    struct Identify: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Name a star or planet from its altitude and bearing.",
+            discussion: """
+                For a sight of "a bright star through a gap in the clouds": every star and planet above the horizon \
+                at the sight's time and DR (or GPS position), nearest first to where it was seen (its Hs, or \
+                --altitude, and --zn, its bearing by compass corrected to true). DIST is the angle on the sky. \
+                --name sets the sight's body to the nearest.
+
+                Examples:
+                  marktime identify 52 --zn 235
+                  marktime identify 52 --zn 235 --name
+                  marktime identify --altitude 40 --zn 120 --at 2026-02-01T18:30:00Z --position "50 10 N 4 20 W"
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var where_: SkyPositionOptions
+
+        @Argument(help: "The sight to name.")
+        var id: Int64?
+
+        @Option(parsing: .unconditional, help: "The body's true bearing, degrees.", transform: decimal)
+        var zn: Double
+
+        @Option(help: "Its altitude, e.g. \"40 12\" (instead of a sight's Hs).")
+        var altitude: String?
+
+        @Option(help: "UTC of the observation (without a sight). Default: now.")
+        var at: String?
+
+        @Option(help: "How far from the observation to look, degrees.", transform: decimal)
+        var radius: Double = 10
+
+        @Flag(help: "Set the sight's body to the nearest candidate.")
+        var name = false
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func validate() throws {
+            if !(0..<360).contains(zn) { throw ValidationError("--zn must be 0 to 359.9 degrees, not \(zn)") }
+            if !(0.1...90).contains(radius) { throw ValidationError("--radius must be 0.1 to 90 degrees, not \(radius)") }
+            if name && id == nil { throw ValidationError("--name names a sight: give its ID") }
+        }
+
+        func run() async throws {
+            var altitudeSeen: Double, utc: UTCTime, from: Position
+            if let id {
+                let sight = try store.openForReading().sight(id: id).sight
+                guard let hs = try altitude.map(SextantAngle.parse) ?? sight.hs else {
+                    throw InputError("sight \(id) has no Hs: give --altitude, or `marktime sight edit \(id) --hs`")
+                }
+                guard let p = try where_.position.map(Position.parse) ?? workedFrom(sight) else {
+                    throw InputError("sight \(id) has no DR and no GPS position: give --position")
+                }
+                (altitudeSeen, utc, from) = (hs, sight.estimate.utc, p)
+            } else {
+                guard let text = altitude else { throw InputError("give a sight (`marktime identify ID --zn 235`), or --altitude with --zn") }
+                altitudeSeen = try SextantAngle.parse(text)
+                utc = try at.map { try UTCTime.read($0, what: "--at").time } ?? wallClock()
+                from = try where_.resolve(store, required: true)!
+            }
+            guard let time = SkyTime(utc) else {
+                throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
+            }
+            let list = BodyIdentification.candidates(altitude: altitudeSeen, azimuth: zn, at: time, from: from, within: radius)
+            if name, let id, let best = list.first {
+                _ = try store.open().edit(id: id, try SightEdit(SightEditText(body: best.body.name)), now: try wallClock())
+            }
+            switch format {
+            case .json:
+                print(JSON.object([
+                    ("utc", .string(utc.iso8601)), ("altitude_deg", .number(altitudeSeen)), ("zn_deg", .number(zn)),
+                    ("named", name ? .from(list.first?.body.name) : .null),
+                    ("candidates", .array(list.map { c in
+                        .object([("body", .string(c.body.name)), ("hc_deg", .number(c.altitude)), ("zn_deg", .number(c.azimuth)),
+                                 ("distance_deg", .number(c.distance)), ("magnitude", .from(c.magnitude))])
+                    })),
+                ]).render())
+            case .table:
+                guard !list.isEmpty else {
+                    print(String(format: "No star or planet within %@° of altitude %@, bearing %05.1f°: check the bearing (true, not magnetic) and the time.",
+                                 Position.plain(radius), SextantAngle.format(altitudeSeen), zn))
+                    throw ExitCode.failure
+                }
+                var table = TextTable(header: ["BODY", "HC", "ZN", "DIST", "MAG"])
+                for c in list {
+                    table.rows.append([c.body.name, SextantAngle.format(c.altitude), String(format: "%05.1f°", c.azimuth),
+                                       String(format: "%.1f°", c.distance), c.magnitude.map { String(format: "%.1f", $0) } ?? ""])
+                }
+                print(table.render())
+                if name, let id, let best = list.first { print("Sight \(id) is now named \(best.body.name).") }
+            }
+        }
+    }
+}
