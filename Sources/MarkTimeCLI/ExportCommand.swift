@@ -4,12 +4,13 @@ import MarkTimeCore
 import MarkTimeStore
 import MarkTimeSystem
 import MarkTimeExport
+import MarkTimeSky
 
 extension MarkTime {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Export sights for sight reduction.",
-            subcommands: [CSVExport.self])
+            abstract: "Export sights for sight reduction, or for a chart plotter (GPX, KML).",
+            subcommands: [CSVExport.self, GPXExport.self, KMLExport.self])
     }
 }
 
@@ -74,6 +75,85 @@ extension MarkTime.Export {
                 throw error
             }
             FileHandle.standardError.write(Data("Wrote \(count) sights to \(output == "-" ? "standard output" : output).\n".utf8))
+        }
+    }
+}
+
+/// What `export gpx` and `export kml` share: the sights chosen, their fix, the places.
+struct ChartExportOptions: ParsableArguments {
+    @OptionGroup var store: StoreOptions
+
+    @Option(help: "Only sights at or after this UTC date or time.")
+    var since: String?
+
+    @Option(help: "Only sights before this UTC date or time (a bare date includes that day).")
+    var until: String?
+
+    @Flag(help: "Leave out the places.")
+    var noPlaces = false
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output (a regular file is replaced whole).", valueName: "file"))
+    var output: String?
+
+    /// The chart: the sights, their fix (as `marktime fix` works it, when they make one), the places.
+    func chart() throws -> ChartData {
+        let query = SightQuery(since: try parseBound(since, upper: false, option: "--since"),
+                               until: try parseBound(until, upper: true, option: "--until"), oldestFirst: true)
+        let db = try store.openForReading()
+        let sights = try db.sights(query)
+        let fix = try? FixWork(sights, options: .init()).fix
+        let places = noPlaces ? [] : try db.places().map { (name: $0.name, center: $0.center, radius: $0.radius) }
+        return ChartData(name: "marktime", sights: sights, fix: fix, places: places)
+    }
+
+    func write(_ text: String, what: String, count: ChartData, example: String) throws {
+        try writeText(text, to: output, example: example)
+        if let output, output != "-" {
+            FileHandle.standardError.write(Data(("Wrote \(count.points.count) waypoints, \(count.lines.count) lines of position and "
+                + "\(count.track.count) track points to \(output) (\(what)).\n").utf8))
+        }
+    }
+}
+
+extension MarkTime.Export {
+    struct GPXExport: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "gpx",
+            abstract: "Write sights, their fix, lines of position, the track and places as GPX 1.1.",
+            discussion: """
+                Waypoints: each sight at its GPS position (else its DR), named `Sight ID BODY`, with its time and \
+                Hs; the fix of the sights (as `marktime fix` works it) when they make one; each place. Routes: \
+                each sight's line of position, 10 nm either side of the intercept's foot. Track: the GPS positions \
+                the sights recorded, in time order. OpenCPN: Route & Mark Manager → Import GPX…; the lines \
+                appear under Routes, the sights, fix and places under Marks, the track under Tracks.
+
+                Example: marktime export gpx --since 2026-11-22 -o passage.gpx
+                """)
+
+        @OptionGroup var options: ChartExportOptions
+
+        func run() async throws {
+            let chart = try options.chart()
+            try options.write(GPXDocument.text(chart), what: "GPX 1.1", count: chart, example: "passage.gpx")
+        }
+    }
+
+    struct KMLExport: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "kml",
+            abstract: "Write the same as `export gpx`, as KML for Google Earth and other viewers.",
+            discussion: """
+                Folders of placemarks: Sights, Fixes, Places, Lines of position (line strings) and the Track. \
+                OpenCPN reads GPX: for it, use `marktime export gpx`.
+
+                Example: marktime export kml --since 2026-11-22 -o passage.kml
+                """)
+
+        @OptionGroup var options: ChartExportOptions
+
+        func run() async throws {
+            let chart = try options.chart()
+            try options.write(KMLDocument.text(chart), what: "KML 2.2", count: chart, example: "passage.kml")
         }
     }
 }

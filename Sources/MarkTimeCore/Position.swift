@@ -1,3 +1,5 @@
+import Foundation
+
 /// A point on the Earth in signed decimal degrees (north and east positive).
 public struct Position: Hashable, Sendable {
     public var latitude: Double
@@ -27,6 +29,20 @@ public struct Position: Hashable, Sendable {
         let degrees = hundredths / 6000, minutes = hundredths % 6000
         let hemisphere = value < 0 && hundredths != 0 ? negative : positive
         return "\(degrees)° \(pad(minutes / 100))'.\(pad(minutes % 100)) \(hemisphere)"
+    }
+
+    /// This position moved `north` and `east` nautical miles by plane sailing, as on a
+    /// plotting sheet (latitude kept within ±89.99°, longitude wrapped to ±180°).
+    public func offset(north: Double, east: Double) -> Position {
+        let lat = max(-89.99, min(89.99, latitude + north / 60))
+        var lon = longitude + east / 60 / cos(latitude * .pi / 180)
+        lon -= 360 * (lon / 360).rounded()
+        return Position(unchecked: lat, lon)
+    }
+
+    private init(unchecked latitude: Double, _ longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
     }
 
     public static func plain(_ value: Double) -> String {

@@ -49,7 +49,7 @@ public struct PlottingSheet: Hashable, Sendable {
             line.rejected = !used.contains("\(s.id ?? -1)/\(s.utc.nanosecondsSinceEpoch)")
             if s.utc != last.utc, fix.run != Run.none, used.contains("\(s.id ?? -1)/\(s.utc.nanosecondsSinceEpoch)") {
                 let (north, east) = CelestialFix.offset(of: s, from: last, run: fix.run)
-                if north != 0 || east != 0 { line.advancedFoot = Self.moved(line.foot, north: -north, east: -east) }
+                if north != 0 || east != 0 { line.advancedFoot = line.foot.offset(north: -north, east: -east) }
             }
             return line
         }
@@ -79,18 +79,8 @@ public struct PlottingSheet: Hashable, Sendable {
     }
 
     static func line(_ s: ReducedSight) -> Line {
-        let z = radians(s.computed.azimuth)
-        let foot = moved(s.assumedPosition, north: s.intercept * cos(z), east: s.intercept * sin(z))
-        return Line(id: s.id, body: s.body.name, utc: s.utc, assumedPosition: s.assumedPosition, azimuth: s.computed.azimuth,
-                    intercept: s.intercept, foot: foot)
-    }
-
-    /// `p` moved `north` and `east` nm on the sheet's plane (plane sailing).
-    static func moved(_ p: Position, north: Double, east: Double) -> Position {
-        let lat = max(-89.99, min(89.99, p.latitude + north / 60))
-        var lon = p.longitude + east / 60 / cos(radians(p.latitude))
-        lon -= 360 * (lon / 360).rounded()
-        return try! Position(latitude: lat, longitude: lon)
+        Line(id: s.id, body: s.body.name, utc: s.utc, assumedPosition: s.assumedPosition, azimuth: s.computed.azimuth,
+             intercept: s.intercept, foot: s.lineOfPosition.foot)
     }
 
     /// Where `p` lies on the sheet: nm east and north of the centre.

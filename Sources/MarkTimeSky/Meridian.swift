@@ -18,11 +18,7 @@ public struct DeadReckoning: Hashable, Sendable {
     /// Where the ship is at `time` by plane sailing along the course.
     public func position(at time: UTCTime) -> Position {
         let miles = knots * Double(time.nanosecondsSinceEpoch - utc.nanosecondsSinceEpoch) / 3.6e12
-        let lat = max(-89.9, min(89.9, position.latitude + miles * cos(radians(course)) / 60))
-        let mid = radians((lat + position.latitude) / 2)
-        var lon = position.longitude + miles * sin(radians(course)) / 60 / cos(mid)
-        lon = lon - 360 * (lon / 360).rounded()
-        return try! Position(latitude: lat, longitude: lon)
+        return position.offset(north: miles * cos(radians(course)), east: miles * sin(radians(course)))
     }
 }
 

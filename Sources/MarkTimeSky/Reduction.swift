@@ -1,4 +1,5 @@
 import Foundation
+import MarkTimeCore
 
 /// The computed altitude and azimuth of a body from an assumed position, and a sight's
 /// intercept from them.
@@ -18,4 +19,22 @@ public struct Computed: Hashable, Sendable {
 
     /// The intercept in nautical miles for observed altitude `ho` (degrees): positive toward.
     public func intercept(observed ho: Double) -> Double { (ho - altitude) * 60 }
+}
+
+extension ReducedSight {
+    /// The line of position as it is plotted: the foot of the intercept (the assumed
+    /// position moved the intercept along Zn, or against it when away), and the line's true
+    /// direction there (Zn + 90°).
+    public var lineOfPosition: (foot: Position, direction: Double) {
+        let z = radians(computed.azimuth)
+        return (assumedPosition.offset(north: intercept * cos(z), east: intercept * sin(z)), normalized(computed.azimuth + 90))
+    }
+
+    /// The two ends of the line of position `halfLength` nm either side of its foot.
+    public func lineEnds(halfLength: Double) -> (Position, Position) {
+        let (foot, direction) = lineOfPosition
+        let d = radians(direction)
+        return (foot.offset(north: halfLength * cos(d), east: halfLength * sin(d)),
+                foot.offset(north: -halfLength * cos(d), east: -halfLength * sin(d)))
+    }
 }
