@@ -61,7 +61,7 @@ let package = Package(
         .target(name: "MarkTimeSky", dependencies: ["MarkTimeCore"], resources: [.embedInCode("ELP2000-82B.txt")]),
 
         // The plotting sheet and the run chart, drawn as SVG (pure).
-        .target(name: "MarkTimePlot", dependencies: ["MarkTimeCore", "MarkTimeSky"]),
+        .target(name: "MarkTimePlot", dependencies: ["MarkTimeCore", "MarkTimeSky"], resources: [.embedInCode("plot.css")]),
         // Places, geofences and the anchor watch: pure state machines over fixes.
         .target(name: "MarkTimePlaces", dependencies: ["MarkTimeCore"]),
         // People across time zones: zone names and places, the sky over each, nautical zone time (pure).
@@ -156,6 +156,7 @@ let package = Package(
             dependencies: [
                 "MarkTimeCore",
                 "MarkTimeSky",
+                "MarkTimePlot",
                 "MarkTimePeople",
                 "MarkTimeTasks",
                 "MarkTimeJournal",
@@ -180,7 +181,7 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             resources: ["Assets/app.css", "Assets/app.js", "Assets/icon.svg", "Assets/theme.js", "Assets/sw.js", "Assets/manifest.webmanifest"].map { .embedInCode($0) }
-                + ["layout", "login", "signup", "problem", "now", "sights", "sight", "settings", "places", "people", "tasks", "journal", "day"].map { .embedInCode("Templates/\($0).mustache") }),
+                + ["layout", "login", "signup", "problem", "now", "sights", "sight", "settings", "places", "people", "tasks", "journal", "day", "fix", "tools"].map { .embedInCode("Templates/\($0).mustache") }),
 
         // The command-line interface, as a library so tests can reach its pieces.
         .target(

@@ -113,6 +113,9 @@ public struct UTCTime: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// `13:01:46.654`.
+    /// `14:05`, for a sentence or a label.
+    public var isoTimeOfDayMinutes: String { String(isoTimeOfDay.prefix(5)) }
+
     public var isoTimeOfDay: String {
         let f = millisecondFields
         return "\(pad(f.hour)):\(pad(f.minute)):\(pad(f.second)).\(pad(f.millisecond, 3))"

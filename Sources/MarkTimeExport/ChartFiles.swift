@@ -53,7 +53,7 @@ public struct ChartData: Sendable {
                          description: (what + ["\(from) \(at.ddm)", s.estimate.utc.iso8601]).joined(separator: ", "), kind: "sight")
         }
         if let fix {
-            points.append(Point(name: "Fix \(fix.utc.sightTimeOfDay.prefix(5))", position: fix.position, utc: fix.utc,
+            points.append(Point(name: "Fix \(fix.utc.isoTimeOfDayMinutes)", position: fix.position, utc: fix.utc,
                                 description: String(format: "%d lines, 95%% ellipse %.1f × %.1f nm%@", fix.lines.count, fix.ellipse.semiMajor,
                                                     fix.ellipse.semiMinor, fix.gpsDistance.map { String(format: ", %.1f nm from GPS", $0) } ?? ""),
                                 kind: "fix"))
@@ -63,7 +63,7 @@ public struct ChartData: Sendable {
         }
         lines = ordered.compactMap { s in
             guard let r = try? ReducedSight(s) else { return nil }
-            return Line(name: "LOP \(r.id.map(String.init) ?? "") \(r.body.name) \(r.utc.sightTimeOfDay.prefix(5))",
+            return Line(name: "LOP \(r.id.map(String.init) ?? "") \(r.body.name) \(r.utc.isoTimeOfDayMinutes)",
                         ends: r.lineEnds(halfLength: Self.lineHalfLength),
                         description: String(format: "Zn %05.1f°, intercept %.1f nm %@", r.computed.azimuth, abs(r.intercept), r.intercept >= 0 ? "toward" : "away"))
         }

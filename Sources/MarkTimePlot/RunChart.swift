@@ -11,7 +11,7 @@ public struct RunChart: Hashable, Sendable {
     public init(_ average: SightAverage) { self.average = average }
 
     public static let width = 800.0, height = 400.0
-    static let left = 90.0, right = 20.0, top = 20.0, bottom = 50.0
+    static let left = 130.0, right = 20.0, top = 30.0, bottom = 50.0
 
     /// The span drawn: minutes from the first sight, and Hs in arc-minutes.
     var bounds: (t0: UTCTime, minutes: ClosedRange<Double>, hs: ClosedRange<Double>) {
@@ -34,13 +34,14 @@ public struct RunChart: Hashable, Sendable {
                 Self.top + (b.hs.upperBound - y) / (b.hs.upperBound - b.hs.lowerBound) * h)
     }
 
-    public func svg() -> String {
-        var w = SVGWriter()
+    /// With `embedded`, for a page that links `plot.css`.
+    public func svg(embedded: Bool = false) -> String {
+        var w = SVGWriter(width: Self.width, height: Self.height)
         let b = bounds
-        w.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" class=\"run-chart\" role=\"img\" "
+        w.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(Self.width)) \(Int(Self.height))\" class=\"drawing run-chart\" role=\"img\" "
             + "aria-label=\"Hs against time, \(SVGWriter.escaped(average.body.name))\">")
         w.element("title", [], content: "\(average.body.name): Hs against time")
-        w.raw(drawingStyle)
+        w.raw(PlotStyle.element(embedded: embedded))
         w.raw("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto-start-reverse\">"
             + "<path class=\"arrowhead\" d=\"M0,0 L10,5 L0,10 z\"/></marker></defs>")
         w.element("rect", [("class", "sheet-bg"), ("x", "0"), ("y", "0"), ("width", "\(Int(Self.width))"), ("height", "\(Int(Self.height))")])

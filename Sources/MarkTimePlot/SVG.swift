@@ -5,6 +5,14 @@ import MarkTimeSky
 /// Builds SVG text: elements with escaped attributes and text.
 struct SVGWriter {
     private(set) var text = ""
+    /// The drawing's width and height: lines are clipped to it and labels kept inside, so
+    /// that nothing reaches outside the picture (a phone's page would scroll sideways).
+    let width: Double, height: Double
+
+    init(width: Double, height: Double) {
+        self.width = width
+        self.height = height
+    }
 
     static func escaped(_ s: String) -> String {
         s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
@@ -20,44 +28,39 @@ struct SVGWriter {
         if let content { text += "<\(name)\(attrs)>\(Self.escaped(content))</\(name)>\n" } else { text += "<\(name)\(attrs)/>\n" }
     }
 
+    /// A line from `a` to `b`, the part inside the drawing (Liang–Barsky); nothing when none is.
     mutating func line(_ a: (Double, Double), _ b: (Double, Double), _ attributes: [(String, String)]) {
-        element("line", [("x1", Self.number(a.0)), ("y1", Self.number(a.1)), ("x2", Self.number(b.0)), ("y2", Self.number(b.1))] + attributes)
+        let dx = b.0 - a.0, dy = b.1 - a.1
+        var t0 = 0.0, t1 = 1.0
+        for (p, q) in [(-dx, a.0), (dx, width - a.0), (-dy, a.1), (dy, height - a.1)] {
+            if p == 0 {
+                if q < 0 { return }
+            } else {
+                let r = q / p
+                if p < 0 { t0 = max(t0, r) } else { t1 = min(t1, r) }
+            }
+        }
+        guard t0 <= t1 else { return }
+        let c = (a.0 + t0 * dx, a.1 + t0 * dy), d = (a.0 + t1 * dx, a.1 + t1 * dy)
+        element("line", [("x1", Self.number(c.0)), ("y1", Self.number(c.1)), ("x2", Self.number(d.0)), ("y2", Self.number(d.1))] + attributes)
     }
 
+    /// Text at `at`, moved in from the edges so that all of it is inside (22 px type, about 12.5 px a character).
     mutating func label(_ at: (Double, Double), _ text: String, _ attributes: [(String, String)]) {
-        element("text", [("x", Self.number(at.0)), ("y", Self.number(at.1))] + attributes, content: text)
+        let x = max(2, min(at.0, width - 2 - 12.5 * Double(text.count))), y = max(22, min(at.1, height - 6))
+        element("text", [("x", Self.number(x)), ("y", Self.number(y))] + attributes, content: text)
     }
 }
 
-/// The styles every marktime drawing uses: colours from CSS variables that the phone
-/// page's themes set (day, dusk, night), with day colours when drawn alone.
-let drawingStyle = """
-    <style>
-    .sheet-bg{fill:var(--plot-paper,#fff)}
-    .grid{stroke:var(--plot-grid,#b9c6d6);stroke-width:1}
-    .grid-label,.label{fill:var(--plot-ink,#14213d);font:13px sans-serif}
-    .lop-line{stroke:var(--plot-lop,#0b5cad);stroke-width:2.5}
-    .lop-line.original{stroke-dasharray:8 5;stroke-width:1.5}
-    .lop-line.rejected{stroke:var(--plot-fix,#b00020);stroke-dasharray:2 6;stroke-width:1.5}
-    .azimuth{stroke:var(--plot-ink,#14213d);stroke-width:1;stroke-dasharray:3 4}
-    .intercept{stroke:var(--plot-ink,#14213d);stroke-width:1.5}
-    .run{stroke:var(--plot-run,#7a4c00);stroke-width:2}
-    .ap{fill:var(--plot-paper,#fff);stroke:var(--plot-ink,#14213d);stroke-width:1.5}
-    .dr{fill:none;stroke:var(--plot-ink,#14213d);stroke-width:2}
-    .fix{fill:var(--plot-fix,#b00020)}
-    .ellipse{fill:none;stroke:var(--plot-fix,#b00020);stroke-width:1.5;stroke-dasharray:5 3}
-    .gps{fill:var(--plot-gps,#1b7f3b)}
-    .rose circle{fill:none;stroke:var(--plot-grid,#b9c6d6)}
-    .rose line{stroke:var(--plot-ink,#14213d)}
-    .scale line{stroke:var(--plot-ink,#14213d);stroke-width:3}
-    .arrowhead{fill:var(--plot-ink,#14213d)}
-    .point{fill:var(--plot-lop,#0b5cad)}
-    .point.rejected{fill:none;stroke:var(--plot-fix,#b00020);stroke-width:2}
-    .fitted{stroke:var(--plot-lop,#0b5cad);stroke-width:2}
-    .predicted{stroke:var(--plot-run,#7a4c00);stroke-width:2;stroke-dasharray:8 5}
-    .average{fill:var(--plot-fix,#b00020)}
-    </style>
-    """
+/// The styles every marktime drawing uses (`plot.css`): colours from CSS variables that
+/// the phone page's themes set, with day colours when a drawing stands alone.
+public enum PlotStyle {
+    public static let bytes: [UInt8] = PackageResources.plot_css
+    public static let css = String(decoding: bytes, as: UTF8.self)
+
+    /// The `<style>` element of a standalone drawing; none when the page's stylesheet styles it.
+    static func element(embedded: Bool) -> String { embedded ? "" : "<style>\n" + css + "</style>" }
+}
 
 /// A latitude or longitude as a plotting sheet labels it: `27°20'S`, `153°05'E`.
 func gridLabel(_ value: Double, positive: String, negative: String) -> String {
@@ -69,7 +72,7 @@ extension PlottingSheet {
     /// The drawing's side, px (its viewBox; it scales to its container).
     public static let side = 800.0
     /// Room for the grid's labels, px.
-    static let margin = 44.0
+    static let margin = 60.0
 
     /// Pixels per nautical mile.
     public var scale: Double { (Self.side / 2 - Self.margin) / radius }
@@ -86,14 +89,15 @@ extension PlottingSheet {
     }
 
     /// The sheet as a standalone SVG document.
-    public func svg(title: String = "Plotting sheet") -> String {
-        var w = SVGWriter()
+    /// With `embedded`, for a page that links `plot.css` (whose CSP refuses inline styles).
+    public func svg(title: String = "Plotting sheet", embedded: Bool = false) -> String {
+        var w = SVGWriter(width: Self.side, height: Self.side)
         let s = Self.side
-        w.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(s)) \(Int(s))\" class=\"plotting-sheet\" role=\"img\" "
+        w.raw("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 \(Int(s)) \(Int(s))\" class=\"drawing plotting-sheet\" role=\"img\" "
             + "data-center-lat=\"\(center.latitude)\" data-center-lon=\"\(center.longitude)\" data-px-per-nm=\"\(scale)\" "
             + "aria-label=\"\(SVGWriter.escaped(title))\">")
         w.element("title", [], content: title)
-        w.raw(drawingStyle)
+        w.raw(PlotStyle.element(embedded: embedded))
         w.raw("<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"8\" markerHeight=\"8\" orient=\"auto-start-reverse\">"
             + "<path class=\"arrowhead\" d=\"M0,0 L10,5 L0,10 z\"/></marker></defs>")
         w.element("rect", [("class", "sheet-bg"), ("x", "0"), ("y", "0"), ("width", "\(Int(s))"), ("height", "\(Int(s))")])
@@ -116,7 +120,7 @@ extension PlottingSheet {
             }
             w.element("circle", [("class", "fix"), ("cx", SVGWriter.number(p.0)), ("cy", SVGWriter.number(p.1)), ("r", "6"),
                                  ("data-lat", "\(fix.latitude)"), ("data-lon", "\(fix.longitude)")])
-            w.label((p.0 + 10, p.1 - 10), "Fix" + (utc.map { " " + $0.sightTimeOfDay.prefix(5) } ?? ""), [("class", "label")])
+            w.label((p.0 + 10, p.1 - 10), "Fix" + (utc.map { " " + $0.isoTimeOfDayMinutes } ?? ""), [("class", "label")])
         }
         if let gps {
             let p = pixel(gps)
@@ -133,7 +137,7 @@ extension PlottingSheet {
 
     func drawGrid(_ w: inout SVGWriter) {
         let steps: [Double] = [1, 2, 5, 10, 15, 20, 30, 60, 120, 300, 600, 1200]
-        let step = steps.first { 2 * radius / $0 <= 10 } ?? 1200
+        let step = steps.first { 2 * radius / $0 <= 6 } ?? 1200
         let s = Self.side
         let minLat = center.latitude - radius / 60, maxLat = center.latitude + radius / 60
         var m = (minLat * 60 / step).rounded(.up) * step
@@ -142,7 +146,7 @@ extension PlottingSheet {
             guard abs(lat) < 90, let p = try? Position(latitude: lat, longitude: center.longitude) else { m += step; continue }
             let y = pixel(p).1
             w.line((0, y), (s, y), [("class", "grid lat"), ("data-lat", "\(lat)")])
-            w.label((4, y - 4), gridLabel(lat, positive: "N", negative: "S"), [("class", "grid-label")])
+            w.label((4, y - 6), gridLabel(lat, positive: "N", negative: "S"), [("class", "grid-label")])
             m += step
         }
         let halfLon = radius / 60 / max(0.01, cos(radians(center.latitude)))
@@ -152,7 +156,7 @@ extension PlottingSheet {
             lon -= 360 * (lon / 360).rounded()
             let x = pixel(try! Position(latitude: center.latitude, longitude: lon)).0
             w.line((x, 0), (x, s), [("class", "grid lon"), ("data-lon", "\(lon)")])
-            w.label((x + 4, s - 6), gridLabel(lon, positive: "E", negative: "W"), [("class", "grid-label")])
+            w.label((x + 4, s - 8), gridLabel(lon, positive: "E", negative: "W"), [("class", "grid-label")])
             n += step
         }
     }
@@ -172,7 +176,7 @@ extension PlottingSheet {
         w.line(toward(foot, bearing: line.azimuth - 90, nm: half), toward(foot, bearing: line.azimuth + 90, nm: half),
                [("class", line.rejected ? "lop-line rejected" : advanced ? "lop-line original" : "lop-line"), ("data-foot-lat", "\(line.foot.latitude)"), ("data-foot-lon", "\(line.foot.longitude)")])
         let labelAt = toward(foot, bearing: line.azimuth + 90, nm: half * 0.8)
-        w.label((labelAt.0 + 4, labelAt.1 - 6), "\(line.body) \(line.utc.sightTimeOfDay.prefix(5))", [("class", "label")])
+        w.label((labelAt.0 + 4, labelAt.1 - 6), "\(line.body) \(line.utc.isoTimeOfDayMinutes)", [("class", "label")])
         if let a = line.advancedFoot {
             let p = pixel(a)
             w.line(foot, p, [("class", "run"), ("marker-end", "url(#arrow)")])
@@ -185,15 +189,15 @@ extension PlottingSheet {
     func drawScale(_ w: inout SVGWriter) {
         let choices: [Double] = [0.5, 1, 2, 5, 10, 20, 50, 100, 200, 500, 1000]
         let nm = choices.last { $0 <= radius / 2 } ?? 0.5
-        let y = Self.side - 34, x = Self.margin + 10
+        let y = Self.side - 50, x = Self.margin + 10
         w.raw("<g class=\"scale\" data-nm=\"\(nm)\">")
         w.line((x, y), (x + nm * scale, y), [])
-        w.label((x, y - 8), "\(Position.plain(nm)) nm", [("class", "label")])
+        w.label((x, y - 10), "\(Position.plain(nm)) nm", [("class", "label")])
         w.raw("</g>")
     }
 
     func drawRose(_ w: inout SVGWriter) {
-        let r = 60.0, c = (Self.side - r - 14, r + 14)
+        let r = 80.0, c = (Self.side - r - 14, r + 14)
         w.raw("<g class=\"rose\">")
         w.element("circle", [("cx", SVGWriter.number(c.0)), ("cy", SVGWriter.number(c.1)), ("r", SVGWriter.number(r))])
         for degree in stride(from: 0, to: 360, by: 10) {
@@ -203,7 +207,7 @@ extension PlottingSheet {
             w.line(a, b, [])
         }
         for (degree, name) in [(0.0, "N"), (90, "E"), (180, "S"), (270, "W")] {
-            let at = (c.0 + (r - 24) * sin(radians(degree)) - 4, c.1 - (r - 24) * cos(radians(degree)) + 5)
+            let at = (c.0 + (r - 34) * sin(radians(degree)) - 7, c.1 - (r - 34) * cos(radians(degree)) + 8)
             w.label(at, name, [("class", "label")])
         }
         w.raw("</g>")

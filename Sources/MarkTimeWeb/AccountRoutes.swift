@@ -147,7 +147,3 @@ struct AccountRoutes {
     }
 }
 
-extension UTCTime {
-    /// `14:05`, for a sentence.
-    var isoTimeOfDayMinutes: String { String(isoTimeOfDay.prefix(5)) }
-}

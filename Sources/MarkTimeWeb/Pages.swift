@@ -17,7 +17,7 @@ struct Pages: Sendable {
         ("sight", PackageResources.sight_mustache), ("settings", PackageResources.settings_mustache),
         ("places", PackageResources.places_mustache), ("people", PackageResources.people_mustache),
         ("tasks", PackageResources.tasks_mustache), ("journal", PackageResources.journal_mustache),
-        ("day", PackageResources.day_mustache),
+        ("day", PackageResources.day_mustache), ("fix", PackageResources.fix_mustache), ("tools", PackageResources.tools_mustache),
     ]
 
     init() throws {
@@ -29,7 +29,7 @@ struct Pages: Sendable {
     }
 
     /// The navigation bar's pages, in order.
-    static let sections: [(path: String, label: String)] = [("/", "Now"), ("/sights", "Sights"), ("/places", "Places"), ("/people", "People"), ("/tasks", "Tasks"), ("/journal", "Journal"), ("/settings", "Settings")]
+    static let sections: [(path: String, label: String)] = [("/", "Now"), ("/sights", "Sights"), ("/places", "Places"), ("/people", "People"), ("/tasks", "Tasks"), ("/tools", "Tools"), ("/journal", "Journal"), ("/settings", "Settings")]
 
     /// A whole page: `template` inside the layout, with `values` and the frame. `refresh`
     /// is where the page's live sections are fetched again (when not its own URL, as after a POST).

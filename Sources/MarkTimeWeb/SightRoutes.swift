@@ -4,6 +4,7 @@ import MarkTimeCore
 import MarkTimeSky
 import MarkTimeStore
 import MarkTimeExport
+import MarkTimePlot
 
 /// The Now page (clock, fix, last sights, MARK), the sight log with its filters, a
 /// sight's page with every field editable and its reduction, and the CSV download.
@@ -168,6 +169,8 @@ enum SightView {
                 "zn": String(format: "%05.1f°", x.computed.azimuth),
                 "intercept": String(format: "%.1f nm %@", abs(x.intercept), x.intercept >= 0 ? "toward" : "away"),
                 "from": x.assumed.rawValue.uppercased(), "gpsError": x.gpsError.map { String(format: "%+.1f′", $0) } ?? "",
+                "sheet": PlottingSheet(sights: [x]).svg(title: "Plotting sheet of sight \(s.id ?? 0)", embedded: true),
+                "fixLink": "/fix?until=\(s.estimate.utc.iso8601)", "assumedLink": "/tools?tool=assumed&ids=\(s.id ?? 0)",
             ]
         case .failure(let e):
             values["unreduced"] = e.description

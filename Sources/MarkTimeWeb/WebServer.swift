@@ -6,6 +6,7 @@ import HummingbirdTLS
 import HummingbirdWebSocket
 import Logging
 import MarkTimeCore
+import MarkTimePlot
 import MarkTimeSystem
 import NIOCore
 import NIOSSL
@@ -39,6 +40,7 @@ public enum WebServer {
         Assets.add(to: router)
         AccountRoutes(site: site).add(to: router)
         SightRoutes(site: site).add(to: router)
+        NavigationRoutes(site: site).add(to: router)
         PlaceRoutes(site: site).add(to: router)
         PeopleRoutes(site: site).add(to: router)
         TaskRoutes(site: site).add(to: router)
@@ -147,6 +149,7 @@ enum Assets {
         "app.css": ("text/css; charset=utf-8", PackageResources.app_css),
         "app.js": ("text/javascript; charset=utf-8", PackageResources.app_js),
         "icon.svg": ("image/svg+xml", PackageResources.icon_svg),
+        "plot.css": ("text/css; charset=utf-8", PlotStyle.bytes),
         "theme.js": ("text/javascript; charset=utf-8", PackageResources.theme_js),
     ]
 

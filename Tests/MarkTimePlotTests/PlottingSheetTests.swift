@@ -98,9 +98,10 @@ struct PlottingSheetTests {
             let ap = d.nm(s.assumedPosition), z = s.computed.azimuth * .pi / 180
             let foot = (ap.0 + s.intercept * sin(z), ap.1 + s.intercept * cos(z))
             let a = d.nm(Self.number(line, "x1"), Self.number(line, "y1")), b = d.nm(Self.number(line, "x2"), Self.number(line, "y2"))
-            #expect(Self.distance(((a.0 + b.0) / 2, (a.1 + b.1) / 2), foot) < 0.1)
-            // Perpendicular: both ends are as far along Zn as the foot, to 0.1 nm
+            // Through the foot, perpendicular to Zn: both ends are as far along Zn as the foot, to 0.1 nm
             for end in [a, b] { #expect(abs((end.0 - foot.0) * sin(z) + (end.1 - foot.1) * cos(z)) < 0.1) }
+            // And it is drawn at length, a few miles at least
+            #expect(Self.distance(a, b) > 2)
         }
         // And each advanced line is its original carried along the run: 12 knots × 40 and 20 minutes, 090°
         let advanced = svg.all("line", class: "lop-line advanced")
@@ -109,7 +110,11 @@ struct PlottingSheetTests {
             let ap = d.nm(s.assumedPosition), z = s.computed.azimuth * .pi / 180
             let foot = (ap.0 + s.intercept * sin(z) + Self.knots * minutes / 60, ap.1 + s.intercept * cos(z))
             let a = d.nm(Self.number(line, "x1"), Self.number(line, "y1")), b = d.nm(Self.number(line, "x2"), Self.number(line, "y2"))
-            #expect(Self.distance(((a.0 + b.0) / 2, (a.1 + b.1) / 2), foot) < 0.1)
+            for end in [a, b] { #expect(abs((end.0 - foot.0) * sin(z) + (end.1 - foot.1) * cos(z)) < 0.1) }
+        }
+        // And every element lies inside the drawing
+        for e in svg.elements where e.name == "line" {
+            for key in ["x1", "x2", "y1", "y2"] { #expect((0...800).contains(Self.number(e.attributes, key)), "\(e.attributes)") }
         }
         #expect(svg.all("line", class: "run").count == 2)
         // And the fix, its ellipse, the DR and the GPS are where they are

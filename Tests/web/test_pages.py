@@ -261,7 +261,28 @@ class PhonePage(unittest.TestCase):
         self.pi.cli("task", "add", "Swing the compass and write up the deviation card", "--due", "2030-01-01T17:00Z")
         self.pi.cli("day", "photo", "add", self.picture("reef.png"), "--caption", "Reef at low water")
         today = json.loads(self.pi.cli("day", "--format", "json"))["date"]
-        return ["/", "/sights", "/sights/1", "/places", "/people", "/tasks", "/journal", f"/journal/{today}", "/settings"]
+        fix = self.star_sights()
+        return ["/", "/sights", "/sights/1", "/places", "/people", "/tasks", "/journal", f"/journal/{today}", "/settings",
+                f"/sights/{fix[0]}", "/fix?ids=" + ",".join(fix),
+                "/tools?tool=average&ids=" + ",".join(fix[:2]), f"/tools?tool=assumed&ids={fix[0]}",
+                "/tools?tool=noon&position=30+31+N+76+47+W&at=2006-10-26T12:00:00Z&ho=47+11.6",
+                "/tools?tool=polaris&ho=50+04.3&at=2026-02-01T03:00:00Z&position=49+41+N+6+17+W",
+                "/tools?tool=identify&altitude=40&zn=120&at=2026-02-01T18:30:00Z&position=50+10+N+4+20+W"]
+
+    def star_sights(self):
+        """Five sights marked now (Sirius twice, Procyon, Betelgeuse, Rigel), each with the Hs
+        the almanac gives from a DR 20° south of Sirius's geographical position, where all
+        are up: enough for a fix, a run to average and a plotting sheet. Returns their ids."""
+        sirius = json.loads(self.pi.cli("almanac", "Sirius", "--format", "json"))
+        lon = (-sirius["gha_deg"] + 540) % 360 - 180
+        dr = f"{sirius['dec_deg'] - 20:.4f} {lon:.4f}"
+        ids = []
+        for star in ["Sirius", "Sirius", "Procyon", "Betelgeuse", "Rigel"]:
+            sight = self.pi.cli("mark", "--quiet").strip()
+            hc = json.loads(self.pi.cli("almanac", star, "--position", dr, "--format", "json"))["hc_deg"]
+            self.pi.cli("sight", "edit", sight, "--body", star, "--hs", f"{hc:.4f}", "--eye-height", "2.5", "--dr", dr)
+            ids.append(sight)
+        return ids
 
     def set_appearance(self, theme, font):
         self.open("/settings")
@@ -325,7 +346,7 @@ class PhonePage(unittest.TestCase):
         self.log_in()
         self.assertEqual(self.browser.current_url, self.pi.url + "/")
         self.live()
-        self.assertEqual([a.text for a in self.found("nav a")], ["Now", "Sights", "Places", "People", "Tasks", "Journal", "Settings"])
+        self.assertEqual([a.text for a in self.found("nav a")], ["Now", "Sights", "Places", "People", "Tasks", "Tools", "Journal", "Settings"])
         self.screenshots("now", "/")
 
     def test_a_wrong_password_is_refused(self):
@@ -616,6 +637,27 @@ class PhonePage(unittest.TestCase):
         self.assertEqual(self.find("#entries img").get_attribute("alt"), "Reef at low water")
         day = json.loads(self.pi.cli("day", "--format", "json"))
         self.assertEqual([(e["kind"], e["text"]) for e in day["entries"]], [("photo", "Reef at low water")])
+
+    def test_the_fix_page_draws_the_plotting_sheet(self):
+        fix = self.star_sights()
+        self.log_in()
+        self.open("/fix?ids=" + ",".join(fix))
+        # The sheet fills the phone's width, no wider, and has a line for each sight
+        sheet = self.find("svg.plotting-sheet")
+        width = self.browser.execute_script("return arguments[0].getBoundingClientRect().width", sheet)
+        self.assertLessEqual(width, 390)
+        self.assertGreater(width, 300)
+        self.assertEqual(len(self.found("svg.plotting-sheet g.lop")), 5)
+        # Its colours come from the theme: the line of position is the day's blue, then the night's red
+        stroke = lambda: self.browser.execute_script("return getComputedStyle(document.querySelector('svg.plotting-sheet .lop-line')).stroke")
+        self.assertEqual(stroke(), "rgb(11, 92, 173)")
+        self.browser.execute_script("window.scrollTo(0, document.querySelector('svg.plotting-sheet').getBoundingClientRect().top + scrollY)")
+        self.browser.save_screenshot(os.path.join(SHOTS, "fix-sheet-day.png"))
+        self.set_theme("night")
+        self.open("/fix?ids=" + ",".join(fix))
+        self.assertEqual(stroke(), "rgb(229, 57, 53)")
+        self.set_theme("day")
+        self.screenshots("fix", "/fix?ids=" + ",".join(fix))
 
     def test_no_page_is_wider_than_a_phone_at_any_text_size(self):
         paths = self.a_full_boat()

@@ -3,8 +3,8 @@
 // whatever the Pi answers is shown and kept; the kept copy only when it does not answer.
 // Logging out (app.js) empties the kept pages.
 "use strict";
-const CACHE = "marktime-v1";
-const SHELL = ["/assets/app.css", "/assets/app.js", "/assets/theme.js", "/assets/icon.svg", "/manifest.webmanifest"];
+const CACHE = "marktime-v2";
+const SHELL = ["/assets/app.css", "/assets/plot.css", "/assets/app.js", "/assets/theme.js", "/assets/icon.svg", "/manifest.webmanifest"];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));

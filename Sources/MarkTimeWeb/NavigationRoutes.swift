@@ -1,0 +1,230 @@
+import Foundation
+import Hummingbird
+import MarkTimeCore
+import MarkTimePlot
+import MarkTimeSky
+import MarkTimeStore
+
+/// The fix page (the fix of chosen sights, its lines and its plotting sheet) and the
+/// navigator's tools (noon, Polaris, naming a body, averaging a run, the tables' working):
+/// each a form read with GET, worked by the same library operation as the command line.
+struct NavigationRoutes {
+    let site: Site
+
+    func add(to router: Router<WebContext>) {
+        router.get("/fix") { request, context in try fixPage(request, context: context) }
+        router.get("/tools") { request, context in try toolsPage(request, context: context) }
+    }
+
+    /// A query's text fields, empty ones as absent.
+    struct Query {
+        let parameters: [String: String]
+        /// As a browser sends a form by GET (application/x-www-form-urlencoded): `+` is a
+        /// space, `%2B` a plus.
+        init(_ request: Request) {
+            var p: [String: String] = [:]
+            for pair in (request.uri.query ?? "").split(separator: "&") {
+                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+                func decoded(_ s: Substring) -> String { String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s) }
+                let key = decoded(parts[0]), value = parts.count > 1 ? decoded(parts[1]) : ""
+                if !value.trimmingCharacters(in: .whitespaces).isEmpty { p[key] = value }
+            }
+            parameters = p
+        }
+        subscript(_ name: String) -> String? { parameters[name] }
+
+        func decimal(_ name: String, label: String, range: ClosedRange<Double>) throws(InputError) -> Double? {
+            guard let text = self[name] else { return nil }
+            guard let v = Quantity.decimal(text), range.contains(v) else {
+                throw InputError("\(label) '\(Text.escaped(text))' is not a number from \(Position.plain(range.lowerBound)) to \(Position.plain(range.upperBound))")
+            }
+            return v
+        }
+
+        /// Sight IDs written `12, 13 14`.
+        func ids() throws(InputError) -> [Int64] {
+            guard let text = self["ids"] else { return [] }
+            let words = text.split(whereSeparator: { $0 == "," || $0 == " " })
+            var ids: [Int64] = []
+            for w in words {
+                guard let id = Int64(w), id > 0 else { throw InputError("'\(Text.escaped(String(w)))' is not a sight number: write them like 12, 13, 14") }
+                ids.append(id)
+            }
+            return ids
+        }
+    }
+
+    /// The sights a fix or a run works on: `ids`, else `since`/`until`, else the newest 200.
+    func sights(_ q: Query) throws -> (sights: [Sight], chosen: Bool) {
+        let ids = try q.ids()
+        if !ids.isEmpty { return (try ids.map { try site.store.sight(id: $0).sight }, true) }
+        var query = SightQuery(limit: 200)
+        query.since = try q["since"].map { text throws(InputError) in try UTCTime.bound(text, upper: false, what: "'from'") }
+        query.until = try q["until"].map { text throws(InputError) in try UTCTime.bound(text, upper: true, what: "'to'") }
+        return (try site.store.sights(query).sorted { $0.estimate.utc < $1.estimate.utc }, query.since != nil)
+    }
+
+    // MARK: The fix
+
+    func fixPage(_ request: Request, context: WebContext) throws -> Response {
+        let q = Query(request)
+        var values: [String: Any] = ["ids": q["ids"] ?? "", "since": q["since"] ?? "", "until": q["until"] ?? "",
+                                     "course": q["course"] ?? "", "speed": q["speed"] ?? "", "average": q["average"] != nil, "keepAll": q["keepAll"] != nil]
+        do {
+            let course = try q.decimal("course", label: "the course", range: 0...359.9)
+            let speed = try q.decimal("speed", label: "the speed", range: 0...60)
+            if (course == nil) != (speed == nil) { throw InputError("give the course and the speed together") }
+            let (sights, chosen) = try sights(q)
+            let limits = try site.settings.sight
+            let work = try FixWork(sights, options: .init(course: course, knots: speed, average: q["average"] != nil, rejectOutliers: q["keepAll"] == nil,
+                                                          lastHourOnly: !chosen, interceptLimit: limits.interceptLimit, unadvancedLimit: limits.unadvancedLimit))
+            let fix = work.fix
+            values["fix"] = [
+                "named": work.flags.contains { $0.kind == .notAdvanced } ? "Lines meet (not a fix)" : "Fix",
+                "utc": fix.utc.iso8601, "position": fix.position.ddm,
+                "summary": String(format: "%d lines, RMS %.2f nm; 95 %% ellipse %.1f × %.1f nm, long axis %03.0f°%@", fix.lines.count, fix.rms,
+                                  fix.ellipse.semiMajor, fix.ellipse.semiMinor, fix.ellipse.orientation, fix.ellipse.sigmaAssumed ? " (σ assumed 1′)" : ""),
+                "run": work.runText,
+                "gps": fix.gpsDistance.map { d in String(format: "%.1f nm from the GPS position, bearing %03.0f°", d, fix.gpsBearing ?? 0) } ?? "",
+                "lines": fix.lines.map { l in
+                    ["id": l.id.map(String.init) ?? "avg", "time": l.utc.sightTimeOfDay, "body": l.body.name, "zn": String(format: "%05.1f°", l.azimuth),
+                     "residual": String(format: "%+.2f nm", l.residual), "advance": l.advance.rawValue] as [String: Any]
+                },
+                "rejected": work.rejected.map { "sight \($0.id.map(String.init) ?? "?") (\($0.body.name)) left out: \($0.reason)" },
+                "flags": work.flags.map(\.message),
+                "skipped": work.skipped.map { "sight \($0.sight.id.map(String.init) ?? "?") left out: \($0.why.description)" },
+                "averages": work.averages.map { a in
+                    ["text": "\(a.body.name) at \(a.utc.sightTimeOfDay): average of sights \(a.points.compactMap { $0.id.map(String.init) }.joined(separator: ", "))",
+                     "chart": RunChart(a).svg(embedded: true)] as [String: Any]
+                },
+                "sheet": PlottingSheet(fix: fix, sights: work.reduced).svg(title: "Plotting sheet of the fix at \(fix.utc.sightTimeOfDay)", embedded: true),
+            ] as [String: Any]
+        } catch {
+            values["error"] = "\(error)"
+            return try site.pages.page("fix", title: "Fix", values, context: context, status: .badRequest, section: "/tools")
+        }
+        return try site.pages.page("fix", title: "Fix", values, context: context, section: "/tools")
+    }
+
+    // MARK: The tools
+
+    func toolsPage(_ request: Request, context: WebContext) throws -> Response {
+        let q = Query(request)
+        var values: [String: Any] = ["q": q.parameters]
+        do {
+            switch q["tool"] {
+            case "noon"?: values["noon"] = try noon(q)
+            case "polaris"?: values["polaris"] = try polaris(q)
+            case "identify"?: values["identify"] = try identify(q)
+            case "average"?: values["average"] = try average(q)
+            case "assumed"?: values["assumed"] = try assumed(q)
+            case nil: break
+            case let other?: throw InputError("no tool '\(Text.escaped(other))': choose noon, polaris, identify, average or assumed")
+            }
+        } catch {
+            values["error"] = "\(error)"
+            return try site.pages.page("tools", title: "Tools", values, context: context, status: .badRequest, section: "/tools")
+        }
+        return try site.pages.page("tools", title: "Tools", values, context: context, section: "/tools")
+    }
+
+    /// The position typed, else the daemon's fix for the sky.
+    func position(_ q: Query) throws -> Position {
+        if let text = q["position"] { return try Position.parse(text) }
+        guard let here = try site.store.daemonStatus()?.usablePosition(for: .sky, now: try site.clock.read().instant) else {
+            throw InputError("no position: type one (e.g. 50 10.5 N 004 20.0 W), or run the daemon with a GPS fix")
+        }
+        return here
+    }
+
+    func instant(_ q: Query) throws -> (UTCTime, SkyTime) {
+        let utc = try q["at"].map { try UTCTime.read($0, what: "the time").time } ?? site.now()
+        guard let time = SkyTime(utc) else { throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)") }
+        return (utc, time)
+    }
+
+    func noon(_ q: Query) throws -> [String: Any] {
+        let at = try position(q)
+        let (utc, _) = try instant(q)
+        let course = try q.decimal("course", label: "the course", range: 0...359.9), speed = try q.decimal("speed", label: "the speed", range: 0...60)
+        guard let lan = MeridianPassage.localApparentNoon(DeadReckoning(at, at: utc, course: course ?? 0, knots: speed ?? 0)) else {
+            throw InputError("that date is outside the almanac's years")
+        }
+        var result: [String: Any] = ["utc": lan.utc.iso8601, "position": lan.position.ddm]
+        if let text = q["ho"] {
+            let ho = try SextantAngle.parse(text)
+            let dec = Almanac.entry(.sun, at: SkyTime(lan.utc)!).declination
+            let lat = MeridianPassage.latitude(ho: ho, declination: dec, bearsSouth: dec < at.latitude)
+            result["latitude"] = "Ho \(SextantAngle.format(ho)), Dec \((dec < 0 ? "S " : "N ") + SextantAngle.format(abs(dec))): latitude "
+                + Position.ddm(lat, positive: "N", negative: "S")
+        }
+        return result
+    }
+
+    func polaris(_ q: Query) throws -> [String: Any] {
+        guard let text = q["ho"] else { throw InputError("type Polaris's Ho, e.g. 50 04.3") }
+        let ho = try SextantAngle.parse(text)
+        let near = try position(q)
+        let (utc, time) = try instant(q)
+        let e = Almanac.entry(Body(named: "Polaris")!, at: time)
+        guard let p = PolarisLatitude(ho: ho, gha: e.gha, declination: e.declination, near: near) else {
+            throw InputError("no latitude sees Polaris at Ho \(SextantAngle.format(ho)) then: check Ho")
+        }
+        return ["utc": utc.iso8601, "lha": SextantAngle.format(p.lha), "ho": SextantAngle.format(ho), "less": SextantAngle.format(ho - 1),
+                "correction": SextantAngle.format(p.correction), "latitude": Position.ddm(p.latitude, positive: "N", negative: "S"),
+                "formula": Position.ddm(p.almanacFormula, positive: "N", negative: "S")]
+    }
+
+    func identify(_ q: Query) throws -> [String: Any] {
+        guard let altitudeText = q["altitude"] else { throw InputError("type the altitude seen, e.g. 40 12") }
+        let altitude = try SextantAngle.parse(altitudeText)
+        guard let zn = try q.decimal("zn", label: "the bearing", range: 0...359.9) else { throw InputError("type the true bearing, 0 to 359.9") }
+        let from = try position(q)
+        let (utc, time) = try instant(q)
+        let list = BodyIdentification.candidates(altitude: altitude, azimuth: zn, at: time, from: from)
+        return ["utc": utc.iso8601, "none": list.isEmpty,
+                "candidates": list.map { c in
+                    ["body": c.body.name, "hc": SextantAngle.format(c.altitude), "zn": String(format: "%05.1f°", c.azimuth),
+                     "distance": String(format: "%.1f°", c.distance), "magnitude": c.magnitude.map { String(format: "%.1f", $0) } ?? ""] as [String: Any]
+                }]
+    }
+
+    func average(_ q: Query) throws -> [String: Any] {
+        let ids = try q.ids()
+        guard !ids.isEmpty else { throw InputError("type the sights of the run, e.g. 31, 32, 33") }
+        let sights = try ids.map { try site.store.sight(id: $0).sight }
+        let names = Set(sights.map { $0.body ?? "(no body)" })
+        guard names.count == 1, let name = sights[0].body else { throw InputError(SightAverage.Failure.mixedBodies(names.sorted()).description) }
+        guard let near = sights.lazy.compactMap({ $0.dr ?? $0.position }).last else { throw InputError("the sights have no DR and no GPS position") }
+        guard sights.allSatisfy({ $0.hs != nil }) else { throw InputError("every sight of the run needs its Hs") }
+        let limit = try q.decimal("limit", label: "the limit", range: 0.1...60) ?? SightAverage.defaultLimit
+        let a = try SightAverage(sights.map { ($0.id, $0.estimate.utc, $0.hs!) }, body: try Body.parse(name), near: near, limit: limit)
+        return ["body": a.body.name, "utc": a.utc.iso8601, "hs": SextantAngle.format(a.hs),
+                "slopes": String(format: "the almanac's %+.2f′/min, the run's %@", a.predictedSlope, a.fittedSlope.map { String(format: "%+.2f′/min", $0) } ?? "—"),
+                "points": a.points.map { p in
+                    ["id": p.id.map(String.init) ?? "", "time": p.utc.sightTimeOfDay, "hs": SextantAngle.format(p.hs),
+                     "off": String(format: "%+.1f′", p.residual), "rejected": p.rejected] as [String: Any]
+                },
+                "chart": RunChart(a).svg(embedded: true), "ids": ids.map(String.init).joined(separator: ",")]
+    }
+
+    func assumed(_ q: Query) throws -> [String: Any] {
+        let ids = try q.ids()
+        guard let id = ids.first, ids.count == 1 else { throw InputError("type one sight's number") }
+        let r = try ReducedSight(try site.store.sight(id: id).sight)
+        let tables = SightTables(rawValue: q["tables"] ?? "ho229") ?? .ho229
+        let e = Almanac.entry(r.body, at: SkyTime(r.utc)!)
+        let t = TableReduction(ho: r.ho, gha: e.gha, declination: e.declination, near: r.assumedPosition, tables: tables)
+        let step = tables == .ho229 ? "%.1f" : "%.0f"
+        return ["title": "Sight \(id), \(r.body.name), \(tables == .ho229 ? "HO 229" : "Pub. 249")",
+                "rows": [
+                    ["AP", t.assumedPosition.ddm], ["GHA", SextantAngle.format(t.gha)], ["LHA", "\(t.lha)°"],
+                    ["Dec", "\(t.declination < 0 ? "S" : "N") \(t.declinationDegrees)° + \(String(format: "%.1f", t.declinationIncrement))′ (\(t.sameName ? "same" : "contrary") name)"],
+                    ["Tab Hc", SextantAngle.format(t.tabulatedHc)], ["d", String(format: "%+" + step.dropFirst(), t.d) + "′"], ["Tab Z", String(format: step, t.tabulatedZ) + "°"],
+                    ["d corr", String(format: "%+.1f′", t.dCorrection)], ["Hc", SextantAngle.format(t.hc)], ["Exact Hc", SextantAngle.format(t.exactHc)],
+                    ["Ho", SextantAngle.format(t.ho)], ["Intercept", String(format: "%.1f nm %@", abs(t.intercept), t.intercept >= 0 ? "toward" : "away")],
+                    ["Zn", String(format: "%05.1f°", t.zn)],
+                ].map { ["label": $0[0], "value": $0[1]] },
+                "ids": String(id)]
+    }
+}

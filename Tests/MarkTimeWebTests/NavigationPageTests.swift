@@ -1,0 +1,116 @@
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import MarkTimeCore
+import MarkTimeSky
+import MarkTimeStore
+import Testing
+@testable import MarkTimeWeb
+
+@Suite("The phone page: the fix, its plotting sheet, and the navigator's tools")
+struct NavigationPageTests {
+    static let truth = try! Position(latitude: 35, longitude: -40)
+    static let evening = UTCTime(year: 2026, month: 3, day: 10, hour: 22)!
+
+    /// Star sights taken at `truth` a minute apart, each `error` arc-minutes high; their ids.
+    static func stars(_ store: AppDatabase, _ list: [(String, Double)]) throws -> [Int64] {
+        try list.enumerated().map { k, pair in
+            var s = Sight.practice(Body(named: pair.0)!, at: evening.adding(nanoseconds: Int64(k) * 60_000_000_000), from: truth,
+                                   reading: SextantReading(hs: 0, eyeHeight: 2.5), dr: try Position(latitude: 35.1, longitude: -40.2))!
+            s.hs! += pair.1 / 60
+            return try store.insert(s).id!
+        }
+    }
+
+    @Test func theFixPageShowsTheFixItsLeftOutLineAndItsSheet() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        let ids = try Self.stars(t.store, [("Sirius", 0.2), ("Capella", -0.3), ("Pollux", 5), ("Regulus", 0.1), ("Procyon", -0.2)])
+        try await t.loggedIn { client, headers, _ in
+            // When the fix of the five is asked for
+            let r = try await client.execute(uri: "/fix?ids=" + ids.map(String.init).joined(separator: ","), method: .get, headers: headers)
+            // Then the library's fix is shown, Pollux is named as left out, and the sheet is drawn inline
+            let work = try FixWork(try ids.map { try t.store.sight(id: $0).sight }, options: .init())
+            #expect(r.status == .ok)
+            #expect(r.text.contains("<p class=\"big num\" id=\"fix-position\">\(work.fix.position.ddm.replacingOccurrences(of: "'", with: "&#39;"))</p>"), "\(r.text)")
+            #expect(r.text.contains("sight \(ids[2]) (Pollux) left out: "))
+            #expect(r.text.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+            #expect(r.text.components(separatedBy: "<g class=\"lop\"").count - 1 == 5)
+            // And the drawing brings no inline style, which the page's CSP refuses
+            #expect(!r.text.contains("<style>"))
+        }
+    }
+
+    @Test func aFixPageWithOneSightSaysWhy() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        let ids = try Self.stars(t.store, [("Sirius", 0)])
+        try await t.loggedIn { client, headers, _ in
+            let r = try await client.execute(uri: "/fix?ids=\(ids[0])", method: .get, headers: headers)
+            #expect(r.status == .badRequest)
+            #expect(r.text.contains("a fix needs two reduced sights or more, and there is 1"))
+        }
+    }
+
+    @Test func aSightsPageDrawsItsLine() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        let ids = try Self.stars(t.store, [("Sirius", 0)])
+        try await t.loggedIn { client, headers, _ in
+            let r = try await client.execute(uri: "/sights/\(ids[0])", method: .get, headers: headers)
+            #expect(r.status == .ok)
+            #expect(r.text.contains("<figure class=\"sheet\" id=\"sheet\"><svg "))
+            #expect(r.text.contains("<g class=\"lop\" data-sight=\"\(ids[0])\" data-body=\"Sirius\""))
+            #expect(r.text.contains("href=\"/fix?until=2026-03-10T22:00:00.000Z\""))
+        }
+    }
+
+    @Test func theToolsGiveTheLibrarysAnswers() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        let run = try Self.stars(t.store, [("Sirius", 0), ("Sirius", 0.5), ("Sirius", 6)])
+        try await t.loggedIn { client, headers, _ in
+            // Noon for the Eagle's DR
+            let noon = try await client.execute(uri: "/tools?tool=noon&position=30+31+N+76+47+W&at=2006-10-26T12:00:00Z&ho=47+11.6", method: .get, headers: headers)
+            let lan = try #require(MeridianPassage.localApparentNoon(DeadReckoning(try Position(latitude: 30 + 31.0 / 60, longitude: -(76 + 47.0 / 60)),
+                                                                                   at: UTCTime(year: 2006, month: 10, day: 26, hour: 12)!)))
+            #expect(noon.status == .ok)
+            #expect(noon.text.contains("Local apparent noon \(lan.utc.iso8601)"), "\(noon.text)")
+            #expect(noon.text.contains("latitude 30° 14&#39;."))
+            // Polaris
+            let polaris = try await client.execute(uri: "/tools?tool=polaris&ho=50+04.3&at=2026-02-01T03:00:00Z&position=49+41+N+6+17+W", method: .get, headers: headers)
+            #expect(polaris.status == .ok)
+            #expect(polaris.text.contains("<dt>Latitude</dt><dd>"))
+            // Naming: Sirius where Sirius is
+            let e = Almanac.entry(Body(named: "Sirius")!, at: SkyTime(Self.evening)!)
+            let c = Computed(gha: e.gha, declination: e.declination, latitude: 35, longitude: -40)
+            let uri = String(format: "/tools?tool=identify&altitude=%.4f&zn=%.1f&at=2026-03-10T22:00:00Z&position=35+N+40+W", c.altitude, c.azimuth)
+            let named = try await client.execute(uri: uri, method: .get, headers: headers)
+            #expect(named.text.contains("<ul class=\"lines\" id=\"identify-result\"><li class=\"num\"><span>Sirius</span>"), "\(named.text)")
+            // Averaging the run: the third is left out, and its chart drawn
+            let average = try await client.execute(uri: "/tools?tool=average&ids=" + run.map(String.init).joined(separator: ","), method: .get, headers: headers)
+            #expect(average.status == .ok)
+            #expect(average.text.components(separatedBy: "<span class=\"error\">left out</span>").count - 1 == 1)
+            #expect(average.text.contains("class=\"drawing run-chart\""))
+            // The tables' working of one sight
+            let assumed = try await client.execute(uri: "/tools?tool=assumed&ids=\(run[0])&tables=pub249", method: .get, headers: headers)
+            #expect(assumed.text.contains("Sight \(run[0]), Sirius, Pub. 249"))
+            #expect(assumed.text.contains("<dt>LHA</dt>"))
+            // An unknown tool is refused with the choices
+            let unknown = try await client.execute(uri: "/tools?tool=sextant", method: .get, headers: headers)
+            #expect(unknown.status == .badRequest)
+            #expect(unknown.text.contains("no tool &#39;sextant&#39;: choose noon, polaris, identify, average or assumed"))
+        }
+    }
+
+    @Test func theDrawingsStylesheetIsServed() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, _ in
+            let r = try await client.execute(uri: "/assets/plot.css", method: .get, headers: headers)
+            #expect(r.status == .ok)
+            #expect(r.headers[.contentType] == "text/css; charset=utf-8")
+            #expect(r.text.contains(".drawing .lop-line{stroke:var(--plot-lop,#0b5cad)"))
+        }
+    }
+}
