@@ -35,6 +35,38 @@ func averageJSON(_ a: SightAverage) -> JSON {
 /// The position a sight is worked from: its DR, else its GPS position.
 func workedFrom(_ s: Sight) -> Position? { s.dr ?? s.position }
 
+/// `--course` and `--speed`: how the ship moved between sights, or from its DR.
+struct RunOptions: ParsableArguments {
+    @Option(parsing: .unconditional, help: "Course made good, degrees true.", transform: decimal)
+    var course: Double?
+
+    @Option(parsing: .unconditional, help: "Speed made good, knots.", transform: decimal)
+    var speed: Double?
+
+    func validate() throws {
+        if (course == nil) != (speed == nil) { throw ValidationError("give --course and --speed together") }
+        if let course, !(0..<360).contains(course) { throw ValidationError("--course must be 0 to 359.9 degrees, not \(course)") }
+        if let speed, !(0...60).contains(speed) { throw ValidationError("--speed must be 0 to 60 knots, not \(speed)") }
+    }
+}
+
+/// How `fix` and `plot` work the fix: the run, averaging, outliers.
+struct FixOptions: ParsableArguments {
+    @OptionGroup var run: RunOptions
+
+    @Flag(help: "Replace each run of sights of one body (within 10 minutes) by its average, as `marktime average` gives it.")
+    var average = false
+
+    @Flag(help: "Keep every line: no outlier is left out.")
+    var keepAll = false
+
+    /// The library's options, with the config's limits; the last hour only when no sights were chosen.
+    func work(_ selection: SightSelection, _ limits: SightSettings) -> FixWork.Options {
+        FixWork.Options(course: run.course, knots: run.speed, average: average, rejectOutliers: !keepAll, lastHourOnly: selection.isDefault,
+                        interceptLimit: limits.interceptLimit, unadvancedLimit: limits.unadvancedLimit)
+    }
+}
+
 extension MarkTime {
     struct Plot: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
@@ -57,33 +89,15 @@ extension MarkTime {
         @OptionGroup var store: StoreOptions
         @OptionGroup var config: ConfigOptions
         @OptionGroup var selection: SightSelection
-
-        @Option(parsing: .unconditional, help: "Course made good between the sights, degrees true.", transform: decimal)
-        var course: Double?
-
-        @Option(parsing: .unconditional, help: "Speed made good, knots.", transform: decimal)
-        var speed: Double?
-
-        @Flag(help: "Replace each run of one body by its average.")
-        var average = false
-
-        @Flag(help: "Keep every line: no outlier is left out.")
-        var keepAll = false
+        @OptionGroup var fixOptions: FixOptions
 
         @Option(name: .shortAndLong, help: ArgumentHelp("Write the SVG to this file (default: standard output).", valueName: "file"))
         var output: String?
 
-        func validate() throws {
-            if (course == nil) != (speed == nil) { throw ValidationError("give --course and --speed together") }
-            if let course, !(0..<360).contains(course) { throw ValidationError("--course must be 0 to 359.9 degrees, not \(course)") }
-            if let speed, !(0...60).contains(speed) { throw ValidationError("--speed must be 0 to 60 knots, not \(speed)") }
-        }
-
         func run() async throws {
             let limits = try config.settings().sight
             let sights = try selection.sights(store, newest: 200)
-            let options = FixWork.Options(course: course, knots: speed, average: average, rejectOutliers: !keepAll, lastHourOnly: selection.isDefault,
-                                          interceptLimit: limits.interceptLimit, unadvancedLimit: limits.unadvancedLimit)
+            let options = fixOptions.work(selection, limits)
             let sheet: PlottingSheet
             do {
                 let work = try FixWork(sights, options: options)
@@ -204,27 +218,17 @@ extension MarkTime {
         @Option(help: "The DR's time, UTC (default: now, or the first sight's).")
         var at: String?
 
-        @Option(parsing: .unconditional, help: "Course made good, degrees true.", transform: decimal)
-        var course: Double?
-
-        @Option(parsing: .unconditional, help: "Speed made good, knots.", transform: decimal)
-        var speed: Double?
+        @OptionGroup var run: RunOptions
 
         @Option(help: "Output: table or json.")
         var format: Format = .table
-
-        func validate() throws {
-            if (course == nil) != (speed == nil) { throw ValidationError("give --course and --speed together") }
-            if let course, !(0..<360).contains(course) { throw ValidationError("--course must be 0 to 359.9 degrees, not \(course)") }
-            if let speed, !(0...60).contains(speed) { throw ValidationError("--speed must be 0 to 60 knots, not \(speed)") }
-        }
 
         func run() async throws {
             let sights = ids.isEmpty ? [] : try ids.map { try store.openForReading().sight(id: $0).sight }.sorted { $0.estimate.utc < $1.estimate.utc }
             let position = try where_.position.map { try Position.parse($0) } ?? sights.lazy.compactMap(workedFrom).first
                 ?? where_.resolve(store, required: true)!
             let utc = try at.map { try UTCTime.read($0, what: "--at").time } ?? sights.first?.estimate.utc ?? wallClock()
-            guard let noon = MeridianPassage.localApparentNoon(DeadReckoning(position, at: utc, course: course ?? 0, knots: speed ?? 0)) else {
+            guard let noon = MeridianPassage.localApparentNoon(DeadReckoning(position, at: utc, course: run.course ?? 0, knots: run.speed ?? 0)) else {
                 throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
             }
             var latitude: (utc: UTCTime, ho: Double, dec: Double, lat: Double, body: Body, from: String)?

@@ -387,36 +387,17 @@ extension MarkTime {
         @OptionGroup var store: StoreOptions
         @OptionGroup var config: ConfigOptions
         @OptionGroup var selection: SightSelection
-
-        @Option(parsing: .unconditional, help: "Course made good between the sights, degrees true.", transform: decimal)
-        var course: Double?
-
-        @Option(parsing: .unconditional, help: "Speed made good, knots.", transform: decimal)
-        var speed: Double?
+        @OptionGroup var fixOptions: FixOptions
 
         @Option(help: "Output: table or json.")
         var format: Format = .table
-
-        func validate() throws {
-            if (course == nil) != (speed == nil) { throw ValidationError("give --course and --speed together") }
-            if let course, !(0..<360).contains(course) { throw ValidationError("--course must be 0 to 359.9 degrees, not \(course)") }
-            if let speed, !(0...60).contains(speed) { throw ValidationError("--speed must be 0 to 60 knots, not \(speed)") }
-        }
-
-        @Flag(help: "Replace each run of sights of one body (within 10 minutes) by its average, as `marktime average` gives it.")
-        var average = false
-
-        @Flag(help: "Keep every line: no outlier is left out.")
-        var keepAll = false
 
         func run() async throws {
             let limits = try config.settings().sight
             let sights = try selection.sights(store, newest: 200)
             let work: FixWork
             do {
-                work = try FixWork(sights, options: .init(course: course, knots: speed, average: average, rejectOutliers: !keepAll,
-                                                          lastHourOnly: selection.isDefault, interceptLimit: limits.interceptLimit,
-                                                          unadvancedLimit: limits.unadvancedLimit))
+                work = try FixWork(sights, options: fixOptions.work(selection, limits))
             } catch {
                 throw InputError(error.description)
             }

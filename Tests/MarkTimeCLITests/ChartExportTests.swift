@@ -3,7 +3,6 @@ import Foundation
 import FoundationXML
 #endif
 import MarkTimeCore
-import MarkTimeExport
 import MarkTimePlaces
 import MarkTimeSky
 import MarkTimeStore
