@@ -94,6 +94,12 @@ extension MarkTime {
         @Option(name: .shortAndLong, help: ArgumentHelp("Write the SVG to this file (default: standard output).", valueName: "file"))
         var output: String?
 
+        /// What `plot` writes.
+        enum Output: String, ExpressibleByArgument, CaseIterable { case svg, json }
+
+        @Option(help: "Output: svg (the sheet), or json (what it draws: every point in degrees).")
+        var format: Output = .svg
+
         func run() async throws {
             let limits = try config.settings().sight
             let sights = try selection.sights(store, newest: 200)
@@ -108,7 +114,7 @@ extension MarkTime {
                 FileHandle.standardError.write(Data("no fix (\(error.failure.description)); the lines are drawn alone\n".utf8))
                 sheet = PlottingSheet(sights: reduced)
             }
-            try writeText(sheet.svg(), to: output, example: "sheet.svg")
+            try writeText(format == .svg ? sheet.svg() : Self.json(sheet).render() + "\n", to: output, example: format == .svg ? "sheet.svg" : "sheet.json")
             if let output, output != "-" { FileHandle.standardError.write(Data("Wrote the plotting sheet to \(output).\n".utf8)) }
         }
     }
@@ -442,5 +448,25 @@ extension MarkTime {
                 if name, let id, let best = list.first { print("Sight \(id) is now named \(best.body.name).") }
             }
         }
+    }
+}
+
+extension MarkTime.Plot {
+    /// What the sheet draws, every point in decimal degrees.
+    static func json(_ sheet: PlottingSheet) -> JSON {
+        func point(_ p: Position?) -> JSON { p.map { .object([("lat", .number($0.latitude)), ("lon", .number($0.longitude))]) } ?? .null }
+        return .object([
+            ("center", point(sheet.center)), ("radius_nm", .number(sheet.radius)), ("utc", .from(sheet.utc?.iso8601)),
+            ("lines", .array(sheet.lines.map { l in
+                .object([("id", .from(l.id)), ("body", .string(l.body)), ("utc", .string(l.utc.iso8601)), ("ap", point(l.assumedPosition)),
+                         ("zn_deg", .number(l.azimuth)), ("intercept_nm", .number(l.intercept)), ("foot", point(l.foot)),
+                         ("advanced_foot", point(l.advancedFoot)), ("rejected", .bool(l.rejected))])
+            })),
+            ("dr", point(sheet.dr)), ("fix", point(sheet.fix)),
+            ("ellipse", sheet.ellipse.map { e in
+                .object([("semi_major_nm", .number(e.semiMajor)), ("semi_minor_nm", .number(e.semiMinor)), ("orientation_deg", .number(e.orientation))])
+            } ?? .null),
+            ("gps", point(sheet.gps)), ("gps_distance_nm", .from(sheet.gpsDistance)),
+        ])
     }
 }

@@ -15,6 +15,8 @@ struct SightRoutes {
         router.get("/") { _, context in try nowPage(context: context) }
         router.get("/sights") { request, context in try listPage(request, context: context) }
         router.get("/sights.csv") { request, context in try csv(request, context: context) }
+        router.get("/sights.gpx") { request, context in try chart(request, context: context, kml: false) }
+        router.get("/sights.kml") { request, context in try chart(request, context: context, kml: true) }
         router.get("/sights/{id}") { _, context in try sightPage(try context.parameters.require("id", as: Int64.self), context: context) }
         router.post("/sights/{id}") { request, context in try await edit(request, context: context) }
     }
@@ -125,6 +127,28 @@ struct SightRoutes {
         return Response(status: .ok, headers: [.contentType: "text/csv; charset=utf-8",
                                                .contentDisposition: "attachment; filename=\"marktime-sights.csv\""],
                         body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+}
+
+extension SightRoutes {
+    /// The range's sights, their fix and the places, for a chart plotter: what `marktime
+    /// export gpx` (or `kml`) writes.
+    func chart(_ request: Request, context: WebContext, kml: Bool) throws -> Response {
+        let text: String
+        do {
+            var query = try Filter(request).query
+            (query.limit, query.offset) = (nil, 0)
+            query.oldestFirst = true
+            let sights = try site.store.sights(query)
+            let chart = ChartData(name: "marktime", sights: sights, fix: try? FixWork(sights, options: .init()).fix,
+                                  places: try site.store.places().map { (name: $0.name, center: $0.center, radius: $0.radius) })
+            text = kml ? KMLDocument.text(chart) : GPXDocument.text(chart)
+        } catch {
+            return try site.pages.problem(.badRequest, "\(error)", context: context)
+        }
+        return Response(status: .ok, headers: [.contentType: kml ? "application/vnd.google-earth.kml+xml" : "application/gpx+xml",
+                                               .contentDisposition: "attachment; filename=\"marktime-sights.\(kml ? "kml" : "gpx")\""],
+                        body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }
 

@@ -155,5 +155,17 @@ struct NavigatorCLITests {
         #expect(svg.contains("class=\"fix\""))
         #expect(svg.contains("class=\"ellipse\""))
         #expect(r.stderr == "Wrote the plotting sheet to \(out).\n")
+        // And its JSON gives what it draws: three lines whose feet are the library's, and the fix
+        let json = try #require(try cli.json(["plot"] + ids) as? [String: Any])
+        let lines = try #require(json["lines"] as? [[String: Any]])
+        #expect(lines.count == 3)
+        let sights = try ids.map { try cli.database().sight(id: Int64($0)!).sight }
+        for (line, s) in zip(lines, sights) {
+            let foot = try ReducedSight(s).lineOfPosition.foot
+            let drawn = try #require(line["foot"] as? [String: Double])
+            #expect(abs(drawn["lat"]! - foot.latitude) < 1e-9 && abs(drawn["lon"]! - foot.longitude) < 1e-9)
+        }
+        let fix = try FixWork(sights, options: .init()).fix
+        #expect(abs(try #require((json["fix"] as? [String: Double])?["lat"]) - fix.position.latitude) < 1e-9)
     }
 }

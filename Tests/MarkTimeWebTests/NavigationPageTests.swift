@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MarkTimeCore
+import MarkTimeExport
 import MarkTimeSky
 import MarkTimeStore
 import Testing
@@ -100,6 +101,23 @@ struct NavigationPageTests {
             let unknown = try await client.execute(uri: "/tools?tool=sextant", method: .get, headers: headers)
             #expect(unknown.status == .badRequest)
             #expect(unknown.text.contains("no tool &#39;sextant&#39;: choose noon, polaris, identify, average or assumed"))
+        }
+    }
+
+    @Test func theSightLogDownloadsGPXAndKMLAsTheCommandWritesThem() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        let ids = try Self.stars(t.store, [("Sirius", 0), ("Capella", 0), ("Regulus", 0)])
+        try await t.loggedIn { client, headers, _ in
+            let gpx = try await client.execute(uri: "/sights.gpx?since=2026-03-10", method: .get, headers: headers)
+            let kml = try await client.execute(uri: "/sights.kml", method: .get, headers: headers)
+            let sights = try ids.map { try t.store.sight(id: $0).sight }
+            let chart = ChartData(name: "marktime", sights: sights, fix: try FixWork(sights, options: .init()).fix, places: [])
+            #expect(gpx.status == .ok)
+            #expect(gpx.headers[.contentType] == "application/gpx+xml")
+            #expect(gpx.text == GPXDocument.text(chart))
+            #expect(kml.headers[.contentDisposition] == "attachment; filename=\"marktime-sights.kml\"")
+            #expect(kml.text == KMLDocument.text(chart))
         }
     }
 
