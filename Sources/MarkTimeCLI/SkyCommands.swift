@@ -219,8 +219,8 @@ extension MarkTime {
                 hand work line by line: the assumed position is the DR's latitude to the whole degree and the \
                 longitude nearest the DR that makes LHA whole; the tables are entered with LHA, that latitude and \
                 the whole degree of declination (same or contrary name), giving the tabulated Hc, d and Z; d × the \
-                declination's minutes / 60 corrects Hc; Z becomes Zn by the tables' rules. EXACT is Hc worked \
-                exactly at the AP: the tables differ from it by their rounding and the second difference. \
+                declination's minutes / 60 corrects Hc; the tabulated Z becomes Zn by the tables' rules. The exact Hc \
+                and Zn at the AP are printed beside: the tables differ from them by their rounding and the second difference. \
                 --average replaces each run of one body by its average (`marktime average`).
 
                 Examples:
@@ -328,7 +328,7 @@ extension MarkTime {
                             ("dec_whole_deg", .int(Int64(t.declinationDegrees))), ("dec_increment_arcmin", .number(t.declinationIncrement)),
                             ("same_name", .bool(t.sameName)), ("tab_hc_deg", .number(t.tabulatedHc)), ("d_arcmin", .number(t.d)),
                             ("tab_z_deg", .number(t.tabulatedZ)), ("d_correction_arcmin", .number(t.dCorrection)), ("hc_deg", .number(t.hc)),
-                            ("exact_hc_deg", .number(t.exactHc)), ("z_deg", .number(t.z)), ("zn_deg", .number(t.zn)), ("ho_deg", .number(t.ho)),
+                            ("exact_hc_deg", .number(t.exactHc)), ("zn_deg", .number(t.zn)), ("exact_zn_deg", .number(t.exactZn)), ("ho_deg", .number(t.ho)),
                             ("intercept_nm", .number(t.intercept)),
                         ])
                     case .failure(let e):
@@ -351,7 +351,7 @@ extension MarkTime {
                         print("  Hc           \(SextantAngle.format(t.hc))    (exact at the AP \(SextantAngle.format(t.exactHc)))")
                         print("  Ho           \(SextantAngle.format(t.ho))")
                         print(String(format: "  Intercept    %.1f nm %@", abs(t.intercept), t.intercept >= 0 ? "toward" : "away"))
-                        print("  Z            \(String(format: step, t.z))°  →  Zn \(String(format: "%05.1f", t.zn))°")
+                        print("  Zn           \(String(format: "%05.1f", t.zn))° from tab Z    (exact at the AP \(String(format: "%05.1f", t.exactZn))°)")
                     case .failure(let e):
                         print("sight \(s.id.map(String.init) ?? "?") cannot be reduced: \(e.description)")
                     }

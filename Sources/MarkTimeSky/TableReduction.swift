@@ -43,9 +43,10 @@ public struct TableReduction: Hashable, Sendable {
     /// Hc worked exactly at the assumed position: the tables' Hc differs from it by rounding
     /// and by the second difference HO 229's double-second-difference correction takes up.
     public var exactHc: Double
-    /// Z at the sight's declination, degrees 0–180 from the elevated pole, and Zn, true.
-    public var z: Double
+    /// Zn, true, from the tabulated Z by the tables' rules, as a hand working takes it (Z is
+    /// not interpolated for the declination's minutes), and Zn worked exactly at the AP.
     public var zn: Double
+    public var exactZn: Double
     /// Ho, degrees, and the intercept Ho − Hc (tables' Hc), nautical miles, positive toward.
     public var ho: Double
     public var intercept: Double
@@ -83,15 +84,14 @@ public struct TableReduction: Hashable, Sendable {
         tabulatedHc = rounded(atWhole.altitude * 60, tables.minuteStep) / 60
         // d is the difference of the printed Hc at this and the next degree of declination.
         d = rounded(rounded(atNext.altitude * 60, tables.minuteStep) - rounded(atWhole.altitude * 60, tables.minuteStep), tables.minuteStep)
-        let zWhole = Self.azimuthAngle(atWhole.azimuth), zNext = Self.azimuthAngle(atNext.azimuth)
+        let zWhole = Self.azimuthAngle(atWhole.azimuth)
         tabulatedZ = rounded(zWhole, tables.azimuthStep)
         dCorrection = rounded(d * declinationIncrement / 60, 0.1)
         let tableHc = tabulatedHc + dCorrection / 60
         hc = tableHc
         exactHc = solve(name * decMagnitude).altitude
-        let zAtDeclination = tabulatedZ + rounded((zNext - zWhole) * declinationIncrement / 60, tables.azimuthStep)
-        z = zAtDeclination
-        zn = Self.trueAzimuth(z: zAtDeclination, northLatitude: north, lha: hourAngle)
+        zn = Self.trueAzimuth(z: tabulatedZ, northLatitude: north, lha: hourAngle)
+        exactZn = Self.trueAzimuth(z: Self.azimuthAngle(solve(name * decMagnitude).azimuth), northLatitude: north, lha: hourAngle)
         intercept = (ho - tableHc) * 60
     }
 

@@ -223,7 +223,7 @@ struct NavigationRoutes {
                     ["Tab Hc", SextantAngle.format(t.tabulatedHc)], ["d", String(format: "%+" + step.dropFirst(), t.d) + "′"], ["Tab Z", String(format: step, t.tabulatedZ) + "°"],
                     ["d corr", String(format: "%+.1f′", t.dCorrection)], ["Hc", SextantAngle.format(t.hc)], ["Exact Hc", SextantAngle.format(t.exactHc)],
                     ["Ho", SextantAngle.format(t.ho)], ["Intercept", String(format: "%.1f nm %@", abs(t.intercept), t.intercept >= 0 ? "toward" : "away")],
-                    ["Zn", String(format: "%05.1f°", t.zn)],
+                    ["Zn", String(format: "%05.1f°", t.zn)], ["Exact Zn", String(format: "%05.1f°", t.exactZn)],
                 ].map { ["label": $0[0], "value": $0[1]] },
                 "ids": String(id)]
     }

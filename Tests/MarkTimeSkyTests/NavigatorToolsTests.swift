@@ -51,17 +51,25 @@ struct TableReductionTests {
         #expect(printed(r.hc) == "58° 09'.7")
     }
 
-    @Test func southernLatitudeContraryNameTakesZnByTheSouthernRule() {
-        // Given latitude 33° 20' S, a body at N 5° with LHA 300° (east of the meridian)
-        let dr = try! Position(latitude: -(33 + 20.0 / 60), longitude: 20.4)
-        let r = TableReduction(ho: 30, gha: 279.6 + 0.3, declination: 5, near: dr)
-        // Then the AP latitude is 33° S, contrary name, and Zn = 180° − Z
-        #expect(r.assumedPosition.latitude == -33)
-        #expect(r.lha == 300)
+    @Test func southernLatitudeContraryNameGivesThePublishedWorking() {
+        // Given Sean C's HO 229 working (NavList, "John Karl's Celestial Navigation in the GPS
+        // Age", 2018-04-30): latitude 24° S, LHA 32°, declination N 18° 08'.5 (contrary name)
+        let dr = try! Position(latitude: -(24 + 6.0 / 60), longitude: 20.3)
+        let r = TableReduction(ho: 37.5, gha: 32 - 20.3, declination: 18 + 8.5 / 60, near: dr)
+        // Then: tab Hc 37° 40'.2, d −47.6, Z 140.5, as published
+        #expect(r.assumedPosition.latitude == -24)
+        #expect(r.lha == 32)
         #expect(!r.sameName)
-        #expect(abs(r.zn - (180 - r.z)) < 1e-9)
-        // And the tables' Hc agrees with the exact Hc at the AP to the rounding of d's product
-        #expect(abs(r.hc - r.exactHc) * 60 < 0.3)
+        #expect(printed(r.tabulatedHc) == "37° 40'.2")
+        #expect(String(format: "%+.1f", r.d) == "-47.6")
+        #expect(String(format: "%.1f", r.tabulatedZ) == "140.5")
+        // And Hc 37° 33'.4 as published, to the 0.1' the interpolation table's two parts may add
+        // (its 5'.7 + 1'.1 = 6'.8 against d × 8.5 / 60 = 6'.74)
+        #expect(abs(r.hc - (37 + 33.4 / 60)) * 60 <= 0.1 + 1e-9)
+        // And Zn = 180° + tab Z for a southern latitude with LHA under 180°: 320.5° as published
+        #expect(String(format: "%.1f", r.zn) == "320.5")
+        // (worked exactly at the AP, for the declination's 8'.5 too: 320.6°)
+        #expect(String(format: "%.1f", r.exactZn) == "320.6")
     }
 }
 
