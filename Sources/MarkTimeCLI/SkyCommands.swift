@@ -45,14 +45,19 @@ struct SightSelection: ParsableArguments {
     @Option(help: "Every sight at or after this UTC date or time.")
     var since: String?
 
+    @Option(help: "Only sights before this UTC date or time (a bare date includes that day); with --since, a time range.")
+    var until: String?
+
     var isDefault: Bool { ids.isEmpty && since == nil }
 
-    /// The chosen sights, oldest first; without IDs or `--since`, the newest `n`.
+    /// The chosen sights, oldest first; without IDs or `--since`, the newest `n` (before `--until`).
     func sights(_ store: StoreOptions, newest n: Int) throws -> [Sight] {
         let db = try store.openForReading()
         if !ids.isEmpty { return try ids.map { try db.sight(id: $0).sight } }
-        var query = SightQuery(limit: since == nil ? n : nil, since: try parseBound(since, upper: false, option: "--since"))
-        query.oldestFirst = true
+        var query = SightQuery(limit: since == nil ? n : nil, since: try parseBound(since, upper: false, option: "--since"),
+                               until: try parseBound(until, upper: true, option: "--until"))
+        try query.check()
+        // Newest first, so that a limit keeps the newest; then in time order.
         return try db.sights(query).sorted { $0.estimate.utc < $1.estimate.utc }
     }
 }

@@ -21,6 +21,22 @@ struct NavigatorCLITests {
         }
     }
 
+    @Test func reduceWithoutIDsTakesTheNewestTenAndUntilBoundsThem() throws {
+        // Given twelve sights a minute apart
+        let cli = CLI()
+        let ids = try stars(cli, Array(repeating: ("Sirius", 0.0), count: 12)).map { Int($0.id!) }
+        // When reduced without IDs, then the newest ten, oldest first
+        let all = try #require(try cli.json(["reduce"]) as? [[String: Any]])
+        #expect(all.map { $0["id"] as? Int } == Array(ids[2...]))
+        // And --until takes the newest ten before it
+        let before = try #require(try cli.json(["reduce", "--until", "2026-03-10T22:05:00Z"]) as? [[String: Any]])
+        #expect(before.map { $0["id"] as? Int } == Array(ids[..<5]))
+        // And a range that ends before it starts is refused
+        let r = try cli.run(["reduce", "--since", "2026-03-11", "--until", "2026-03-09"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("before it starts"), "\(r.stderr)")
+    }
+
     @Test func aFixOfFiveLinesNamesTheOneItLeftOut() throws {
         // Given five stars, the third 5' high
         let cli = CLI()
