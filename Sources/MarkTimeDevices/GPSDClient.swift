@@ -32,7 +32,9 @@ public protocol GPSSource: Sendable {
 /// retries with exponential backoff (1 s to 30 s), logging each change of state once.
 /// When a connected gpsd sends nothing for `silence` (it hangs, or lost its receiver),
 /// that is reported and the client reconnects; it says `connected` again only once
-/// gpsd speaks.
+/// gpsd speaks. While gpsd stays silent it reconnects (and watches again) after twice the
+/// silence, doubling up to a minute: a gpsd that got its receiver after the watch (gpsd
+/// opens a receiver only at a watch) then starts to report.
 public final class GPSDClient: GPSSource, Sendable {
     public let host: String
     public let port: String
@@ -77,8 +79,10 @@ public final class GPSDClient: GPSSource, Sendable {
         let address = "\(host):\(port)"
         var backoff = 1.0
         var lastState = ""
-        /// When gpsd last spoke, while it is silent.
+        /// When gpsd last spoke, while it is silent, and how long a new connection waits for
+        /// its first report before the next.
         var silentSince: MonotonicInstant?
+        var silentRetry = silence * 2
         func say(_ state: String, _ log: () -> Void) {
             guard state != lastState else { return }
             lastState = state
@@ -102,7 +106,7 @@ public final class GPSDClient: GPSSource, Sendable {
             backoff = 1
             func connected() { say("connected \(address)") { logger.info("connected to gpsd", metadata: ["gpsd": "\(address)"]) } }
             if silentSince == nil { connected() }
-            let outcome = read(t, gd, report, since: silentSince, spoke: {
+            let outcome = read(t, gd, report, since: silentSince, retryAfter: silentRetry, spoke: {
                 if silentSince != nil {
                     silentSince = nil
                     connected()
@@ -121,6 +125,9 @@ public final class GPSDClient: GPSSource, Sendable {
                 if silentSince == nil {
                     lastState = ""
                     report(.silent(since: since, address: address))
+                    silentRetry = silence * 2
+                } else {
+                    silentRetry = min(silentRetry * 2, .seconds(60))
                 }
                 silentSince = since
             }
@@ -132,20 +139,21 @@ public final class GPSDClient: GPSSource, Sendable {
     /// Reads reports until gpsd goes away, goes silent for `silence`, or the thread is
     /// stopped. It sleeps in poll(2) on gpsd's socket, then takes every message libgps has
     /// (`gps_waiting` with no wait). `since` is when gpsd last spoke, when it was already
-    /// silent before this connection; `spoke` is called at each report.
+    /// silent before this connection: this one then waits `retryAfter` for a first report;
+    /// `spoke` is called at each report.
     private func read(_ t: PollThread, _ gd: UnsafeMutablePointer<gps_data_t>, _ report: @Sendable (GPSReport) -> Void,
-                      since: MonotonicInstant?, spoke: () -> Void) -> Outcome {
+                      since: MonotonicInstant?, retryAfter: Duration, spoke: () -> Void) -> Outcome {
         var r = cgps_report()
         guard var last = since ?? (try? clock.read())?.instant else { return .lost }
         // This connection replaces one to a gpsd that went silent, and it has not spoken yet.
         var stillSilent = since != nil
         while true {
-            switch try? t.wait([cgps_fd(gd)], timeout: silence) {
+            // A reconnect to a gpsd that still says nothing waits longer each time, rather than
+            // filling a stopped gpsd's accept queue.
+            switch try? t.wait([cgps_fd(gd)], timeout: stillSilent ? retryAfter : silence) {
             case .stopped, nil: return .stopped
             case .timedOut:
-                // Once per silence: a reconnect to a gpsd that still says nothing waits on
-                // that connection, rather than filling a stopped gpsd's accept queue.
-                if !stillSilent { return .silent(since: last) }
+                return .silent(since: last)
             case .ready:
                 repeat {
                     cgps_read(gd, &r)

@@ -150,7 +150,7 @@ struct GPSDTests {
         let second = try FakeGPS(folder: cli.folder, port: first.port)
         defer { second.kill() }
         #expect(try eventually(within: 45) { try status()["gpsd"] as? String == "connected \(second.address)" },
-                "daemon log:\n\(daemon.log)")
+                "daemon log:\n\(daemon.log)\ngpsfake:\n\(second.child.output)")
         #expect(try eventually(within: 10) { (try status()["fix_age_s"] as? Double).map { $0 < 2 } == true })
     }
 
