@@ -23,6 +23,9 @@ public enum WebServer {
         /// The connection limits (`ConnectionGuard`), and the count of those open.
         var limits = ConnectionGuard.Limits()
         var connections = ConnectionGuard.Counter()
+        /// The event loops it serves on: NIO's shared ones (nil), or (in a test that opens
+        /// thousands of connections) loops of its own, so that the others are not held up.
+        var eventLoops: (any EventLoopGroup)?
 
         public init(host: String, port: Int, tls: WebSettings.TLSFiles? = nil) {
             self.host = host
@@ -136,7 +139,7 @@ public enum WebServer {
         }
         var app = Application(router: router, server: server,
                               configuration: .init(address: .hostname(configuration.host, port: configuration.port), serverName: nil),
-                              logger: site.logger)
+                              eventLoopGroupProvider: configuration.eventLoops.map { .shared($0) } ?? .singleton, logger: site.logger)
         app.addServices(LiveService(site: site))
         return app
     }

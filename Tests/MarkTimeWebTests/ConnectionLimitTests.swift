@@ -2,6 +2,8 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import MarkTimeSystem
+import NIOCore
+import NIOPosix
 import Testing
 @testable import MarkTimeWeb
 
@@ -67,10 +69,12 @@ struct ConnectionLimitTests {
     /// Runs `body` against the whole server (the connection guard, the HTTP decoder's
     /// limits) on a free port, with `limits`.
     func serve(_ t: TestSite, limits: ConnectionGuard.Limits = .init(), counter: ConnectionGuard.Counter = .init(),
+               eventLoops: (any EventLoopGroup)? = nil,
                _ body: @escaping @Sendable (any TestClientProtocol, Int) async throws -> Void) async throws {
         var configuration = WebServer.Configuration(host: "127.0.0.1", port: 0)
         configuration.limits = limits
         configuration.connections = counter
+        configuration.eventLoops = eventLoops
         try await WebServer.application(t.site, configuration: configuration).test(.live) { client in
             try await body(client, try #require(client.port))
         }
@@ -160,7 +164,10 @@ struct ConnectionLimitTests {
         defer { t.remove() }
         // The head timeout would close the test's own client while 2,000 connect on a loaded machine.
         let counter = ConnectionGuard.Counter()
-        try await serve(t, limits: .init(headerSeconds: 600), counter: counter) { client, port in
+        // Loops of its own: accepting 2,000 connections on NIO's shared loops held up every
+        // other test's server and client in this process for two minutes on a loaded machine.
+        let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        try await serve(t, limits: .init(headerSeconds: 600), counter: counter, eventLoops: loops) { client, port in
             // Given 2,000 connections that send nothing, all taken from the kernel's accept queue
             // (on a loaded machine a full queue would drop the phone's SYN, not the server)
             let idle = try await blocking { () -> [RawConnection] in
@@ -184,5 +191,6 @@ struct ConnectionLimitTests {
             #expect(try await blocking { idle.filter { !$0.ready(within: 0) }.count } == 2_000)
             print("with \(idle.count) idle connections: a login and the Now page took \(elapsed)")
         }
+        try await loops.shutdownGracefully()
     }
 }
