@@ -71,11 +71,12 @@ extension Child {
 final class TLSBroker {
     let broker: Broker
     let ca: String
+    private let dir: String
 
     /// With `serverName`, the certificate is for that host only; with `expired`, it expired yesterday.
     init(folder: String, user: String, password: String, serverName: String? = nil, expired: Bool = false) throws {
         broker = try Broker(folder: folder)
-        let dir = folder + "/tls"
+        dir = folder + "/tls"
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         ca = dir + "/ca.pem"
         let env = ["PATH": "/usr/bin:/bin:/usr/sbin"]
@@ -83,14 +84,12 @@ final class TLSBroker {
             let r = try runCommand(tool, args, environment: env)
             guard r.status == 0 else { throw POSIXError(.EINVAL) }
         }
-        try run("/usr/bin/openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=marktime test CA",
-                                     "-keyout", dir + "/ca.key", "-out", ca])
-        try run("/usr/bin/openssl", ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=\(serverName ?? "localhost")", "-keyout", dir + "/server.key",
-                                     "-out", dir + "/server.csr"])
+        try Self.openssl(["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=marktime test CA",
+                          "-keyout", dir + "/ca.key", "-out", ca])
+        try Self.openssl(["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=\(serverName ?? "localhost")", "-keyout", dir + "/server.key",
+                          "-out", dir + "/server.csr"])
         try "subjectAltName=\(serverName.map { "DNS:\($0)" } ?? "DNS:localhost,IP:127.0.0.1")\n".write(toFile: dir + "/san.ext", atomically: true, encoding: .utf8)
-        // -days -1: valid from now until a day ago.
-        try run("/usr/bin/openssl", ["x509", "-req", "-in", dir + "/server.csr", "-CA", ca, "-CAkey", dir + "/ca.key", "-CAcreateserial",
-                                     "-days", expired ? "-1" : "2", "-extfile", dir + "/san.ext", "-out", dir + "/server.pem"])
+        try sign(expired: expired)
         try run("/usr/bin/mosquitto_passwd", ["-b", "-c", dir + "/passwd", user, password])
         try "pattern readwrite owntracks/%u/#\npattern read owntracks/#\n".write(toFile: dir + "/acl", atomically: true, encoding: .utf8)
         let me = getpwuid(getuid()).map { String(cString: $0.pointee.pw_name) } ?? "mosquitto"
@@ -106,6 +105,28 @@ final class TLSBroker {
             acl_file \(dir)/acl
 
             """.write(toFile: folder + "/mosquitto-\(broker.port).conf", atomically: true, encoding: .utf8)
+    }
+}
+
+extension TLSBroker {
+    /// Signs the server's certificate with the CA: valid for two days, or with `expired`,
+    /// from now until a day ago (`-days -1`).
+    func sign(expired: Bool = false) throws {
+        try Self.openssl(["x509", "-req", "-in", dir + "/server.csr", "-CA", ca, "-CAkey", dir + "/ca.key", "-CAcreateserial",
+                          "-days", expired ? "-1" : "2", "-extfile", dir + "/san.ext", "-out", dir + "/server.pem"])
+    }
+
+    /// As the broker's owner renews an expired certificate: a new one from the same CA, and
+    /// the broker restarted on the same port.
+    func renew() throws {
+        try sign()
+        broker.stop()
+        try broker.start()
+    }
+
+    static func openssl(_ args: [String]) throws {
+        let r = try runCommand("/usr/bin/openssl", args, environment: ["PATH": "/usr/bin:/bin:/usr/sbin"])
+        guard r.status == 0 else { throw POSIXError(.EINVAL) }
     }
 }
 

@@ -284,6 +284,21 @@ struct ShareTests {
         #expect(try eventually(within: 90) { try share()["connected"] as? Bool == true && share()["outbox"] as? Int == 0 }, "\(daemon.log)")
     }
 
+    @Test("A broker serving an expired certificate, then a renewed one: sharing comes back by itself")
+    func anExpiredCertificateThenARenewedOne() throws {
+        // Given a TLS broker whose certificate has expired, and the daemon trying it
+        let (tls, daemon) = try daemonOverTLS(expired: true)
+        defer { daemon.stop(); withExtendedLifetime(tls) {} }
+        let expired = "disconnected: TLS: the broker's certificate at localhost:\(tls.broker.port) has expired: renew it on the broker"
+        #expect(try eventually(within: 30) { try share()["connection"] as? String == expired }, "\(daemon.log)")
+        #expect(try share()["outbox"] as? Int == 2)
+        // When the broker's owner renews it and restarts the broker
+        try tls.renew()
+        // Then sharing connects by itself, without a restart of the daemon, and empties its outbox
+        #expect(try eventually(within: 90) { try share()["connected"] as? Bool == true && share()["outbox"] as? Int == 0 }, "\(daemon.log)")
+        #expect(daemon.child.isRunning)
+    }
+
     @Test("A killed daemon's will does not take the place of the boat's retained position")
     func theWillNeverHidesTheBoat() throws {
         // Given the daemon sharing the boat's position from gpsd
@@ -383,8 +398,8 @@ struct ShareTests {
     /// A TLS broker with OwnTracks' ACL and the account boat, and the daemon connecting to
     /// it as boat, publishing under `share.user` = `user` when given. The broker stops when
     /// the caller lets go of it.
-    func daemonOverTLS(user: String? = nil) throws -> (broker: TLSBroker, daemon: DaemonProcess) {
-        let tls = try TLSBroker(folder: cli.folder, user: "boat", password: "horse")
+    func daemonOverTLS(user: String? = nil, expired: Bool = false) throws -> (broker: TLSBroker, daemon: DaemonProcess) {
+        let tls = try TLSBroker(folder: cli.folder, user: "boat", password: "horse", expired: expired)
         try tls.broker.start()
         var settings = [("share.tls_ca", tls.ca), ("share.username", "boat"), ("share.password_file", try passwordFile("horse")),
                         ("share.broker", "localhost:\(tls.broker.port)")]
