@@ -27,6 +27,7 @@ extension MarkTime {
         var listen: String?
 
         func run() async throws {
+            _ = WebServer.answerOnEventLoops()
             logToStandardError()
             // Run by `marktime daemon`: stop with it, even when it is killed.
             if let parent = ProcessInfo.processInfo.environment["MARKTIME_SUPERVISOR"].flatMap(Int32.init),

@@ -26,6 +26,40 @@ public enum Text {
         }
     }
 
+    /// `text` made safe inside HTML, XML and SVG, as text or a quoted attribute: `&`, `<`,
+    /// `>`, `"` and `'` escaped. Text with none of them comes back as it is, found by one
+    /// pass over its bytes (the sight log writes thousands of cells a second).
+    public static func markup(_ text: String) -> String {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.contains(where: isReservedInMarkup) else { return nil }
+            var out: [UInt8] = []
+            out.reserveCapacity(bytes.count + 16)
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "&"): out += "&amp;".utf8
+                case UInt8(ascii: "<"): out += "&lt;".utf8
+                case UInt8(ascii: ">"): out += "&gt;".utf8
+                case UInt8(ascii: "\""): out += "&quot;".utf8
+                case UInt8(ascii: "'"): out += "&#39;".utf8
+                default: out.append(byte)
+                }
+            }
+            return String(decoding: out, as: UTF8.self)
+        } ?? text
+    }
+
+    /// `text` made safe inside markup, as `markup(_:)` of a `String`.
+    public static func markup(_ text: Substring) -> String { markup(String(text)) }
+
+    @inline(__always)
+    static func isReservedInMarkup(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "&"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "\""), UInt8(ascii: "'"): true
+        default: false
+        }
+    }
+
     /// `text` with each scalar that `replacement` names replaced by what it returns.
     public static func replacing<S: StringProtocol>(_ text: S, _ replacement: (Unicode.Scalar) -> String?) -> String {
         var out = ""

@@ -72,10 +72,7 @@ public struct ChartData: Sendable {
 }
 
 /// Text for XML: the five characters XML reserves, escaped.
-func xml(_ s: String) -> String {
-    s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-        .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "'", with: "&apos;")
-}
+func xml(_ s: String) -> String { Text.markup(s) }
 
 /// Degrees to 7 decimals (about a centimetre).
 func coordinate(_ v: Double) -> String { String(format: "%.7f", v) }

@@ -79,14 +79,10 @@ public struct FamilyClock: Hashable, Sendable {
             let color = i < hands.count ? hands[i].color.rawValue : "#333"
             let y = size + Double(i) * 22 + 8
             out.append("<circle cx=\"20\" cy=\"\(f(y))\" r=\"6\" fill=\"\(color)\"/>")
-            out.append("<text x=\"34\" y=\"\(f(y))\" font-size=\"14\" dominant-baseline=\"middle\">\(Self.escape(line))</text>")
+            out.append("<text x=\"34\" y=\"\(f(y))\" font-size=\"14\" dominant-baseline=\"middle\">\(Text.markup(line))</text>")
         }
         out.append("</svg>")
         return out.joined(separator: "\n") + "\n"
-    }
-
-    static func escape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
     }
 
     /// The dial as text, `radius` rows high (characters are about twice as tall as wide).

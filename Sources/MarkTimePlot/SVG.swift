@@ -14,10 +14,7 @@ struct SVGWriter {
         self.height = height
     }
 
-    static func escaped(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
+    static func escaped(_ s: String) -> String { Text.markup(s) }
 
     static func number(_ v: Double) -> String { String(format: "%.2f", v) }
 

@@ -45,7 +45,8 @@ struct AccountRoutes {
         struct Form: Decodable { var name: String?; var password: String?; var next: String? }
         let form = try await request.decode(as: Form.self, context: context)
         do {
-            let session = try site.store.logIn(name: form.name ?? "", password: form.password ?? "", address: context.address, now: try site.now())
+            let (site, name, password, address) = (site, form.name ?? "", form.password ?? "", context.address)
+            let session = try await site.offLoop { try site.store.logIn(name: name, password: password, address: address, now: try site.now()) }
             var response = Response.redirect(to: Self.next(form.next))
             response.setCookie(sessionCookie(session.token))
             return response
@@ -84,13 +85,14 @@ struct AccountRoutes {
     func signUp(_ request: Request, context: WebContext) async throws -> Response {
         struct Form: Decodable { var code: String?; var name: String?; var password: String? }
         let form = try await request.decode(as: Form.self, context: context)
+        let (site, code, name, password, address) = (site, form.code ?? "", form.name ?? "", form.password ?? "", context.address)
         do {
-            try site.store.redeemInvite(form.code ?? "", name: form.name ?? "", password: form.password ?? "", now: try site.now())
+            _ = try await site.offLoop { try site.store.redeemInvite(code, name: name, password: password, now: try site.now()) }
         } catch {
-            return try site.pages.page("signup", title: "Create account", ["error": "\(error)", "code": form.code ?? "", "name": form.name ?? ""],
+            return try site.pages.page("signup", title: "Create account", ["error": "\(error)", "code": code, "name": name],
                                        context: context, status: .badRequest)
         }
-        let session = try site.store.logIn(name: form.name ?? "", password: form.password ?? "", address: context.address, now: try site.now())
+        let session = try await site.offLoop { try site.store.logIn(name: name, password: password, address: address, now: try site.now()) }
         var response = Response.redirect(to: "/")
         response.setCookie(sessionCookie(session.token))
         return response
@@ -123,9 +125,9 @@ struct AccountRoutes {
     func password(_ request: Request, context: WebContext) async throws -> Response {
         struct Form: Decodable { var current: String?; var new: String? }
         let form = try await request.decode(as: Form.self, context: context)
+        let (site, name, current, new, address) = (site, context.session!.account.name, form.current ?? "", form.new ?? "", context.address)
         do {
-            try site.store.changePassword(name: context.session!.account.name, current: form.current ?? "", new: form.new ?? "",
-                                          address: context.address, now: try site.now())
+            try await site.offLoop { try site.store.changePassword(name: name, current: current, new: new, address: address, now: try site.now()) }
         } catch {
             return try settingsPage(context: context, error: "\(error)", status: .badRequest)
         }

@@ -24,16 +24,5 @@ extension JSON {
 
 /// Text made safe inside HTML, as the templates escape it (`&`, `<`, `>`, `"`, `'`).
 enum HTML {
-    static func escaped(_ text: String) -> String {
-        Text.replacing(text) { c in
-            switch c {
-            case "&": "&amp;"
-            case "<": "&lt;"
-            case ">": "&gt;"
-            case "\"": "&quot;"
-            case "'": "&#39;"
-            default: nil
-            }
-        }
-    }
+    static func escaped(_ text: String) -> String { Text.markup(text) }
 }

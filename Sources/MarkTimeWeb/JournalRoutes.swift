@@ -126,7 +126,8 @@ struct JournalRoutes {
             let body = try await request.body.collect(upTo: context.maxUploadSize)
             let upload = try PhotoUpload(request, body: body)
             let zone = try tz.home(site.settings)
-            let p = try site.store.addPhoto(upload.bytes, name: upload.name, caption: upload.caption, given: nil, zone: zone, now: try site.now())
+            let site = site
+            let p = try await site.offLoop { try site.store.addPhoto(upload.bytes, name: upload.name, caption: upload.caption, given: nil, zone: zone, now: try site.now()) }
             let text = p.added ? "Photo \(p.id) added: \(p.info.width)×\(p.info.height) \(p.info.format.rawValue), \(zone.localText(p.time))."
                 : "Photo \(p.id) already has this image: kept once."
             return try day(context: context, text: date, notice: text)

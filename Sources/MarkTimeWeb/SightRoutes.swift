@@ -14,9 +14,9 @@ struct SightRoutes {
     func add(to router: Router<WebContext>) {
         router.get("/") { _, context in try nowPage(context: context) }
         router.get("/sights") { request, context in try listPage(request, context: context) }
-        router.get("/sights.csv") { request, context in try csv(request, context: context) }
-        router.get("/sights.gpx") { request, context in try chart(request, context: context, kml: false) }
-        router.get("/sights.kml") { request, context in try chart(request, context: context, kml: true) }
+        router.get("/sights.csv") { request, context in try await csv(request, context: context) }
+        router.get("/sights.gpx") { request, context in try await chart(request, context: context, kml: false) }
+        router.get("/sights.kml") { request, context in try await chart(request, context: context, kml: true) }
         router.get("/sights/{id}") { _, context in try sightPage(try context.parameters.require("id", as: Int64.self), context: context) }
         router.post("/sights/{id}") { request, context in try await edit(request, context: context) }
     }
@@ -114,13 +114,19 @@ struct SightRoutes {
         }
     }
 
-    func csv(_ request: Request, context: WebContext) throws -> Response {
-        var bytes: [UInt8] = []
+    /// The range's whole CSV, made off the event loop (a long log takes a while).
+    func csv(_ request: Request, context: WebContext) async throws -> Response {
+        let bytes: [UInt8]
         do {
             var query = try Filter(request).query
             (query.limit, query.offset) = (nil, 0)
             query.oldestFirst = true
-            _ = try SightCSV.export(site.store, query, forSpreadsheets: true) { bytes += $0 }
+            let (site, range) = (site, query)
+            bytes = try await site.offLoop {
+                var bytes: [UInt8] = []
+                _ = try SightCSV.export(site.store, range, forSpreadsheets: true) { bytes += $0 }
+                return bytes
+            }
         } catch {
             return try site.pages.problem(.badRequest, "\(error)", context: context)
         }
@@ -133,16 +139,19 @@ struct SightRoutes {
 extension SightRoutes {
     /// The range's sights, their fix and the places, for a chart plotter: what `marktime
     /// export gpx` (or `kml`) writes.
-    func chart(_ request: Request, context: WebContext, kml: Bool) throws -> Response {
+    func chart(_ request: Request, context: WebContext, kml: Bool) async throws -> Response {
         let text: String
         do {
             var query = try Filter(request).query
             (query.limit, query.offset) = (nil, 0)
             query.oldestFirst = true
-            let sights = try site.store.sights(query)
-            let chart = ChartData(name: "marktime", sights: sights, fix: try? FixWork(sights, options: .init()).fix,
-                                  places: try site.store.places().map { (name: $0.name, center: $0.center, radius: $0.radius) })
-            text = kml ? KMLDocument.text(chart) : GPXDocument.text(chart)
+            let (site, range) = (site, query)
+            text = try await site.offLoop {
+                let sights = try site.store.sights(range)
+                let chart = ChartData(name: "marktime", sights: sights, fix: try? FixWork(sights, options: .init()).fix,
+                                      places: try site.store.places().map { (name: $0.name, center: $0.center, radius: $0.radius) })
+                return kml ? KMLDocument.text(chart) : GPXDocument.text(chart)
+            }
         } catch {
             return try site.pages.problem(.badRequest, "\(error)", context: context)
         }

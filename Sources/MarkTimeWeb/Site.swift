@@ -4,6 +4,7 @@ import MarkTimeAccounts
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimeStore
+import NIOPosix
 
 /// What every handler shares: the store, the settings, the clocks, the page templates,
 /// and the live connections.
@@ -29,6 +30,13 @@ public struct Site: Sendable {
         pages = try Pages()
         live = LiveHub()
         storeRevision = try StoreRevision(store)
+    }
+
+    /// Runs `body` on NIO's pool of blocking threads, not on the event loop that answers the
+    /// other phones: for what takes long (a password's bcrypt, a photo, a whole range as a
+    /// download). Quick reads and writes stay on the loop, which answers sooner.
+    func offLoop<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+        try await NIOThreadPool.singleton.runIfActive(body)
     }
 
     /// The wall clock, for sessions and edits.
