@@ -227,8 +227,8 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
     static let selectionSQL = selectedColumns.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
 
     /// A fetched row, read by position in `databaseSelection`'s order: through the
-    /// record's Codable conformance, decoding by name took half the time of a page of the
-    /// sight log (`Tests/bench/web`).
+    /// record's Codable conformance, decoding by name took 30 % of the phone page's time
+    /// serving the sight log (`Tests/bench/web`).
     init(row: Row) throws {
         guard row.count == Self.selectedColumns.count else {
             throw DatabaseError(message: "a sight row has \(row.count) columns, not \(Self.selectedColumns.count)")
