@@ -19,17 +19,14 @@ struct NavigationRoutes {
     /// A query's text fields, empty ones as absent.
     struct Query {
         let parameters: [String: String]
-        /// As a browser sends a form by GET (application/x-www-form-urlencoded): `+` is a
-        /// space, `%2B` a plus.
-        init(_ request: Request) {
-            var p: [String: String] = [:]
-            for pair in (request.uri.query ?? "").split(separator: "&") {
-                let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-                func decoded(_ s: Substring) -> String { String(s).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? String(s) }
-                let key = decoded(parts[0]), value = parts.count > 1 ? decoded(parts[1]) : ""
-                if !value.trimmingCharacters(in: .whitespaces).isEmpty { p[key] = value }
+        /// As a browser sends a form by GET (application/x-www-form-urlencoded: `+` is a
+        /// space, `%2B` a plus), read by the decoder the POST forms go through.
+        init(_ request: Request) throws(InputError) {
+            let all: [String: String]
+            do { all = try URLEncodedFormDecoder().decode([String: String].self, from: request.uri.query ?? "") } catch {
+                throw InputError("the address's query cannot be read as a form (\(error)): open the page from its form again")
             }
-            parameters = p
+            parameters = all.filter { !$0.value.trimmingCharacters(in: .whitespaces).isEmpty }
         }
         subscript(_ name: String) -> String? { parameters[name] }
 
@@ -67,7 +64,10 @@ struct NavigationRoutes {
     // MARK: The fix
 
     func fixPage(_ request: Request, context: WebContext) throws -> Response {
-        let q = Query(request)
+        let q: Query
+        do { q = try Query(request) } catch {
+            return try site.pages.page("fix", title: "Fix", ["error": "\(error)"], context: context, status: .badRequest, section: "/tools")
+        }
         var values: [String: Any] = ["ids": q["ids"] ?? "", "since": q["since"] ?? "", "until": q["until"] ?? "",
                                      "course": q["course"] ?? "", "speed": q["speed"] ?? "", "average": q["average"] != nil, "keepAll": q["keepAll"] != nil]
         do {
@@ -109,7 +109,10 @@ struct NavigationRoutes {
     // MARK: The tools
 
     func toolsPage(_ request: Request, context: WebContext) throws -> Response {
-        let q = Query(request)
+        let q: Query
+        do { q = try Query(request) } catch {
+            return try site.pages.page("tools", title: "Tools", ["error": "\(error)"], context: context, status: .badRequest, section: "/tools")
+        }
         var values: [String: Any] = ["q": q.parameters]
         do {
             switch q["tool"] {

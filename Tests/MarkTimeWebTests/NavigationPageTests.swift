@@ -101,6 +101,10 @@ struct NavigationPageTests {
             let unknown = try await client.execute(uri: "/tools?tool=sextant", method: .get, headers: headers)
             #expect(unknown.status == .badRequest)
             #expect(unknown.text.contains("no tool &#39;sextant&#39;: choose noon, polaris, identify, average or assumed"))
+            // A query that is not a form is refused with a sentence
+            let broken = try await client.execute(uri: "/tools?tool=noon&position=%zz", method: .get, headers: headers)
+            #expect(broken.status == .badRequest)
+            #expect(broken.text.contains("the address&#39;s query cannot be read as a form"))
         }
     }
 
