@@ -27,7 +27,6 @@ extension MarkTime {
         var listen: String?
 
         func run() async throws {
-            _ = WebServer.answerOnEventLoops()
             logToStandardError()
             // Run by `marktime daemon`: stop with it, even when it is killed.
             if let parent = ProcessInfo.processInfo.environment["MARKTIME_SUPERVISOR"].flatMap(Int32.init),
@@ -40,7 +39,10 @@ extension MarkTime {
             let tls = try settings.web.tls
             let site = try Site(store: try store.open(), settings: settings, clock: try SystemClock(trustSynchronised: settings.clock.trustSystem),
                                 secure: tls != nil, logger: Logger(label: "marktime-web"))
-            try await WebServer.run(site, configuration: .init(host: host, port: port, tls: tls))
+            var serving = WebServer.Configuration(host: host, port: port, tls: tls)
+            // One I/O thread: the pages are made on Swift's concurrency pool, a thread a core.
+            serving.ioThreads = 1
+            try await WebServer.run(site, configuration: serving)
         }
     }
 }

@@ -27,6 +27,11 @@ public enum WebServer {
         /// The event loops it serves on: NIO's shared ones (nil), or (in a test that opens
         /// thousands of connections) loops of its own, so that the others are not held up.
         var eventLoops: (any EventLoopGroup)?
+        /// When `eventLoops` is nil: that many I/O threads of the page's own, or NIO's
+        /// shared loops (one a core) when nil. The page's work runs on Swift's concurrency
+        /// pool, one thread a core; on 2 cores, two more loops beside it took CPU turns from
+        /// each other and put the sight log's p99 at 8 times its median (`Tests/bench/web`).
+        public var ioThreads: Int?
 
         public init(host: String, port: Int, tls: WebSettings.TLSFiles? = nil) {
             self.host = host
@@ -64,15 +69,11 @@ public enum WebServer {
     public static let shutdownDeadline = Duration.seconds(5)
 
     /// Serves until SIGTERM or SIGINT, then stops within `shutdownDeadline`.
-    /// Makes NIO's event loops Swift concurrency's executor, for a process that only
-    /// serves the page: a request is then answered on the loop that read it, with no hop to
-    /// another pool of threads and back (with two cores, those hops made the page's slowest
-    /// answers several times its median). Call once, before serving.
-    public static func answerOnEventLoops() -> Bool {
-        NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-    }
-
     public static func run(_ site: Site, configuration: Configuration) async throws {
+        var configuration = configuration
+        let ownLoops = configuration.eventLoops == nil ? configuration.ioThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: max(1, $0)) } : nil
+        if let ownLoops { configuration.eventLoops = ownLoops }
+        defer { ownLoops?.shutdownGracefully { _ in } }
         // Each connection is a descriptor: room for as many as the guard lets in, and the store's.
         let files = OpenFileLimit.raise(to: configuration.limits.connections + 256)
         if files < configuration.limits.connections + 64 {

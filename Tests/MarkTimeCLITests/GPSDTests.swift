@@ -375,9 +375,17 @@ final class ReceiverlessGPSD {
     /// How many WATCH commands gpsd has had from its clients.
     var watches: Int { child.output.components(separatedBy: "?WATCH=").count - 1 }
 
-    /// Adds a receiver through the control socket, as gpsfake and udev's gpsdctl do.
+    /// Adds a receiver through the control socket, as gpsfake and udev's gpsdctl do (not
+    /// with gpsdctl itself, which starts a gpsd of its own when it finds no socket).
     func add(_ device: String) throws {
-        let r = try runCommand("/usr/sbin/gpsdctl", ["add", device], environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "GPSD_SOCKET": control])
+        let script = """
+            import socket, sys
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(sys.argv[1])
+            s.sendall(b"+" + sys.argv[2].encode() + b"\\r\\n")
+            sys.exit(0 if s.recv(64).startswith(b"OK") else 1)
+            """
+        let r = try runCommand("/usr/bin/python3", ["-c", script, control, device], environment: ["PATH": "/usr/bin:/bin"])
         guard r.status == 0 else { throw POSIXError(.EIO) }
     }
 
