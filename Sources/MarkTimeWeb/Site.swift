@@ -32,9 +32,9 @@ public struct Site: Sendable {
         storeRevision = try StoreRevision(store)
     }
 
-    /// Runs `body` on NIO's pool of blocking threads, not on the event loop that answers the
-    /// other phones: for what takes long (a password's bcrypt, a photo, a whole range as a
-    /// download). Quick reads and writes stay on the loop, which answers sooner.
+    /// Runs `body` on NIO's pool of blocking threads, not on Swift's concurrency pool, which
+    /// makes every page (a thread a core): for what takes long (a password's bcrypt, a
+    /// photo, a whole range as a download). Quick reads and writes stay where the page is made.
     func offLoop<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
         try await NIOThreadPool.singleton.runIfActive(body)
     }

@@ -30,7 +30,7 @@ public enum WebServer {
         /// When `eventLoops` is nil: that many I/O threads of the page's own, or NIO's
         /// shared loops (one a core) when nil. The page's work runs on Swift's concurrency
         /// pool, one thread a core; on 2 cores, two more loops beside it took CPU turns from
-        /// each other and put the sight log's p99 at 8 times its median (`Tests/bench/web`).
+        /// each other and put the sight log's p99 at 8 to 10 times its median (`Tests/bench/web`).
         public var ioThreads: Int?
 
         public init(host: String, port: Int, tls: WebSettings.TLSFiles? = nil) {
