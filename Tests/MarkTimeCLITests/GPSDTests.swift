@@ -154,23 +154,24 @@ struct GPSDTests {
         #expect(try eventually(within: 10) { (try status()["fix_age_s"] as? Double).map { $0 < 2 } == true })
     }
 
-    @Test("While gpsd stays silent the daemon connects and watches again and again, and a receiver gpsd gets meanwhile is reported")
-    func aSilentGpsdIsWatchedAgainAndAgainAndAReceiverItGetsIsReported() throws {
-        // Given gpsd with no receiver, and the daemon watching it (gpsd counts as silent after 1 s)
+    @Test("While gpsd stays silent the daemon connects and watches again and again, and takes the fix once the receiver speaks")
+    func aSilentGpsdIsWatchedAgainAndAgainUntilItsReceiverSpeaks() throws {
+        // Given gpsd on a receiver that sends nothing yet, and the daemon watching it (gpsd
+        // counts as silent after 1 s)
         #expect(try cli.run(["config", "set", "gpsd.silent_s", "1"], storeFlag: false).status == 0)
-        let gpsd = try ReceiverlessGPSD(folder: cli.folder)
+        let receiver = try PlayedReceiver(folder: cli.folder)
+        defer { _ = receiver.child.stop(SIGKILL) }
+        let gpsd = try GPSDOnAReceiver(folder: cli.folder, device: receiver.path)
         let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gpsd.address, "--button", cli.folder + "/no-button"])
         defer { daemon.stop() }
         #expect(try eventually(within: 30) { (try status()["gpsd"] as? String)?.hasPrefix("silent for ") == true }, "\(daemon.log)")
         // And it has connected and watched again three times (after 1, 2 and 4 s more), still with nothing to hear
         #expect(eventually(within: 30) { gpsd.watches >= 4 }, "daemon log:\n\(daemon.log)\ngpsd:\n\(gpsd.child.output)")
 
-        // When gpsd gets its receiver (a pseudo-terminal playing the log), as gpsfake adds one
-        let receiver = try PlayedReceiver(folder: cli.folder)
-        defer { _ = receiver.child.stop(SIGKILL) }
-        try gpsd.add(receiver.path)
+        // When the receiver starts to play the log
+        try receiver.speak()
 
-        // Then a later watch opens it: the daemon is connected, with the log's fix
+        // Then the daemon is connected, with the log's fix
         #expect(try eventually(within: 90) { try status()["gpsd"] as? String == "connected \(gpsd.address)" && hasFix() },
                 "daemon log:\n\(daemon.log)\ngpsd:\n\(gpsd.child.output)")
     }
@@ -353,20 +354,17 @@ struct GPSDTests {
     }
 }
 
-/// gpsd on a private port with a control socket and no receiver, until `add` gives it one
-/// (gpsd opens a receiver only when a client watches).
-final class ReceiverlessGPSD {
+/// gpsd on a private port with one receiver, `device`, which it opens when a client watches.
+final class GPSDOnAReceiver {
     let port: UInt16
     let child: Child
-    let control: String
 
-    init(folder: String) throws {
+    init(folder: String, device: String) throws {
         port = try FakeGPS.freePort()
-        control = folder + "/gpsd-\(port).sock"
         // Under a shell that waits for it: gpsd logs to syslog, not to its standard error,
         // when it leads its session, as a Child does.
-        child = try Child("/bin/sh", ["-c", "/usr/sbin/gpsd -N -D 4 -S \(port) -F \(control); :"], log: folder + "/gpsd-\(port).log",
-                          environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
+        child = try Child("/bin/sh", ["-c", "/usr/sbin/gpsd -N -D 4 -S \(port) -F \(folder)/gpsd-\(port).sock \(device); :"],
+                          log: folder + "/gpsd-\(port).log", environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"])
         guard eventually(within: 15, { tcpAccepts(port: self.port) }) else { throw POSIXError(.ECONNREFUSED) }
     }
 
@@ -375,29 +373,18 @@ final class ReceiverlessGPSD {
     /// How many WATCH commands gpsd has had from its clients.
     var watches: Int { child.output.components(separatedBy: "?WATCH=").count - 1 }
 
-    /// Adds a receiver through the control socket, as gpsfake and udev's gpsdctl do (not
-    /// with gpsdctl itself, which starts a gpsd of its own when it finds no socket).
-    func add(_ device: String) throws {
-        let script = """
-            import socket, sys
-            s = socket.socket(socket.AF_UNIX)
-            s.connect(sys.argv[1])
-            s.sendall(b"+" + sys.argv[2].encode() + b"\\r\\n")
-            sys.exit(0 if s.recv(64).startswith(b"OK") else 1)
-            """
-        let r = try runCommand("/usr/bin/python3", ["-c", script, control, device], environment: ["PATH": "/usr/bin:/bin"])
-        guard r.status == 0 else { throw POSIXError(.EIO) }
-    }
-
     deinit { _ = child.stop(SIGTERM) }
 }
 
-/// A pseudo-terminal that plays `FakeGPS.log()` in a loop, as a serial receiver would.
+/// A pseudo-terminal that plays `FakeGPS.log()` in a loop, as a serial receiver would,
+/// from when `speak` is called.
 final class PlayedReceiver {
     let child: Child
     let path: String
+    private let go: String
 
     init(folder: String) throws {
+        go = folder + "/receiver.go"
         let log = folder + "/receiver.nmea"
         try FakeGPS.log().write(toFile: log, atomically: true, encoding: .utf8)
         let script = """
@@ -407,16 +394,21 @@ final class PlayedReceiver {
             os.chmod(os.ttyname(slave), 0o666)
             print(os.ttyname(slave), flush=True)
             sentences = [s for s in open(sys.argv[1], "rb").read().split(b"\\r\\n") if s]
+            while not os.path.exists(sys.argv[2]):
+                time.sleep(0.1)
             while True:
                 for i in range(0, len(sentences), 2):
                     os.write(master, b"\\r\\n".join(sentences[i:i + 2]) + b"\\r\\n")
                     time.sleep(0.5)
             """
-        let feeder = try Child("/usr/bin/python3", ["-c", script, log], log: folder + "/receiver.log", environment: ["PATH": "/usr/bin:/bin"])
+        let feeder = try Child("/usr/bin/python3", ["-c", script, log, go], log: folder + "/receiver.log", environment: ["PATH": "/usr/bin:/bin"])
         guard eventually(within: 10, { feeder.output.hasPrefix("/dev/") && feeder.output.hasSuffix("\n") }) else {
             _ = feeder.stop(SIGKILL)
             throw POSIXError(.ENODEV)
         }
         (child, path) = (feeder, feeder.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
+
+    /// Starts the sentences.
+    func speak() throws { try "go\n".write(toFile: go, atomically: true, encoding: .utf8) }
 }
