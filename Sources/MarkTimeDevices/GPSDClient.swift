@@ -33,8 +33,8 @@ public protocol GPSSource: Sendable {
 /// When a connected gpsd sends nothing for `silence` (it hangs, or lost its receiver),
 /// that is reported and the client reconnects; it says `connected` again only once
 /// gpsd speaks. While gpsd stays silent it reconnects (and watches again) after twice the
-/// silence, doubling up to a minute: a gpsd that got its receiver after the watch (gpsd
-/// opens a receiver only at a watch) then starts to report.
+/// silence, doubling up to a minute: a gpsd that hung or restarted is watched afresh
+/// without filling its accept queue.
 public final class GPSDClient: GPSSource, Sendable {
     public let host: String
     public let port: String
