@@ -9,8 +9,17 @@
 int cmalloc_set_trim_threshold(size_t bytes) {
     return bytes > INT_MAX ? 0 : mallopt(M_TRIM_THRESHOLD, (int)bytes);
 }
+
+int cmalloc_set_mmap_threshold(size_t bytes) {
+    return bytes > INT_MAX ? 0 : mallopt(M_MMAP_THRESHOLD, (int)bytes);
+}
 #else
 int cmalloc_set_trim_threshold(size_t bytes) {
+    (void)bytes;
+    return 0;
+}
+
+int cmalloc_set_mmap_threshold(size_t bytes) {
     (void)bytes;
     return 0;
 }

@@ -54,7 +54,7 @@ struct SightSelection: ParsableArguments {
     func sights(_ store: StoreOptions, newest n: Int) throws -> [Sight] {
         let db = try store.openForReading()
         if !ids.isEmpty { return try ids.map { try db.sight(id: $0).sight } }
-        var query = SightQuery(limit: since == nil ? n : nil, since: try parseBound(since, upper: false, option: "--since"),
+        let query = SightQuery(limit: since == nil ? n : nil, since: try parseBound(since, upper: false, option: "--since"),
                                until: try parseBound(until, upper: true, option: "--until"))
         try query.check()
         // Newest first, so that a limit keeps the newest; then in time order.

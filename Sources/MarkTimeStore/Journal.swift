@@ -7,11 +7,14 @@ import MarkTimePlaces
 extension AppDatabase {
     typealias J = JournalRecord.CodingKeys
 
-    /// The folder beside the store where photos are kept.
-    public var mediaFolder: String {
+    /// The folder the store is in.
+    public var folder: String {
         let dir = (path as NSString).deletingLastPathComponent
-        return (dir.isEmpty ? "." : dir) + "/media"
+        return dir.isEmpty ? "." : dir
     }
+
+    /// The folder beside the store where photos are kept.
+    public var mediaFolder: String { folder + "/media" }
 
     public func addMoment(_ text: String, at time: UTCTime, now: UTCTime) throws(StoreError) -> Int64 {
         let text = text.trimmingWhitespace()

@@ -1,6 +1,7 @@
 import CSystemClock
 import Foundation
 import Glibc
+import Synchronization
 import SystemPackage
 
 /// Questions about files that the store and the daemon ask before they act.
@@ -267,5 +268,60 @@ extension Files {
         case NSFileWriteFileExistsError: return "a file of that name is in the way"
         default: return "file error \(ns.code)"
         }
+    }
+}
+
+/// A file without a name, for a request body as it arrives (`open(2)` with `O_TMPFILE`):
+/// written as it comes, read back once whole, and gone when closed, even if the process
+/// dies first, so a refused or broken upload leaves nothing behind.
+public final class SpoolFile: Sendable {
+    private let fd: FileDescriptor
+    private let written = Mutex(0)
+    /// The bytes written so far.
+    public var count: Int { written.withLock { $0 } }
+
+    /// A spool file on the file system of `folder`, which must exist and be writable.
+    public init(in folder: String) throws(SystemError) {
+        // O_TMPFILE is __O_TMPFILE | O_DIRECTORY, which the C importer does not bring in.
+        let tmpfile: Int32 = 0o20000000 | O_DIRECTORY
+        fd = FileDescriptor(rawValue: try systemCall("open a nameless file in \(folder)") {
+            open(folder, tmpfile | O_RDWR | O_CLOEXEC, mode_t(0o600))
+        })
+    }
+
+    deinit { try? fd.close() }
+
+    /// Appends `bytes` at the end.
+    public func append(_ bytes: some Sequence<UInt8>) throws(SystemError) {
+        try written.withLock { (count: inout Int) throws(SystemError) in
+            do { count += try fd.writeAll(toAbsoluteOffset: Int64(count), bytes) } catch {
+                throw SystemError("write a spool file", error as? Errno ?? .ioError)
+            }
+        }
+    }
+
+    /// Reads the whole file back, `size` bytes at a time, from the start.
+    public func forEachChunk(of size: Int = 1 << 16, _ body: ([UInt8]) throws -> Void) throws {
+        var offset: Int64 = 0
+        var chunk = [UInt8](repeating: 0, count: size)
+        let count = count
+        while offset < count {
+            let n = try chunk.withUnsafeMutableBytes { buffer in
+                do { return try fd.read(fromAbsoluteOffset: offset, into: buffer) } catch {
+                    throw SystemError("read a spool file", error as? Errno ?? .ioError)
+                }
+            }
+            guard n > 0 else { break }
+            try body(Array(chunk[..<n]))
+            offset += Int64(n)
+        }
+    }
+
+    /// The whole file, read back.
+    public func bytes() throws -> [UInt8] {
+        var all: [UInt8] = []
+        all.reserveCapacity(count)
+        try forEachChunk { all += $0 }
+        return all
     }
 }

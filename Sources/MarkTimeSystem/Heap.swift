@@ -15,4 +15,17 @@ public enum Heap {
     public static func keepFreedMemory(upTo bytes: Int) -> Bool {
         bytes >= 0 && cmalloc_set_trim_threshold(bytes) == 1
     }
+
+    /// What the page maps on its own: far above a page or a chunk of a body, far below a photo.
+    public static let pageMapsOver = 1 << 20
+
+    /// Maps each block of `bytes` or more on its own, handed back to the kernel when freed
+    /// (glibc's M_MMAP_THRESHOLD, fixed). Left to itself, glibc raises the threshold to the
+    /// largest block freed (up to 32 MiB), so after a few photos their 16 MB buffers stay in
+    /// the heap: 12 photos at once left the page at 78 MiB instead of 40. False where the
+    /// allocator refused or is not glibc's.
+    @discardableResult
+    public static func mapLargeBlocks(over bytes: Int) -> Bool {
+        bytes >= 0 && cmalloc_set_mmap_threshold(bytes) == 1
+    }
 }

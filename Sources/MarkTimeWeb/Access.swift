@@ -53,7 +53,10 @@ struct AccessMiddleware: RouterMiddleware {
             return try site.pages.problem(.unauthorized, "Log in first: this needs a session.", context: context)
         }
         if changes, let session = context.session {
-            let token = try await Self.csrfToken(&request, context: context)
+            let token: String?
+            do { token = try await Self.csrfToken(&request, context: context) } catch where WebContext.isTooLarge(error) {
+                return try site.pages.problem(.contentTooLarge, WebContext.formRefusal, context: context)
+            }
             guard token == session.csrf else {
                 return try site.pages.problem(.forbidden, "Refused: the form's security token is missing or old. Open the page again and retry.",
                                               context: context)

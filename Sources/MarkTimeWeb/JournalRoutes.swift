@@ -6,6 +6,7 @@ import MarkTimeDevices
 import MarkTimeJournal
 import MarkTimePeople
 import MarkTimeStore
+import MarkTimeSystem
 import MultipartKit
 
 /// The Journal page: a month's calendar with its marked days, and a day's page gathering
@@ -120,21 +121,36 @@ struct JournalRoutes {
     }
 
     /// A photo from the day page: the script's whole-body upload or the form's multipart post.
+    /// The body goes to a nameless file as it arrives, counted against the limit, so an upload
+    /// holds a chunk of memory until it is whole; then photos are checked and kept one at a time.
     func photo(_ request: Request, context: WebContext) async throws -> Response {
         let date = context.parameters.get("date") ?? ""
+        let tooLarge = "The photo is over \(ImageInfo.maximumBytes / 1_048_576) MB: send a smaller one."
         do {
-            let body = try await request.body.collect(upTo: context.maxUploadSize)
-            let upload = try PhotoUpload(request, body: body)
+            if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > ImageInfo.maximumBytes {
+                return try day(context: context, text: date, error: tooLarge, status: .contentTooLarge)
+            }
+            let spool = try SpoolFile(in: site.store.folder)
+            for try await chunk in request.body {
+                guard spool.count + chunk.readableBytes <= ImageInfo.maximumBytes else {
+                    return try day(context: context, text: date, error: tooLarge, status: .contentTooLarge)
+                }
+                try spool.append(chunk.readableBytesView)
+            }
+            let form = PhotoUpload.Form(type: request.headers[.contentType] ?? "",
+                                        name: request.uri.queryParameters["name"].map(String.init),
+                                        caption: request.uri.queryParameters["caption"].map(String.init))
             let zone = try tz.home(site.settings)
             let site = site
-            let p = try await site.offLoop { try site.store.addPhoto(upload.bytes, name: upload.name, caption: upload.caption, given: nil, zone: zone, now: try site.now()) }
+            let p = try await site.photoTurns.run {
+                try await site.offLoop {
+                    let upload = try PhotoUpload(form, body: spool)
+                    return try site.store.addPhoto(upload.bytes, name: upload.name, caption: upload.caption, given: nil, zone: zone, now: try site.now())
+                }
+            }
             let text = p.added ? "Photo \(p.id) added: \(p.info.width)×\(p.info.height) \(p.info.format.rawValue), \(zone.localText(p.time))."
                 : "Photo \(p.id) already has this image: kept once."
             return try day(context: context, text: date, notice: text)
-        } catch let error where WebContext.isTooLarge(error) {
-            // Counted as the bytes arrive: the collection stops at the limit.
-            return try day(context: context, text: date, error: "The photo is over \(context.maxUploadSize / 1_048_576) MB: send a smaller one.",
-                           status: .contentTooLarge)
         } catch {
             return try day(context: context, text: date, error: "\(error)", status: .badRequest)
         }
@@ -159,16 +175,23 @@ struct PhotoUpload {
     var name: String
     var caption: String
 
-    init(_ request: Request, body: ByteBuffer) throws(InputError) {
-        let type = request.headers[.contentType] ?? ""
-        guard type.lowercased().hasPrefix("multipart/form-data") else {
-            bytes = Array(body.readableBytesView)
-            name = request.uri.queryParameters["name"].map(String.init) ?? "the file"
-            caption = request.uri.queryParameters["caption"].map(String.init) ?? ""
+    /// What the request says of its body: its type, and the script's name and caption.
+    struct Form: Sendable {
+        var type: String
+        var name: String?
+        var caption: String?
+    }
+
+    /// The photo in `body`, read a chunk at a time: only the photo's own bytes are kept.
+    init(_ form: Form, body: SpoolFile) throws {
+        guard form.type.lowercased().hasPrefix("multipart/form-data") else {
+            bytes = try body.bytes()
+            name = form.name ?? "the file"
+            caption = form.caption ?? ""
             return
         }
         // MultipartKit's parser traps on an empty boundary: refuse it here.
-        guard let boundary = Self.parameter("boundary", of: type), !boundary.isEmpty else {
+        guard let boundary = Self.parameter("boundary", of: form.type), !boundary.isEmpty else {
             throw InputError("the form's data has no boundary (multipart/form-data): send it again")
         }
         // Each part: its field name and file name from Content-Disposition, then its bytes.
@@ -185,7 +208,7 @@ struct PhotoUpload {
             parts.append((field, file, part))
             field = ""; file = nil; part = []
         }
-        do { try parser.execute(body) } catch {
+        do { try body.forEachChunk { try parser.execute($0) } } catch let error as SystemError { throw error } catch {
             throw InputError("the form's data could not be read (multipart/form-data): send it again")
         }
         guard let photo = parts.first(where: { $0.field == "photo" }), !photo.body.isEmpty else {

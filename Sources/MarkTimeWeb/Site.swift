@@ -17,6 +17,8 @@ public struct Site: Sendable {
     let storeRevision: StoreRevision
     /// MARKs per account, across its pages.
     let markLimit = MarkLimiter()
+    /// Photos are checked and kept one at a time.
+    let photoTurns = OneAtATime()
     /// Served over TLS: the session cookie is then `Secure`.
     public let secure: Bool
     let logger: Logger

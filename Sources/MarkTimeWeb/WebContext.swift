@@ -25,8 +25,11 @@ public struct WebContext: RequestContext, WebSocketRequestContext {
     /// Forms arrive URL-encoded, as a browser sends them.
     public var requestDecoder: URLEncodedFormDecoder { URLEncodedFormDecoder() }
 
-    /// Forms and uploads: photos are the largest thing a page sends.
-    public var maxUploadSize: Int { ImageInfo.maximumBytes }
+    /// The most a form may send: its longest text is a moment or a sight's note. Photos
+    /// stream in against their own limit (`ImageInfo.maximumBytes`).
+    public var maxUploadSize: Int { Self.formLimit }
+    static let formLimit = 64 * 1024
+    static let formRefusal = "Refused: a form is at most 64 KB. Shorten its text and send it again."
 
     /// Whether `error` is a body over its limit: hummingbird says so for a body it holds
     /// whole, NIO for one that streams in.

@@ -74,6 +74,8 @@ public enum WebServer {
         let ownLoops = configuration.eventLoops == nil ? configuration.ioThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: max(1, $0)) } : nil
         if let ownLoops { configuration.eventLoops = ownLoops }
         defer { ownLoops?.shutdownGracefully { _ in } }
+        // A photo's buffers go back to the kernel once it is kept (see `Heap.mapLargeBlocks`).
+        Heap.mapLargeBlocks(over: Heap.pageMapsOver)
         // Each connection is a descriptor: room for as many as the guard lets in, and the store's.
         let files = OpenFileLimit.raise(to: configuration.limits.connections + 256)
         if files < configuration.limits.connections + 64 {

@@ -60,4 +60,57 @@ struct HeapTests {
     @Test func aNegativeSizeIsRefused() {
         #expect(!Heap.keepFreedMemory(upTo: -1))
     }
+
+    /// Minor page faults while 2 MiB is allocated and written again after the same was
+    /// allocated, written and freed, in a forked child (as above) whose heap keeps up to 8
+    /// MiB of freed memory and maps blocks of `mapOver` bytes or more on their own.
+    static func refaultsOfALargeBlock(mapOver: Int) throws -> Int {
+        let size = 2 << 20
+        var pipeEnds: [Int32] = [0, 0]
+        try #require(pipe(&pipeEnds) == 0)
+        let child = fork()
+        try #require(child >= 0)
+        if child == 0 {
+            _ = Heap.keepFreedMemory(upTo: Heap.daemonKeeps)
+            _ = Heap.mapLargeBlocks(over: mapOver)
+            var block = malloc(size)
+            memset(block!, 1, size)
+            free(block)
+            var usage = rusage()
+            getrusage(0, &usage)  // RUSAGE_SELF
+            let before = usage.ru_minflt
+            block = malloc(size)
+            memset(block!, 1, size)
+            getrusage(0, &usage)  // RUSAGE_SELF
+            var faults = usage.ru_minflt - before
+            _ = write(pipeEnds[1], &faults, MemoryLayout<Int>.size)
+            _exit(0)
+        }
+        close(pipeEnds[1])
+        defer { close(pipeEnds[0]) }
+        var faults = -1, status: Int32 = 0
+        let got = read(pipeEnds[0], &faults, MemoryLayout<Int>.size)
+        waitpid(child, &status, 0)
+        try #require(got == MemoryLayout<Int>.size)
+        return faults
+    }
+
+    @Test(.timeLimit(.minutes(1)))
+    func aLargeBlockMappedOnItsOwnGoesBackToTheKernelWhenFreed() throws {
+        // Given a heap that keeps up to 8 MiB of what is freed, and maps blocks of 4 MiB or more
+        // When a 2 MiB block is freed, then allocated and written again
+        let kept = try Self.refaultsOfALargeBlock(mapOver: 4 << 20)
+        // Then it was kept in the heap: no page faults back in
+        #expect(kept == 0)
+
+        // Given blocks of 1 MiB or more mapped on their own (the page's setting)
+        // When the same is done
+        let returned = try Self.refaultsOfALargeBlock(mapOver: Heap.pageMapsOver)
+        // Then the block went back to the kernel when freed: its 512 pages fault in again
+        #expect(returned >= 256)
+    }
+
+    @Test func aNegativeThresholdIsRefused() {
+        #expect(!Heap.mapLargeBlocks(over: -1))
+    }
 }

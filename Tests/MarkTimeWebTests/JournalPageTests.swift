@@ -93,6 +93,53 @@ struct JournalPageTests {
         }
     }
 
+    @Test func aPhotoSentInChunksWithoutALengthIsRefusedOncePastTheLimitAndLeavesNothing() async throws {
+        // Given a live server and a logged-in page whose store folder holds only the store
+        let t = try TestSite(settings: .brisbaneHome)
+        defer { t.remove() }
+        let before = try FileManager.default.contentsOfDirectory(atPath: t.store.folder).sorted()
+        try await Application(router: WebServer.router(t.site)).test(.live) { client in
+            let (cookie, csrf) = try await client.logIn()
+            let port = try #require(client.port)
+            // When the script's upload arrives chunked (no Content-Length), 1 MB at a time,
+            // until the server answers
+            let answer = try await blocking {
+                let c = try RawConnection(port: port)
+                c.send("POST /journal/2026-11-21/photo?name=huge.png HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nOrigin: http://localhost\r\n"
+                       + "Cookie: \(cookie)\r\nX-CSRF-Token: \(csrf)\r\nContent-Type: image/png\r\nTransfer-Encoding: chunked\r\n\r\n")
+                let megabyte = String(repeating: "x", count: 1 << 20)
+                var sent = 0
+                while sent < 20, !c.ready(within: 0) {
+                    c.send(String(1 << 20, radix: 16) + "\r\n" + megabyte + "\r\n")
+                    sent += 1
+                }
+                c.send("0\r\n\r\n")
+                return (sent, c.readAll(within: 60))
+            }
+            // Then it is refused with the page's sentence once past 16 MB, and nothing is kept
+            #expect(answer.1.hasPrefix("HTTP/1.1 413 "), "\(answer.1.prefix(200))")
+            #expect(answer.1.contains("The photo is over 16 MB: send a smaller one."))
+            #expect(answer.0 >= 17)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: t.store.folder).sorted() == before)
+        }
+    }
+
+    @Test func aFormOverSixtyFourKBIsRefusedWithASentenceEvenWithASession() async throws {
+        let t = try TestSite(settings: .brisbaneHome)
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, csrf in
+            // Given a logged-in page; when it posts a moment of 100 KB
+            let body = "csrf=\(csrf)&time=10%3A00&text=" + String(repeating: "x", count: 100_000)
+            let r = try await client.execute(uri: "/journal/2026-11-21/moment", method: .post, headers: headers, body: ByteBuffer(string: body))
+            // Then it is refused with what to do, and the day has no moment
+            #expect(r.status == .contentTooLarge)
+            #expect(r.text.contains("Refused: a form is at most 64 KB. Shorten its text and send it again."))
+            let day = try await client.execute(uri: "/journal/2026-11-21", method: .get, headers: [.cookie: headers[.cookie]!])
+            #expect(day.status == .ok)
+            #expect(!day.text.contains("entry-moment"))
+        }
+    }
+
     @Test func aFileThatIsNotAnImageIsRefusedAndNothingKept() async throws {
         let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }

@@ -8,4 +8,9 @@
 /// 1 on success; 0 when refused, or when the C library is not glibc.
 int cmalloc_set_trim_threshold(size_t bytes);
 
+/// Sets glibc's M_MMAP_THRESHOLD, which then stays fixed: a block of `bytes` or more is
+/// mapped on its own and handed back to the kernel when freed.
+/// 1 on success; 0 when refused, or when the C library is not glibc.
+int cmalloc_set_mmap_threshold(size_t bytes);
+
 #endif
