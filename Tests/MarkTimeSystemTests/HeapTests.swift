@@ -4,28 +4,19 @@ import Testing
 
 @Suite("the C allocator's freed memory")
 struct HeapTests {
-    /// Minor page faults while 2 MiB is allocated and written in 2 KiB blocks that were
-    /// allocated, written and freed just before, measured in a forked child: there no
-    /// other thread shares the heap. A filler first takes up the heap's holes, so that the
-    /// blocks come from its top; they are freed newest first, so that each merges into it,
-    /// and are big enough to bypass glibc's per-thread cache. The child calls only C.
-    static func refaultsAfterFreeing() throws -> Int {
-        let count = 1024, fillers = 4096, size = 2048
-        let blocks = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: fillers + count)
-        defer { blocks.deallocate() }
+    /// Minor page faults while `measured` runs after `setUp`, in a forked child: there no
+    /// other thread shares the heap. Both call only C (and `Heap`'s C calls).
+    static func faultsInAChild(setUp: () -> Void, measured: () -> Void) throws -> Int {
         var pipeEnds: [Int32] = [0, 0]
         try #require(pipe(&pipeEnds) == 0)
         let child = fork()
         try #require(child >= 0)
         if child == 0 {
-            var i = 0
-            while i < fillers + count { blocks[i] = malloc(size); memset(blocks[i]!, 1, size); i += 1 }
-            i = fillers + count
-            while i > fillers { i -= 1; free(blocks[i]) }
+            setUp()
             var usage = rusage()
             getrusage(0, &usage)  // RUSAGE_SELF
             let before = usage.ru_minflt
-            while i < fillers + count { blocks[i] = malloc(size); memset(blocks[i]!, 1, size); i += 1 }
+            measured()
             getrusage(0, &usage)  // RUSAGE_SELF
             var faults = usage.ru_minflt - before
             _ = write(pipeEnds[1], &faults, MemoryLayout<Int>.size)
@@ -38,6 +29,24 @@ struct HeapTests {
         waitpid(child, &status, 0)
         try #require(got == MemoryLayout<Int>.size)
         return faults
+    }
+
+    /// Minor page faults while 2 MiB is allocated and written in 2 KiB blocks that were
+    /// allocated, written and freed just before. A filler first takes up the heap's holes,
+    /// so that the blocks come from its top; they are freed newest first, so that each
+    /// merges into it, and are big enough to bypass glibc's per-thread cache.
+    static func refaultsAfterFreeing() throws -> Int {
+        let count = 1024, fillers = 4096, size = 2048
+        let blocks = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: fillers + count)
+        defer { blocks.deallocate() }
+        return try faultsInAChild(setUp: {
+            var i = 0
+            while i < fillers + count { blocks[i] = malloc(size); memset(blocks[i]!, 1, size); i += 1 }
+            while i > fillers { i -= 1; free(blocks[i]) }
+        }, measured: {
+            var i = fillers
+            while i < fillers + count { blocks[i] = malloc(size); memset(blocks[i]!, 1, size); i += 1 }
+        })
     }
 
     @Test(.timeLimit(.minutes(1)))
@@ -62,37 +71,19 @@ struct HeapTests {
     }
 
     /// Minor page faults while 2 MiB is allocated and written again after the same was
-    /// allocated, written and freed, in a forked child (as above) whose heap keeps up to 8
-    /// MiB of freed memory and maps blocks of `mapOver` bytes or more on their own.
+    /// allocated, written and freed, in a heap that keeps up to 8 MiB of freed memory and
+    /// maps blocks of `mapOver` bytes or more on their own.
     static func refaultsOfALargeBlock(mapOver: Int) throws -> Int {
         let size = 2 << 20
-        var pipeEnds: [Int32] = [0, 0]
-        try #require(pipe(&pipeEnds) == 0)
-        let child = fork()
-        try #require(child >= 0)
-        if child == 0 {
+        return try faultsInAChild(setUp: {
             _ = Heap.keepFreedMemory(upTo: Heap.daemonKeeps)
             _ = Heap.mapLargeBlocks(over: mapOver)
-            var block = malloc(size)
+            let block = malloc(size)
             memset(block!, 1, size)
             free(block)
-            var usage = rusage()
-            getrusage(0, &usage)  // RUSAGE_SELF
-            let before = usage.ru_minflt
-            block = malloc(size)
-            memset(block!, 1, size)
-            getrusage(0, &usage)  // RUSAGE_SELF
-            var faults = usage.ru_minflt - before
-            _ = write(pipeEnds[1], &faults, MemoryLayout<Int>.size)
-            _exit(0)
-        }
-        close(pipeEnds[1])
-        defer { close(pipeEnds[0]) }
-        var faults = -1, status: Int32 = 0
-        let got = read(pipeEnds[0], &faults, MemoryLayout<Int>.size)
-        waitpid(child, &status, 0)
-        try #require(got == MemoryLayout<Int>.size)
-        return faults
+        }, measured: {
+            memset(malloc(size)!, 1, size)
+        })
     }
 
     @Test(.timeLimit(.minutes(1)))
