@@ -5,6 +5,9 @@ actor OneAtATime {
     private var busy = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
 
+    /// How many wait for their turn.
+    var waitingCount: Int { waiting.count }
+
     func run<T: Sendable>(_ body: @Sendable () async throws -> T) async throws -> T {
         if busy {
             await withCheckedContinuation { waiting.append($0) }  // the one before hands its turn over
