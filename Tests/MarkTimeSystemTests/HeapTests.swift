@@ -5,7 +5,9 @@ import Testing
 @Suite("the C allocator's freed memory")
 struct HeapTests {
     /// Minor page faults while `measured` runs after `setUp`, in a forked child: there no
-    /// other thread shares the heap. Both call only C (and `Heap`'s C calls).
+    /// other thread shares the heap, and no other test changes its settings (the daemon's
+    /// tests, in this process, set their own). Both call only C (and `Heap`'s C calls); a
+    /// `setUp` that fails exits the child with 3.
     static func faultsInAChild(setUp: () -> Void, measured: () -> Void) throws -> Int {
         var pipeEnds: [Int32] = [0, 0]
         try #require(pipe(&pipeEnds) == 0)
@@ -27,19 +29,21 @@ struct HeapTests {
         var faults = -1, status: Int32 = 0
         let got = read(pipeEnds[0], &faults, MemoryLayout<Int>.size)
         waitpid(child, &status, 0)
-        try #require(got == MemoryLayout<Int>.size)
+        try #require(got == MemoryLayout<Int>.size, "the child counted nothing (wait status \(status))")
         return faults
     }
 
     /// Minor page faults while 2 MiB is allocated and written in 2 KiB blocks that were
     /// allocated, written and freed just before. A filler first takes up the heap's holes,
     /// so that the blocks come from its top; they are freed newest first, so that each
-    /// merges into it, and are big enough to bypass glibc's per-thread cache.
-    static func refaultsAfterFreeing() throws -> Int {
+    /// merges into it, and are big enough to bypass glibc's per-thread cache. The heap keeps
+    /// up to `keep` bytes of freed memory.
+    static func refaultsAfterFreeing(keeping keep: Int) throws -> Int {
         let count = 1024, fillers = 4096, size = 2048
         let blocks = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: fillers + count)
         defer { blocks.deallocate() }
         return try faultsInAChild(setUp: {
+            guard Heap.keepFreedMemory(upTo: keep) else { _exit(3) }
             var i = 0
             while i < fillers + count { blocks[i] = malloc(size); memset(blocks[i]!, 1, size); i += 1 }
             while i > fillers { i -= 1; free(blocks[i]) }
@@ -52,16 +56,14 @@ struct HeapTests {
     @Test(.timeLimit(.minutes(1)))
     func freedMemoryKeptIsNotFaultedBackIn() throws {
         // Given glibc hands freed memory back to the kernel at once
-        #expect(Heap.keepFreedMemory(upTo: 0))
         // When 2 MiB (512 pages) is freed and allocated again
-        let trimmed = try Self.refaultsAfterFreeing()
+        let trimmed = try Self.refaultsAfterFreeing(keeping: 0)
         // Then most of its pages fault back in
         #expect(trimmed >= 256)
 
         // Given the daemon's setting
-        #expect(Heap.keepFreedMemory(upTo: Heap.daemonKeeps))
         // When the same is done again
-        let kept = try Self.refaultsAfterFreeing()
+        let kept = try Self.refaultsAfterFreeing(keeping: Heap.daemonKeeps)
         // Then no page faults back in
         #expect(kept == 0)
     }
@@ -76,8 +78,7 @@ struct HeapTests {
     static func refaultsOfALargeBlock(mapOver: Int) throws -> Int {
         let size = 2 << 20
         return try faultsInAChild(setUp: {
-            _ = Heap.keepFreedMemory(upTo: Heap.daemonKeeps)
-            _ = Heap.mapLargeBlocks(over: mapOver)
+            guard Heap.keepFreedMemory(upTo: Heap.daemonKeeps), Heap.mapLargeBlocks(over: mapOver) else { _exit(3) }
             let block = malloc(size)
             memset(block!, 1, size)
             free(block)
