@@ -53,22 +53,35 @@ public final class FakeGPS {
         self.port = try port ?? FakeGPS.freePort()
         let file = folder + "/gps-\(self.port).nmea"
         try log.write(toFile: file, atomically: true, encoding: .utf8)
-        child = try Child("/usr/bin/gpsfake", ["-q", "-D", "3", "-c", "\(cycle)", "-P", "\(self.port)"] + (once ? ["-1"] : []) + [file],
-                          log: folder + "/gpsfake-\(self.port).log",
-                          // gpsfake names gpsd's control socket /tmp/gpsfake-PID.sock and takes an
-                          // old one left by a killed run with the same PID for gpsd's: it then adds
-                          // no receiver, and gpsd reports nothing. Each run gets a folder of its own.
-                          environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "TMPDIR": folder])
+        let port = self.port
+        func start() throws -> Child {
+            try Child("/usr/bin/gpsfake", ["-q", "-D", "3", "-c", "\(cycle)", "-P", "\(port)"] + (once ? ["-1"] : []) + [file],
+                      log: folder + "/gpsfake-\(port).log",
+                      // gpsfake names gpsd's control socket /tmp/gpsfake-PID.sock and takes an
+                      // old one left by a killed run with the same PID for gpsd's: it then adds
+                      // no receiver, and gpsd reports nothing. Each run gets a folder of its own.
+                      environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "LANG": "C.UTF-8", "TMPDIR": folder])
+        }
+        // gpsfake adds its receiver once, through gpsd's control socket, as soon as the socket's
+        // file exists; gpsd makes the file before it listens on it, so on a loaded machine that
+        // connection can be refused, and gpsfake then plays its log to a receiver gpsd never
+        // hears of (its log has no "<= control("). Then it is started again, at most twice.
+        var child = try start()
+        for _ in 0..<2 where !eventually(within: 5, { Self.hasReceiver(port: port) }) && !child.output.contains("<= control(") {
+            child.stop(SIGKILL)
+            child = try start()
+        }
+        self.child = child
         // gpsfake feeds its log from the start, watched or not: return once gpsd listens and
         // has the fake receiver, so a client started now connects at its first try, not after
         // a retry's back-off. gpsfake adds the receiver after gpsd listens, and gpsd (without
         // -n) opens a receiver only at a client's WATCH: a client that watched before the
         // receiver came would get no report until it watched again.
-        _ = eventually(within: 15) { self.hasReceiver() }
+        _ = eventually(within: 15) { Self.hasReceiver(port: port) }
     }
 
-    /// Whether gpsd lists the fake receiver among its devices.
-    func hasReceiver() -> Bool { gpsdDevices(port: port)?.contains("\"path\":\"") == true }
+    /// Whether gpsd on `port` lists a receiver among its devices.
+    static func hasReceiver(port: UInt16) -> Bool { gpsdDevices(port: port)?.contains("\"path\":\"") == true }
 
     public var address: String { "127.0.0.1:\(port)" }
 
