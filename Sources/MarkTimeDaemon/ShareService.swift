@@ -21,13 +21,8 @@ final class ShareService: Sendable {
         var connected = false
         /// Sent and not yet acknowledged: the outbox row, and the bytes when on one of the boat's own topics.
         var inFlight: [Int32: (id: Int64, own: [UInt8]?)] = [:]
-        /// The broker acknowledged a message on the boat's own topic, which has not come back
-        /// (through the boat's subscription) since.
-        var awaitingEcho: (payload: [UInt8], since: ContinuousClock.Instant)?
-        /// The last of the boat's own messages that came back.
-        var lastEcho: [UInt8]?
-        /// Acknowledged messages did not come back: the broker drops them.
-        var echoMissing = false
+        /// Whether the boat's own messages come back, or the broker drops them.
+        var echo = EchoWatch()
         var lastQueued: Int64 = 0
         var policy: LocationPolicy
         var lastSent: UTCTime?
@@ -50,10 +45,6 @@ final class ShareService: Sendable {
     static let refusedTopicsLimit = 1_000
     /// A friend's command is answered at most once per this many seconds.
     static let commandInterval = 10
-    /// An acknowledged message of the boat's that has not come back after this long was
-    /// dropped by the broker (MQTT 3.1.1 acknowledges what an ACL drops).
-    static let echoPatience = Duration.seconds(20)
-
     let settings: ShareSettings
     let rules: GeofenceRules
     let store: AppDatabase
@@ -218,7 +209,7 @@ final class ShareService: Sendable {
                 // connection, before anything newer: the retained position stays the newest.
                 s.inFlight = [:]
                 s.lastQueued = 0
-                (s.awaitingEcho, s.echoMissing) = (nil, false)
+                s.echo.disconnected()
                 defer { (s.connected, s.connection) = (false, text) }
                 return s.connection != text
             }
@@ -230,28 +221,32 @@ final class ShareService: Sendable {
             guard let id = state.withLock({ s -> Int64? in
                 guard let sent = s.inFlight.removeValue(forKey: mid) else { return nil }
                 s.lastSent = now()
-                // The broker may deliver it back before it acknowledges it.
-                if let own = sent.own, s.awaitingEcho == nil, own != s.lastEcho { s.awaitingEcho = (own, ContinuousClock.now) }
+                if let own = sent.own { s.echo.acknowledged(own, at: SystemClock.monotonicNow(), time: now()) }
                 return sent.id
             }) else { return }
             submit(false) { [self] in
                 try? store.acknowledged(id)
                 state.withLock { $0.unwritten = true }
             }
-        case .message(let topic, let payload):
-            receive(topic: topic, payload: payload)
+        case .message(let topic, let payload, let qos, let retained):
+            receive(topic: topic, payload: payload, qos: qos, retained: retained)
         }
     }
 
-    func receive(topic text: String, payload: [UInt8]) {
-        if text == settings.topic + "/cmd" { return command(payload) }
+    func receive(topic text: String, payload: [UInt8], qos: Int32 = 1, retained: Bool = false) {
         if ownTopics.contains(text) { return echoed(payload) }
+        // Anything else from the broker shows its queue moving; a friend's QoS 1 message sent
+        // after the boat's last one shows that queue went past the boat's message.
+        var sent: UTCTime?
+        defer { state.withLock { $0.echo.arrived(at: SystemClock.monotonicNow(), sent: qos >= 1 && !retained ? sent : nil) } }
+        if text == settings.topic + "/cmd" { return command(payload) }
         guard let topic = OwnTracks.Topic(text), topic.base != settings.topic else { return }
         // An empty retained message clears a topic: nothing to apply.
         guard !payload.isEmpty else { return }
         let incoming: OwnTracks.Incoming
         do {
             incoming = try OwnTracks.read(topic: topic, payload: payload, now: now())
+            sent = incoming.sent
         } catch {
             let (first, full) = state.withLock { s -> (Bool, Bool) in
                 guard s.refusedTopics.count < Self.refusedTopicsLimit else { return (false, false) }
@@ -285,21 +280,20 @@ final class ShareService: Sendable {
     func echoed(_ payload: [UInt8]) {
         let time = now()
         let back = state.withLock { s -> Bool in
-            (s.lastEcho, s.lastReturned) = (payload, time)
-            if s.awaitingEcho?.payload == payload { s.awaitingEcho = nil }
-            guard s.echoMissing, s.awaitingEcho == nil else { return false }
-            (s.echoMissing, s.connection) = (false, "connected")
+            s.lastReturned = time
+            guard s.echo.echoed(payload, at: SystemClock.monotonicNow()) else { return false }
+            s.connection = "connected"
             return true
         }
         if back { report(.shareConnected(broker: settings.broker, topic: settings.topic)) }
         writeState()
     }
 
-    /// The daemon's heartbeat: an acknowledged message that never came back is named.
+    /// The daemon's heartbeat: an acknowledged message that did not come back, though the
+    /// broker sent what it queued after it (or went quiet), is named (see `EchoWatch`).
     func beat() {
         let missing = state.withLock { s -> Bool in
-            guard s.connected, !s.echoMissing, let waiting = s.awaitingEcho, ContinuousClock.now - waiting.since > Self.echoPatience else { return false }
-            s.echoMissing = true
+            guard s.connected, s.echo.check(at: SystemClock.monotonicNow()) else { return false }
             s.connection = "connected, but the broker drops what the boat publishes: its ACL does not let "
                 + "\(settings.username.map { "account \($0)" } ?? "an anonymous client") write (or read) \(settings.topic); "
                 + "set share.user and share.device to a topic the account may use"

@@ -12,7 +12,9 @@ public enum TransportEvent: Hashable, Sendable {
     case disconnected(String)
     /// The broker acknowledged (PUBACK) the message with this id.
     case acknowledged(Int32)
-    case message(topic: String, payload: [UInt8])
+    /// A message the broker delivered, with the QoS it came at, and whether it is the
+    /// retained copy a subscription is handed.
+    case message(topic: String, payload: [UInt8], qos: Int32 = 1, retained: Bool = false)
 }
 
 /// An MQTT connection, as the share service needs it; tests pass a fake.
@@ -46,11 +48,14 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
         /// The last will: topic and payload, sent at QoS 0 and not retained, so that it never
         /// takes the place of the boat's retained position.
         public var will: (topic: String, payload: [UInt8])?
+        /// MQTT's keepalive, in seconds (5 at least): a broker silent this long is gone, and
+        /// one that never answers CONNECT is given up after it.
+        public var keepalive: Int
 
         public init(host: String, port: Int, clientID: String, username: String? = nil, password: String? = nil, caFile: String? = nil,
-                    subscriptions: [String], will: (topic: String, payload: [UInt8])? = nil) {
+                    subscriptions: [String], will: (topic: String, payload: [UInt8])? = nil, keepalive: Int = 30) {
             (self.host, self.port, self.clientID, self.username, self.password) = (host, port, clientID, username, password)
-            (self.caFile, self.subscriptions, self.will) = (caFile, subscriptions, will)
+            (self.caFile, self.subscriptions, self.will, self.keepalive) = (caFile, subscriptions, will, max(5, keepalive))
         }
     }
 
@@ -63,7 +68,7 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
     private let handle = Mutex(Client())
     private var thread: PollThread?
     private let stopping = Atomic<Bool>(false)
-    private let sink = Mutex<(@Sendable (TransportEvent) -> Void)?>(nil)
+    private let sink = EventSink()
     /// The broker refused the last connection: the disconnection that follows says nothing new.
     private let refused = Atomic<Bool>(false)
     /// The broker answered this connection's CONNECT (accepting or refusing it).
@@ -86,7 +91,7 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
     }
 
     public func start(_ events: @escaping @Sendable (TransportEvent) -> Void) throws(InputError) {
-        sink.withLock { $0 = events }
+        sink.set(events)
         // Checked once here, so that a wrong setting is an error at start, not a retry loop.
         if let ca = configuration.caFile, !FileManager.default.isReadableFile(atPath: ca) {
             throw InputError("share.tls_ca \(ca) cannot be read: give the broker's CA certificate as a PEM file")
@@ -109,13 +114,15 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
                 handle.withLock { $0.pointer = m }
                 refused.store(false, ordering: .relaxed)
                 // Without blocking on the TCP handshake, so that a stop is heard within the loop's 0.5 s.
-                let rc = mosquitto_connect_async(m, configuration.host, Int32(configuration.port), 30)
+                let rc = mosquitto_connect_async(m, configuration.host, Int32(configuration.port), Int32(configuration.keepalive))
                 if rc == MOSQ_ERR_SUCCESS.rawValue {
                     var loop = MOSQ_ERR_SUCCESS.rawValue
                     while loop == MOSQ_ERR_SUCCESS.rawValue, !stopping.load(ordering: .relaxed) {
                         loop = mosquitto_loop(m, 500, 1)
                     }
-                    reason = loop == MOSQ_ERR_SUCCESS.rawValue ? "stopped" : Self.reason(loop)
+                    reason = loop == MOSQ_ERR_SUCCESS.rawValue ? "stopped"
+                        : loop == MOSQ_ERR_KEEPALIVE.rawValue && !answered.load(ordering: .relaxed) ? silentBroker
+                        : Self.reason(loop)
                 } else {
                     reason = Self.reason(rc)
                 }
@@ -135,6 +142,14 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
             if !refused.load(ordering: .relaxed) { emit(.disconnected(reason)) }
             if (try? t.wait([], timeout: backoff.next(after: ContinuousClock.now - began))) != .timedOut { return }
         }
+    }
+
+    /// The connection was taken, CONNECT sent, and nothing came back within the keepalive
+    /// (libmosquitto says only "Unknown error.").
+    var silentBroker: String {
+        let c = configuration
+        return "\(c.host):\(c.port) took the connection but never answered MQTT's CONNECT (\(c.keepalive) s): "
+            + "it is not an MQTT broker, or a stuck one; check share.broker (MQTT is usually port 1883, 8883 with TLS)"
     }
 
     /// A new client for one connection, with its settings and callbacks.
@@ -174,12 +189,13 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
             let topic = String(cString: message.pointee.topic)
             let count = Int(message.pointee.payloadlen)
             let payload = count > 0 ? Array(UnsafeRawBufferPointer(start: message.pointee.payload, count: count)) : []
-            Unmanaged<MosquittoClient>.fromOpaque(me).takeUnretainedValue().emit(.message(topic: topic, payload: payload))
+            let event = TransportEvent.message(topic: topic, payload: payload, qos: message.pointee.qos, retained: message.pointee.retain)
+            Unmanaged<MosquittoClient>.fromOpaque(me).takeUnretainedValue().emit(event)
         }
         return m
     }
 
-    func emit(_ event: TransportEvent) { sink.withLock { $0 }?(event) }
+    func emit(_ event: TransportEvent) { sink.emit(event) }
 
     /// On the connection's thread, in `mosquitto_loop`.
     func connected(_ rc: Int32) {
@@ -210,6 +226,35 @@ public final class MosquittoClient: ShareTransport, @unchecked Sendable {
         stopping.store(true, ordering: .relaxed)
         thread?.stop()
         thread = nil
-        sink.withLock { $0 = nil }
+        sink.clear()
     }
+}
+
+/// Where a connection's events go: the share service's callback, set at `start`, cleared at
+/// `stop`, and called for every event (each message, acknowledgement, connection).
+///
+/// The callback is kept in a class, and the lock guards only that class's reference. A
+/// closure kept directly in a `Mutex` and read with `withLock { $0 }` is wrapped in two more
+/// reabstraction thunks at every read, and the wrapped copy is written back (the generic
+/// `inout` writeback, swiftlang/swift#91348, at -Onone and -O alike): each event made the
+/// next one's call two frames deeper and about 100 bytes bigger, until, after about 105,000
+/// events, the `marktime-mqtt` thread overflowed its stack. A class reference has one
+/// representation, so reading it wraps nothing.
+final class EventSink: Sendable {
+    final class Receiver: Sendable {
+        let call: @Sendable (TransportEvent) -> Void
+        init(_ call: @escaping @Sendable (TransportEvent) -> Void) { self.call = call }
+    }
+
+    private let receiver = Mutex<Receiver?>(nil)
+
+    func set(_ call: @escaping @Sendable (TransportEvent) -> Void) {
+        let new = Receiver(call)
+        receiver.withLock { $0 = new }
+    }
+
+    func clear() { receiver.withLock { $0 = nil } }
+
+    /// Calls the callback outside the lock: it may take its time, and `stop` is not held up.
+    func emit(_ event: TransportEvent) { receiver.withLock { $0 }?.call(event) }
 }

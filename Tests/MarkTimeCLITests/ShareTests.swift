@@ -1,4 +1,5 @@
 import Foundation
+@testable import MarkTimeDevices
 import Synchronization
 import RigSupport
 import Testing
@@ -671,5 +672,127 @@ final class AckDroppingProxy: @unchecked Sendable {
         }
         guard ok else { close(fd); throw POSIXError(.ECONNREFUSED) }
         return fd
+    }
+}
+
+/// How deep on its thread's stack the caller runs: the address of a local of this frame.
+@inline(never) func stackDepth() -> UInt {
+    var local = 0
+    return withUnsafeMutablePointer(to: &local) { UInt(bitPattern: $0) }
+}
+
+/// The MQTT client's plumbing: how its events reach the share service's callback.
+@Suite("The MQTT client's events reach the share service unchanged")
+struct MQTTEventTests {
+    /// One event of each kind the share service is handed.
+    static let events: [TransportEvent] = [
+        .connected, .acknowledged(7), .disconnected("gone"), .refused("not authorised"),
+        .message(topic: "owntracks/anna/phone", payload: Array(#"{"_type":"location","lat":1,"lon":1,"tst":1795435200}"#.utf8)),
+        .message(topic: "owntracks/anna/phone", payload: Array("not json".utf8)),
+        .message(topic: "owntracks/anna/phone", payload: []),
+        .message(topic: "owntracks/anna/phone", payload: Array(#"{"_type":"lwt","tst":1795435200}"#.utf8)),
+        .message(topic: "owntracks/stranger/phone", payload: Array(#"{"_type":"location","lat":2,"lon":2,"tst":1795435200}"#.utf8)),
+    ]
+
+    @Test("Each of 1,800 events reaches the callback at the same stack depth: handing one on does not wrap the callback")
+    func theCallbackIsTheSameAtEveryEvent() {
+        // Given the client's sink with a callback that notes how deep it runs, and what it got
+        let sink = EventSink()
+        let seen = Mutex<(depths: Set<UInt>, count: Int)>(([], 0))
+        sink.set { _ in
+            let depth = stackDepth()
+            seen.withLock { ($0.depths.insert(depth), $0.count += 1) }
+        }
+        // When 200 events of each kind go through it, from one place in one loop
+        for _ in 0..<200 { for event in Self.events { sink.emit(event) } }
+        // Then every one reached it, all at one depth (it was two frames deeper at each event)
+        #expect(seen.withLock { $0.count } == 1_800)
+        #expect(seen.withLock { $0.depths.count } == 1)
+    }
+
+    @Test("After stop, events reach nothing")
+    func aClearedSinkCallsNothing() {
+        // Given a sink whose callback counts, cleared after one event
+        let sink = EventSink()
+        let count = Mutex(0)
+        sink.set { _ in count.withLock { $0 += 1 } }
+        sink.emit(.connected)
+        sink.clear()
+        // When another event comes
+        sink.emit(.connected)
+        // Then only the first was counted
+        #expect(count.withLock { $0 } == 1)
+    }
+
+    @Test("A server that takes the connection and never answers CONNECT is named as such, not as an unknown error")
+    func aServerThatNeverAnswersConnectIsNamed() throws {
+        // Given a listening socket nobody accepts from: the kernel takes the TCP connection, nothing answers
+        let port = try FakeGPS.freePort()
+        let silent = try AckDroppingProxy.listen(port)
+        defer { close(silent) }
+        // When the client connects to it, with MQTT's shortest keepalive (5 s)
+        let events = Mutex<[TransportEvent]>([])
+        let client = MosquittoClient(.init(host: "127.0.0.1", port: Int(port), clientID: "marktime-test-silent", subscriptions: [], keepalive: 5))
+        try client.start { event in events.withLock { $0.append(event) } }
+        defer { client.stop() }
+        // Then, once the keepalive has passed, the disconnection says what happened and what to check
+        #expect(eventually(within: 30) { !events.withLock { $0 }.isEmpty })
+        #expect(events.withLock { $0.first } == .disconnected(
+            "127.0.0.1:\(port) took the connection but never answered MQTT's CONNECT (5 s): it is not an MQTT broker, or a stuck one; "
+                + "check share.broker (MQTT is usually port 1883, 8883 with TLS)"))
+    }
+
+    @Test("Over a real Mosquitto, 1,000 QoS 1 messages of five kinds each reach the callback at the same stack depth")
+    func messagesThroughABrokerLeaveTheCallbackAsItWas() throws {
+        // Given a broker, a client subscribed as the boat is, and a second one standing in for phones
+        let cli = CLI()
+        let broker = try Broker(folder: cli.folder)
+        try broker.start()
+        let seen = Mutex<(depths: Set<UInt>, messages: Int, probes: Int, acknowledged: Int, connected: Int)>(([], 0, 0, 0, 0))
+        let boat = MosquittoClient(.init(host: "127.0.0.1", port: Int(broker.port), clientID: "marktime-test-boat",
+                                         subscriptions: ["owntracks/+/+", "owntracks/+/+/event", "owntracks/+/+/info"]))
+        try boat.start { event in
+            let depth = stackDepth()
+            seen.withLock { s in
+                switch event {
+                case .message(let topic, _, _, _) where topic == "owntracks/probe/phone": s.probes += 1
+                case .message: (s.messages, s.depths) = (s.messages + 1, s.depths.union([depth]))
+                case .connected: s.connected += 1
+                default: break
+                }
+            }
+        }
+        defer { boat.stop() }
+        let phones = MosquittoClient(.init(host: "127.0.0.1", port: Int(broker.port), clientID: "marktime-test-phones", subscriptions: [],
+                                           will: ("owntracks/anna/phone", Array(#"{"_type":"lwt","tst":1795435200}"#.utf8))))
+        try phones.start { event in
+            seen.withLock { s in
+                if case .acknowledged = event { s.acknowledged += 1 }
+                if case .connected = event { s.connected += 1 }
+            }
+        }
+        defer { phones.stop() }
+        // The boat subscribes once the broker accepted it: a probe goes until one comes back
+        #expect(eventually(within: 20) { seen.withLock { $0.connected } == 2 })
+        #expect(eventually(within: 20) {
+            _ = try? phones.publish(topic: "owntracks/probe/phone", payload: [], retain: false)
+            return seen.withLock { $0.probes } > 0
+        })
+
+        // When the phones send 200 each of: a linked member's location, junk, an empty
+        // message, a will, and a stranger's location, at QoS 1
+        let kinds: [(topic: String, payload: String)] = [
+            ("owntracks/anna/phone", #"{"_type":"location","lat":-27.38,"lon":153.38,"tst":1795435200,"acc":12}"#),
+            ("owntracks/anna/phone", "not json"),
+            ("owntracks/anna/phone", ""),
+            ("owntracks/anna/phone", #"{"_type":"lwt","tst":1795435200}"#),
+            ("owntracks/stranger/phone", #"{"_type":"location","lat":1,"lon":1,"tst":1795435200}"#),
+        ]
+        for _ in 0..<200 { for k in kinds { _ = try phones.publish(topic: k.topic, payload: Array(k.payload.utf8), retain: false) } }
+        // Then the broker acknowledged all of them, and the boat got all of them
+        #expect(eventually(within: 30) { seen.withLock { $0.messages == 1_000 && $0.acknowledged >= 1_000 + $0.probes } },
+                "\(seen.withLock { ($0.messages, $0.acknowledged) })")
+        // All at one depth on the client's thread: libmosquitto calls back from one place
+        #expect(seen.withLock { $0.depths.count } == 1, "\(seen.withLock { $0.depths.count }) depths")
     }
 }
