@@ -93,6 +93,8 @@ public enum OwnTracks {
         switch error as? DecodingError {
         case .typeMismatch(_, let c) where c.codingPath.isEmpty:
             return "the JSON is not an object"
+        case .valueNotFound(_, let c) where c.codingPath.isEmpty:
+            return "the JSON is null, not an object"
         case .typeMismatch(_, let c), .valueNotFound(_, let c):
             return "\(c.codingPath.map(\.stringValue).joined(separator: ".")) has the wrong type"
         case .dataCorrupted(let c) where !c.codingPath.isEmpty:

@@ -55,6 +55,8 @@ struct OwnTracksTests {
         let rows: [(String, String)] = [
             ("not json", "payload is not an OwnTracks JSON object: not valid JSON"),
             ("[1]", "payload is not an OwnTracks JSON object: the JSON is not an object"),
+            ("null", "payload is not an OwnTracks JSON object: the JSON is null, not an object"),
+            (" null ", "payload is not an OwnTracks JSON object: the JSON is null, not an object"),
             ("{}", "payload has no _type"),
             (#"{"_type":7}"#, "payload is not an OwnTracks JSON object: _type has the wrong type"),
             (#"{"_type":"teleport"}"#, "unknown _type 'teleport'"),
