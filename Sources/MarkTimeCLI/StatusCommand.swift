@@ -27,6 +27,7 @@ extension MarkTime {
             let (reading, now) = try sharedClock(settings, published)
             let age = published?.heartbeatAge(now: reading.instant)
             let fixAge = published?.fix?.age(at: reading.instant)
+            let current = published?.fix.flatMap { $0.lost == nil ? $0 : nil }
             // Running is the daemon lock's answer, not the status file's.
             let holder = DaemonLock.holder(store: db.path)
             switch format {
@@ -44,12 +45,14 @@ extension MarkTime {
                     ("daemon_heartbeat_age_s", .from(age)),
                     ("daemon_stopped", .from(published?.stopped)),
                     ("gpsd", .from(published?.gpsd)),
-                    // gpsd's mode now: 1 or 0 once the fix is lost, when lat and lon are the last known.
+                    // gpsd's mode now: 1 or 0 once the fix is lost. No fix, no position: the
+                    // last one is given apart, under a name that says so.
                     ("fix_mode", .from(published?.fix.map { $0.lost?.mode ?? $0.mode })),
                     ("fix_lost_s", .from(published?.fix?.lost?.age(at: reading.instant))),
-                    ("lat", .from(published?.fix?.position.latitude)),
-                    ("lon", .from(published?.fix?.position.longitude)),
-                    ("position", .from(published?.fix?.position.ddm)),
+                    ("lat", .from(current?.position.latitude)),
+                    ("lon", .from(current?.position.longitude)),
+                    ("position", .from(current?.position.ddm)),
+                    ("last_fix_position", .from(published?.fix.flatMap { $0.lost == nil ? nil : $0.position.ddm })),
                     ("fix_age_s", .from(fixAge)),
                     ("button_device", .from(published?.buttonDevice)),
                     ("button", .from(published?.buttonState)),

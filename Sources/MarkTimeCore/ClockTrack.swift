@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a stamp came from: the clock samples it was computed from, and how far each
 /// was from the instant it stamps.
 public struct StampProvenance: Hashable, Sendable, Codable {
@@ -58,7 +60,11 @@ public struct StampProvenance: Hashable, Sendable, Codable {
 /// The boot's clock track: every better source's samples, thinned, in unbroken runs.
 ///
 /// A run ("segment") of a source lasts while its samples come no further apart than
-/// `maxSampleAge`. The track keeps a run's first sample, one every `interval`, the
+/// `maxSampleAge` and its time runs as the monotonic clock does: a sample whose UTC −
+/// monotonic offset differs from the run's last sample's, or its first's, by more than
+/// both uncertainties and the drift bound allow is a jump (a receiver's glitch, a
+/// rollover, a replay that loops) and starts a new run. Nothing is interpolated or
+/// carried across a jump. The track keeps a run's first sample, one every `interval`, the
 /// last before a gap, and always the latest. An instant inside a run is stamped by
 /// interpolating the UTC − monotonic offset between the two samples around it; the
 /// uncertainty is theirs, weighted by position, plus the drift bound over the distance
@@ -88,6 +94,8 @@ public struct ClockTrack: Hashable, Sendable {
     private var nextSegment = 0
     /// Sources whose samples stopped counting for new stamps (gpsd went silent) until resumed.
     public private(set) var suspended: Set<TimeSource> = []
+    /// The first sample of each source's latest run.
+    private var runStart: [TimeSource: Entry] = [:]
 
     public init(maxSampleAge seconds: Double = 10, interval: Double = 60, driftPPM: Double = 100) {
         maxSampleAgeNanoseconds = Int64(seconds * 1e9)
@@ -100,36 +108,86 @@ public struct ClockTrack: Hashable, Sendable {
         for e in saved.sorted(by: { $0.sample.monotonicNanoseconds < $1.sample.monotonicNanoseconds }) {
             entries[e.sample.source, default: []].append(e)
             if (latest[e.sample.source]?.sample.monotonicNanoseconds ?? .min) < e.sample.monotonicNanoseconds { latest[e.sample.source] = e }
+            if runStart[e.sample.source]?.segment != e.segment { runStart[e.sample.source] = e }
             nextSegment = max(nextSegment, e.segment + 1)
         }
     }
 
-    /// Adds a sample; returns whether the track kept it (a new run, or `interval` since the last kept one).
+    /// A sample whose time did not run as the monotonic clock did since the one before it.
+    public struct Jump: Hashable, Sendable {
+        public var source: TimeSource
+        /// The sample before the jump and the first after it.
+        public var before: ClockSample
+        public var after: ClockSample
+        /// How far the time moved against the monotonic clock, in seconds (UTC elapsed −
+        /// monotonic elapsed), and how far it could have moved without being a jump.
+        public var seconds: Double
+        public var allowed: Double
+
+        /// The jump in words, for the log.
+        public var sentence: String {
+            let elapsed = Double(after.monotonicNanoseconds - before.monotonicNanoseconds) / 1e9
+            let utcElapsed = Double(after.utc.nanosecondsSinceEpoch - before.utc.nanosecondsSinceEpoch) / 1e9
+            func f(_ v: Double) -> String { String(format: "%+.3f", v) }
+            return "\(source.rawValue) time jumped: it moved \(f(utcElapsed)) s while the monotonic clock moved \(f(elapsed)) s, "
+                + "\(f(seconds)) s off where at most ±\(String(format: "%.3f", allowed)) s is possible; a new run starts, "
+                + "and no stamp is interpolated or carried across the jump"
+        }
+    }
+
+    /// What `add` did with a sample.
+    public struct Addition: Hashable, Sendable {
+        /// The track kept it (a new run, or `interval` since the last kept one).
+        public var kept: Bool
+        /// It started a new run because its time jumped.
+        public var jump: Jump?
+    }
+
+    /// Adds a sample; returns whether the track kept it, and the jump it made, if any.
     @discardableResult
-    public mutating func add(_ sample: ClockSample) -> Bool {
+    public mutating func add(_ sample: ClockSample) -> Addition {
         let source = sample.source
         guard source != .unsynced else {
             latest[source] = Entry(sample: sample, segment: -1)
-            return false
+            return Addition(kept: false)
         }
-        if let last = latest[source], sample.monotonicNanoseconds <= last.sample.monotonicNanoseconds { return false }
+        if let last = latest[source], sample.monotonicNanoseconds <= last.sample.monotonicNanoseconds { return Addition(kept: false) }
         var segment: Int
+        var jump: Jump?
         if let last = latest[source], sample.monotonicNanoseconds - last.sample.monotonicNanoseconds <= maxSampleAgeNanoseconds {
+            // One run only while the time runs as the monotonic clock does, from the run's
+            // last sample and from its first (so that small steps cannot add up).
+            jump = self.jump(from: last.sample, to: sample)
+            if jump == nil, let first = runStart[source], first.segment == last.segment { jump = self.jump(from: first.sample, to: sample) }
             segment = last.segment
-        } else {
-            // A gap: the run before it ends at its last sample, which must be on the track.
+        }
+        else {
+            segment = -1
+        }
+        if segment < 0 || jump != nil {
+            // A gap or a jump: the run before it ends at its last sample, which must be on the track.
             if let last = latest[source], entries[source]?.last != last { keep(last) }
             segment = nextSegment
             nextSegment += 1
         }
         let entry = Entry(sample: sample, segment: segment)
         latest[source] = entry
+        if runStart[source]?.segment != segment { runStart[source] = entry }
         let lastKept = entries[source]?.last
         if lastKept?.segment != segment || sample.monotonicNanoseconds - (lastKept?.sample.monotonicNanoseconds ?? .min) >= intervalNanoseconds {
             keep(entry)
-            return true
+            return Addition(kept: true, jump: jump)
         }
-        return false
+        return Addition(kept: false, jump: jump)
+    }
+
+    /// The jump from `a` to the later `b` of one source, when their times differ by more
+    /// than their monotonic instants do, beyond both uncertainties and the drift bound.
+    public func jump(from a: ClockSample, to b: ClockSample) -> Jump? {
+        let moved = Double(b.offsetNanoseconds - a.offsetNanoseconds) / 1e9
+        let allowed = (a.uncertainty ?? 0) + (b.uncertainty ?? 0)
+            + Double((b.monotonicNanoseconds - a.monotonicNanoseconds).magnitude) / 1e9 * driftPPM / 1e6
+        return abs(moved) <= allowed ? nil : Jump(source: b.source, before: a, after: b, seconds: moved, allowed: allowed)
     }
 
     private mutating func keep(_ entry: Entry) {
@@ -195,21 +253,43 @@ public struct ClockTrack: Hashable, Sendable {
         if let a = before, let b = after, a.segment == b.segment {
             return Self.interpolate(a.sample, b.sample, at: instant, driftPPM: driftPPM)
         }
+        // Between two runs whose times disagree (a jump), the instant belongs to the time
+        // before it: that is the one a live stamp there was taken from.
+        if let a = before, let b = after, jump(from: a.sample, to: b.sample) != nil {
+            return Self.project(a.sample, to: instant, driftPPM: driftPPM)
+        }
         let nearest = [before, after].compactMap { $0 }.min {
             abs($0.sample.monotonicNanoseconds - instant) < abs($1.sample.monotonicNanoseconds - instant)
         }!
         return Self.project(nearest.sample, to: instant, driftPPM: driftPPM)
     }
 
+    /// What the track says of a stored stamp.
+    public enum Restamp: Hashable, Sendable {
+        /// A better stamp, within the stored one's stated uncertainty of it.
+        case better(UTCEstimate)
+        /// A better stamp that would move the sight by `moved` seconds, more than the stored
+        /// stamp's stated uncertainty: the two cannot both be right, so the sight keeps its stamp.
+        case refused(UTCEstimate, moved: Double)
+
+        /// The stamp to take, when it is one.
+        public var better: UTCEstimate? { if case .better(let e) = self { e } else { nil } }
+    }
+
     /// A better stamp for a sight stamped `stored` at `instant` of this boot: the tracked
     /// source with the smallest uncertainty there, when it is smaller than the stored one
-    /// (an unknown stored uncertainty, `unsynced`, can always be improved).
-    public func backfill(instant: Int64, stored: UTCEstimate) -> UTCEstimate? {
+    /// (an unknown stored uncertainty, `unsynced`, can always be improved), and it moves the
+    /// sight by no more than the stored stamp's stated uncertainty.
+    public func backfill(instant: Int64, stored: UTCEstimate) -> Restamp? {
+        let old = stored.source == .unsynced ? nil : stored.uncertainty
         let candidates = [TimeSource.pps, .system, .gps].compactMap { estimate(at: instant, from: $0) }
-        guard let best = candidates.min(by: { ($0.uncertainty ?? .infinity) < ($1.uncertainty ?? .infinity) }),
-              let better = best.uncertainty else { return nil }
-        if let old = stored.uncertainty, stored.source != .unsynced, better >= old { return nil }
-        return best
+            .filter { e in e.uncertainty.map { u in old.map { u < $0 } ?? true } ?? false }
+            .sorted { $0.uncertainty! < $1.uncertainty! }
+        guard let best = candidates.first else { return nil }
+        guard let old else { return .better(best) }
+        func moved(_ e: UTCEstimate) -> Double { Double(e.utc.nanosecondsSinceEpoch - stored.utc.nanosecondsSinceEpoch) / 1e9 }
+        if let within = candidates.first(where: { abs(moved($0)) <= old }) { return .better(within) }
+        return .refused(best, moved: moved(best))
     }
 
     /// Carries a sample to another instant at rate 1, widening the uncertainty by the drift bound.

@@ -1,3 +1,22 @@
+import Foundation
+
+/// A re-stamp the backfill refused: the stored stamp and the one that would have moved it.
+public struct RefusedRestamp: Hashable, Sendable {
+    public var sight: Int64
+    public var stored: UTCEstimate
+    public var candidate: UTCEstimate
+    /// Seconds the candidate would have moved the sight (candidate − stored).
+    public var moved: Double
+
+    public init(sight: Int64, stored: UTCEstimate, candidate: UTCEstimate, moved: Double) {
+        (self.sight, self.stored, self.candidate, self.moved) = (sight, stored, candidate, moved)
+    }
+
+    var movedSentence: String {
+        String(format: "%+.3f s", moved) + (stored.uncertainty.map { String(format: " (its stamp says ±%.3f s)", $0) } ?? "")
+    }
+}
+
 /// A window in which the kernel threw input events away (`SYN_DROPPED`): presses in it
 /// may be lost, and `marktime sights` shows it between the sights around it.
 public struct InputGap: Hashable, Sendable {
@@ -92,6 +111,9 @@ public struct DaemonCore: Sendable {
         case placeEvents([PlaceEvent])
         /// The backfill re-stamped these sights.
         case restamped([Sight])
+        /// The backfill found a better stamp for these sights that would move each by more
+        /// than its stated uncertainty (`moved` seconds), and kept their stamps.
+        case restampRefused([RefusedRestamp])
         /// An adapter saw something, or could not do a chore.
         case report(DaemonReport)
         /// The config was read again (SIGHUP): the button filter and the sight's rules
@@ -195,6 +217,8 @@ public struct DaemonCore: Sendable {
     /// A tracked sample arrived since the last backfill pass, and weak stamps may exist.
     private var backfillDue = true
     private var lastTrackSave: Int64 = 0
+    /// Sights whose re-stamp was refused and logged.
+    private var refusedRestamps: Set<Int64> = []
     /// Chores done every second that failed last time (logged once until they work again).
     private var failing: Set<DaemonReport.Chore> = []
 
@@ -240,10 +264,8 @@ public struct DaemonCore: Sendable {
                 "gpsd": address, "silent_since_ns": "\(since)",
             ]))] : [])
         case .gpsd(let text):
-            if gpsdSilence != nil {
-                gpsdSilence = nil
-                track.resume(.gps)
-            }
+            // A reconnected gpsd counts again only once it sends a sample (`addClock`).
+            gpsdSilence = nil
             gpsd = text
             return []
         case .button(let text):
@@ -271,6 +293,16 @@ public struct DaemonCore: Sendable {
         case .placeEvents(let events):
             return events.map { e in
                 .log(LogLine(.info, "\(e.entered ? "entered" : "left") \(e.place)", ["utc": e.time.iso8601, "position": e.position.ddm]))
+            }
+        case .restampRefused(let refused):
+            // Said once per sight: the same pass runs again at the next kept sample.
+            return refused.filter { refusedRestamps.insert($0.sight).inserted }.map { r in
+                .log(LogLine(.warning, "sight not re-stamped: the better stamp would move it \(r.movedSentence), more than its "
+                             + "stated uncertainty, so one of the two clocks is wrong; the sight keeps its stamp", [
+                    "id": "\(r.sight)", "utc": r.stored.utc.iso8601, "source": r.stored.source.rawValue,
+                    "uncertainty_s": r.stored.uncertainty.map { "\($0)" } ?? "unknown",
+                    "refused_utc": r.candidate.utc.iso8601, "refused_source": r.candidate.source.rawValue,
+                ]))
             }
         case .restamped(let sights):
             return sights.map { s in
@@ -364,6 +396,8 @@ public struct DaemonCore: Sendable {
     /// gpsd has no fix (mode 1), or is gone or silent (mode 0): the last fix stays, marked
     /// lost from `at`, so nothing takes it for a current one.
     private mutating func lose(mode: Int, at: Int64) -> [Action] {
+        // No fix, no GPS time: the last sample is not carried into new stamps.
+        track.suspend(.gps)
         guard var f = fix, f.lost == nil else { return [] }
         f.lost = FixLoss(since: MonotonicInstant(bootID: bootID, nanoseconds: max(at, f.receivedAt.nanoseconds)), mode: mode)
         fix = f
@@ -375,8 +409,15 @@ public struct DaemonCore: Sendable {
     // MARK: Time
 
     private mutating func addClock(_ sample: ClockSample) -> [Action] {
-        if track.add(sample) { backfillDue = true }
-        return []
+        // A fresh sample of a source that had stopped (no fix, a silent gpsd) means it is back.
+        if sample.source == .gps, gpsdSilence == nil { track.resume(.gps) }
+        let added = track.add(sample)
+        if added.kept { backfillDue = true }
+        guard let jump = added.jump else { return [] }
+        return [.log(LogLine(.warning, jump.sentence, [
+            "source": jump.source.rawValue, "before_utc": jump.before.utc.iso8601, "after_utc": jump.after.utc.iso8601,
+            "jump_s": "\(jump.seconds)", "monotonic_ns": "\(jump.after.monotonicNanoseconds)",
+        ]))]
     }
 
     private mutating func tick(now: Int64, clock: ClockSample?, stopping: Bool) -> [Action] {

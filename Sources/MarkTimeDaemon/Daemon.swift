@@ -453,10 +453,20 @@ public final class MarkTimeDaemon: Sendable {
     func backfill(_ track: ClockTrack) {
         guard let reading = try? clock.read() else { return }
         do {
+            var refused: [RefusedRestamp] = []
             let changed = try store.backfill(bootID: clock.bootID, now: reading.realtime) { sight in
-                track.backfill(instant: sight.instant.nanoseconds, stored: sight.estimate)
+                switch track.backfill(instant: sight.instant.nanoseconds, stored: sight.estimate) {
+                case .better(let estimate):
+                    return estimate
+                case .refused(let candidate, let moved):
+                    refused.append(RefusedRestamp(sight: sight.id ?? 0, stored: sight.estimate, candidate: candidate, moved: moved))
+                    return nil
+                case nil:
+                    return nil
+                }
             }
             if !changed.isEmpty { feed(.restamped(changed)) }
+            if !refused.isEmpty { feed(.restampRefused(refused)) }
         } catch {
             report(.failed(.backfill, error: "\(error)"))
         }

@@ -31,8 +31,8 @@ public protocol GPSSource: Sendable {
 /// fix into `noFix`, and PPS into `pps` samples. When gpsd is absent or goes away it
 /// retries with exponential backoff (1 s to 30 s), logging each change of state once.
 /// When a connected gpsd sends nothing for `silence` (it hangs, or lost its receiver),
-/// that is reported and the client reconnects; it says `connected` again only once
-/// gpsd speaks. While gpsd stays silent it reconnects (and watches again) after twice the
+/// that is reported and the client reconnects. It says `connected` only once gpsd has
+/// sent a report on the connection. While gpsd stays silent it reconnects (and watches again) after twice the
 /// silence, doubling up to a minute: a gpsd that hung or restarted is watched afresh
 /// without filling its accept queue.
 public final class GPSDClient: GPSSource, Sendable {
@@ -104,13 +104,15 @@ public final class GPSDClient: GPSSource, Sendable {
                 continue
             }
             backoff = 1
-            func connected() { say("connected \(address)") { logger.info("connected to gpsd", metadata: ["gpsd": "\(address)"]) } }
-            if silentSince == nil { connected() }
-            let outcome = read(t, gd, report, since: silentSince, retryAfter: silentRetry, spoke: {
-                if silentSince != nil {
-                    silentSince = nil
-                    connected()
+            // Connected is said once gpsd has sent a report, not when its socket accepts.
+            if silentSince == nil {
+                say("connected \(address), waiting for gpsd's first report") {
+                    logger.info("connected to gpsd; waiting for its first report", metadata: ["gpsd": "\(address)"])
                 }
+            }
+            let outcome = read(t, gd, report, since: silentSince, retryAfter: silentRetry, spoke: {
+                silentSince = nil
+                say("connected \(address)") { logger.info("gpsd reports", metadata: ["gpsd": "\(address)"]) }
             })
             cgps_disconnect(gd)
             switch outcome {

@@ -1,4 +1,5 @@
 import Foundation
+import MarkTimeCore
 import RigSupport
 import Testing
 
@@ -74,6 +75,49 @@ struct GPSDTests {
         let mark = try cli.json(["mark"]) as? [String: Any] ?? [:]
         #expect(mark["lat"] is NSNull && mark["fix_mode"] is NSNull, "\(mark)")
         #expect(daemon.log.contains("GPS fix lost: gpsd reports no fix"), "\(daemon.log)")
+        // And no fix means no gps time and no position fields, but the last fix named as such
+        #expect(mark["source"] as? String != "gps", "\(mark)")
+        let said = try status()
+        #expect(said["lat"] is NSNull && said["lon"] is NSNull && said["position"] is NSNull, "\(said)")
+        #expect(said["last_fix_position"] as? String == "27° 22'.84 S  153° 22'.84 E", "\(said)")
+    }
+
+    @Test func aJumpInGPSTimeNeverMovesAStoredStamp() throws {
+        // Given gpsd looping a log whose time jumps 17 minutes forward after 12 s, and back
+        // to its start when it loops, as a receiver's glitch and a looping replay do
+        let gps = try FakeGPS(folder: cli.folder, log: FakeGPS.timed(seconds: Array(0..<12) + Array(1032..<1044)))
+        defer { gps.kill() }
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
+        #expect(try eventually(within: 30) { try status()["source"] as? String == "gps" }, "daemon log:\n\(daemon.log)\ngpsfake:\n\(gps.child.output)")
+
+        // When the navigator marks again and again until the time has jumped forward and back
+        var marks: [(id: Int64, utc: UTCTime, uncertainty: Double)] = []
+        let jumped = try eventually(within: 60) {
+            let m = try cli.json(["mark"]) as? [String: Any] ?? [:]
+            if m["source"] as? String == "gps", let id = m["id"] as? Int64, let utc = (m["utc"] as? String).flatMap({ UTCTime.parse($0)?.time }),
+               let u = m["uncertainty_s"] as? Double {
+                marks.append((id, utc, u))
+            }
+            return daemon.log.components(separatedBy: "gps time jumped").count > 2
+        }
+        #expect(jumped, "daemon log:\n\(daemon.log)")
+        // and the daemon stops, its writer having done every re-stamp it planned
+        _ = daemon.stop()
+
+        // Then each jump was said in words, and every stored stamp is within its stated
+        // uncertainty of the stamp printed at the press
+        #expect(daemon.log.contains("a new run starts, and no stamp is interpolated or carried across the jump"), "\(daemon.log)")
+        #expect(marks.count >= 10, "\(marks.count) marks")
+        let stored = Dictionary(uniqueKeysWithValues: (try cli.json(["sights", "-n", "10000"]) as? [[String: Any]] ?? []).compactMap { s in
+            (s["id"] as? Int64).map { ($0, s) }
+        })
+        for mark in marks {
+            let s = try #require(stored[mark.id])
+            let utc = try #require((s["utc"] as? String).flatMap { UTCTime.parse($0)?.time })
+            let moved = Double(utc.nanosecondsSinceEpoch - mark.utc.nanosecondsSinceEpoch) / 1e9
+            // Both are printed to the millisecond.
+            #expect(abs(moved) <= mark.uncertainty + 0.001, "sight \(mark.id) moved \(moved) s from \(mark.utc.iso8601) (±\(mark.uncertainty) s): \(s)")
+        }
     }
 
     @Test func aStoppedGpsdIsFoundSilentStopsCountingAndIsTakenBackWhenItSpeaks() throws {

@@ -150,7 +150,7 @@ struct ClockTrackTests {
         var track = ClockTrack(maxSampleAge: 10, driftPPM: 100)
         track.add(sample(.system, mono: 1050 * second, utc: logDay + 1000 * second, 0.001))
         let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5)
-        let better = track.backfill(instant: 50 * second, stored: stored)
+        let better = track.backfill(instant: 50 * second, stored: stored)?.better
         #expect(better?.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .system, uncertainty: 0.001 + 1000 * 100 / 1e6))
     }
 
@@ -158,7 +158,7 @@ struct ClockTrackTests {
         var track = ClockTrack(maxSampleAge: 10, driftPPM: 100)
         track.add(sample(.gps, mono: 7250 * second, utc: logDay + 7200 * second, 0.5))
         let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 3 * second), source: .unsynced, uncertainty: nil)
-        let better = track.backfill(instant: 50 * second, stored: stored)
+        let better = track.backfill(instant: 50 * second, stored: stored)?.better
         #expect(better?.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5 + 7200 * 100 / 1e6))
     }
 
@@ -169,7 +169,7 @@ struct ClockTrackTests {
         track.add(sample(.pps, mono: 3650 * second, utc: logDay + 3600 * second, 0.000001))
         let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 0), source: .unsynced, uncertainty: nil)
         // Then PPS carried an hour (0.360001 s) beats GPS at the instant (0.5 s)
-        #expect(track.backfill(instant: 50 * second, stored: stored)?.source == .pps)
+        #expect(track.backfill(instant: 50 * second, stored: stored)?.better?.source == .pps)
     }
 
     @Test func unknownUncertaintyStaysUnknown() {
@@ -187,6 +187,146 @@ struct ClockTrackTests {
         track.add(sample(.gps, mono: 2 * second, utc: logDay + second, 0.5))
         track.add(sample(.unsynced, mono: 3 * second, utc: 0, nil))
         #expect(track.currentSample(now: 3 * second) == sample(.gps, mono: 2 * second, utc: logDay + second, 0.5))
+    }
+}
+
+/// One timeline per run: a time that jumps (a receiver's glitch, a rollover, a replay that
+/// loops) starts a new run, and no stamp is moved across it (#57).
+@Suite("The clock track across a jump in time")
+struct ClockTrackJumpTests {
+    /// GPS once a second from 100 s to 110 s on the log's day, then from 111 s to 120 s
+    /// 1,075 s later: a receiver's jump between two samples 1 s apart.
+    func jumped(by jump: Int64 = 1075) -> ClockTrack {
+        var track = ClockTrack(maxSampleAge: 10, interval: 60, driftPPM: 100)
+        for t in Int64(100)...120 {
+            track.add(sample(.gps, mono: t * second, utc: logDay + (t - 100) * second + (t > 110 ? jump * second : 0), 0.5))
+        }
+        return track
+    }
+
+    @Test func aTimeThatJumpsStartsANewRun() {
+        // Given GPS samples 1 s apart whose time jumps by 1,075 s between 110 s and 111 s
+        let track = jumped()
+        // Then the track keeps two runs: the first's ends, and the second's start
+        #expect(track.entries[.gps]?.map(\.sample.monotonicNanoseconds) == [100 * second, 110 * second, 111 * second])
+        #expect(track.entries[.gps]?.map(\.segment) == [0, 0, 1])
+    }
+
+    @Test func theJumpIsSaidInWords() {
+        // Given a run of GPS time to 110 s
+        var track = ClockTrack(maxSampleAge: 10, interval: 60, driftPPM: 100)
+        track.add(sample(.gps, mono: 110 * second, utc: logDay, 0.5))
+        // When the next sample, 1 s on, is 1,075 s on
+        let added = track.add(sample(.gps, mono: 111 * second, utc: logDay + 1076 * second, 0.5))
+        // Then it is a jump of +1,075 s where ±1.0001 s was possible
+        #expect(added.kept)
+        #expect(added.jump?.seconds == 1075)
+        #expect(added.jump?.allowed == 0.5 + 0.5 + 1.0 * 100 / 1e6)
+        #expect(added.jump?.sentence == "gps time jumped: it moved +1076.000 s while the monotonic clock moved +1.000 s, "
+                + "+1075.000 s off where at most ±1.000 s is possible; a new run starts, and no stamp is interpolated or carried across the jump")
+    }
+
+    @Test func aTimeThatRunsBackwardsStartsANewRun() {
+        // Given a replay that loops: 10 s of time, then the log's first second again
+        var track = ClockTrack(maxSampleAge: 10, interval: 60, driftPPM: 100)
+        track.add(sample(.gps, mono: 110 * second, utc: logDay + 10 * second, 0.5))
+        let added = track.add(sample(.gps, mono: 111 * second, utc: logDay, 0.5))
+        // Then it is a jump of −11 s
+        #expect(added.jump?.seconds == -11)
+        #expect(track.entries[.gps]?.map(\.segment) == [0, 1])
+    }
+
+    @Test func timeThatRunsWithinBothUncertaintiesIsOneRun() {
+        // Given two samples 1 s apart that differ by 0.9 s more than the monotonic clock moved (±0.5 s each)
+        var track = ClockTrack(maxSampleAge: 10, interval: 60, driftPPM: 100)
+        track.add(sample(.gps, mono: 110 * second, utc: logDay, 0.5))
+        let added = track.add(sample(.gps, mono: 111 * second, utc: logDay + 1_900_000_000, 0.5))
+        // Then they are one run
+        #expect(added.jump == nil)
+        #expect(track.latest[.gps]?.segment == 0)
+    }
+
+    @Test func smallStepsThatAddUpToAJumpStartANewRun() {
+        // Given GPS time that gains 0.6 s a second against the monotonic clock (each step within ±1 s)
+        var track = ClockTrack(maxSampleAge: 10, interval: 60, driftPPM: 100)
+        var jumps: [Int64] = []
+        for t in Int64(0)...4 {
+            if track.add(sample(.gps, mono: t * second, utc: logDay + t * 1_600_000_000, 0.5)).jump != nil { jumps.append(t) }
+        }
+        // Then the sample at 2 s, 1.2 s off the run's first, starts a new run, and so does the one at 4 s
+        #expect(jumps == [2, 4])
+    }
+
+    @Test func aSightBeforeTheJumpIsNeverInterpolatedAcrossIt() {
+        // Given the jump between 110 s and 111 s
+        let track = jumped()
+        // When a sight at 110.6 s is stamped from the track (nearer the sample after the jump)
+        let e = track.estimate(at: 110 * second + 600_000_000, from: .gps)
+        // Then it is carried from the last sample before the jump
+        #expect(e?.provenance?.method == .projected)
+        #expect(e?.provenance?.samples.map(\.monotonicNanoseconds) == [110 * second])
+        #expect(e?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 10 * second + 600_000_000))
+    }
+
+    @Test func aSightAfterTheJumpIsStampedFromTheRunAfterIt() {
+        let track = jumped()
+        let e = track.estimate(at: 115 * second, from: .gps)
+        #expect(e?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 15 * second + 1075 * second))
+    }
+
+    @Test func aRestampIsNeverMovedAcrossTheJump() {
+        // Given a sight at 110.6 s stamped live, carried 1.6 s from the sample at 109 s (±0.50016 s)
+        let track = jumped()
+        let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay + 10 * second + 600_000_000), source: .gps, uncertainty: 0.50016)
+        // When backfill looks at it
+        let restamp = track.backfill(instant: 110 * second + 600_000_000, stored: stored)
+        // Then the better stamp is carried from the sample before the jump: the sight keeps its time
+        #expect(restamp?.better?.utc == stored.utc)
+        #expect(restamp?.better?.provenance?.samples.map(\.monotonicNanoseconds) == [110 * second])
+    }
+
+    @Test func aRestampThatWouldMoveASightMoreThanItsUncertaintyIsRefused() {
+        // Given a sight stamped gps ±0.5 s at 50 s, and PPS (±1 µs) at 50 s saying 3 s later
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 100)
+        track.add(sample(.pps, mono: 50 * second, utc: logDay + 3 * second, 0.000001))
+        let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5)
+        // When backfill looks at it
+        let restamp = track.backfill(instant: 50 * second, stored: stored)
+        // Then it is refused, with the 3 s it would have moved
+        #expect(restamp == .refused(ClockTrack.project(sample(.pps, mono: 50 * second, utc: logDay + 3 * second, 0.000001),
+                                                       to: 50 * second, driftPPM: 100), moved: 3))
+    }
+
+    @Test func aRestampWithinTheOldUncertaintyIsTaken() {
+        // Given the same sight, and PPS saying 0.4 s later
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 100)
+        track.add(sample(.pps, mono: 50 * second, utc: logDay + 400_000_000, 0.000001))
+        let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5)
+        // Then it is re-stamped
+        #expect(track.backfill(instant: 50 * second, stored: stored)?.better?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 400_000_000))
+    }
+
+    @Test func aRefusedBestGivesWayToTheNextBestWithinTheOldUncertainty() {
+        // Given PPS 3 s off and a system clock (±1 ms) 0.2 s off, for a gps ±0.5 s stamp
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 100)
+        track.add(sample(.pps, mono: 50 * second, utc: logDay + 3 * second, 0.000001))
+        track.add(sample(.system, mono: 50 * second, utc: logDay + 200_000_000, 0.001))
+        let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5)
+        // Then the system clock's stamp is taken
+        #expect(track.backfill(instant: 50 * second, stored: stored)?.better?.source == .system)
+    }
+
+    @Test func aRestoredTrackStillSeesAJumpFromItsLastRun() {
+        // Given a run saved earlier in this boot, to 110 s
+        var first = ClockTrack(maxSampleAge: 10, interval: 60, driftPPM: 100)
+        gpsRun(&first, from: 100, to: 110)
+        var track = ClockTrack(maxSampleAge: 10, interval: 60, driftPPM: 100)
+        track.restore(first.takeUnsaved())
+        // When a sample 5 s after its last kept one (100 s) is 30 s off
+        #expect(track.latest[.gps]?.sample.monotonicNanoseconds == 100 * second)
+        let added = track.add(sample(.gps, mono: 105 * second, utc: logDay + 35 * second, 0.5))
+        // Then it is a jump
+        #expect(added.jump != nil)
     }
 }
 

@@ -23,6 +23,54 @@ struct GPSHonestyTests {
         #expect(core.status(now: 12 * second).fix?.lost?.mode == 1)
     }
 
+    @Test func aNoFixReportStopsGPSTimeAtOnce() {
+        // Given a core stamping from GPS time to 10 s
+        var core = startedCore()
+        // When gpsd reports mode 1 at 10.5 s, and a press comes at 11 s (GPS's last sample is 1 s old)
+        _ = core.handle(.noFix(mode: 1, at: 10 * second + 500_000_000))
+        let clock = sample(.unsynced, mono: 11 * second, utc: 99 * second, nil)
+        let sight = core.handle(.input(keyDown(11 * second), clock: clock)).inserts.first
+        // Then the press is not stamped from gps, and status publishes no gps sample
+        #expect(sight?.estimate.source == .unsynced)
+        #expect(core.status(now: 11 * second).clock?.source == .unsynced)
+        // When GPS time comes again with a fix
+        _ = core.handle(.clock(sample(.gps, mono: 12 * second, utc: logDay + 12 * second, 0.5)))
+        // Then it counts again
+        #expect(core.handle(.input(keyDown(12 * second + 100_000_000), clock: nil)).inserts.first?.estimate.source == .gps)
+    }
+
+    @Test func aGpsdThatIsGoneStopsGPSTimeAtOnce() {
+        var core = startedCore()
+        _ = core.handle(.noFix(mode: 0, at: 10 * second + 500_000_000))
+        let clock = sample(.unsynced, mono: 11 * second, utc: 99 * second, nil)
+        #expect(core.handle(.input(keyDown(11 * second), clock: clock)).inserts.first?.estimate.source == .unsynced)
+    }
+
+    @Test func aJumpInGPSTimeIsLoggedInWords() {
+        // Given GPS time to 10 s
+        var core = startedCore()
+        // When the next second's sample is 1,075 s on
+        let said = core.handle(.clock(sample(.gps, mono: 11 * second, utc: logDay + 1086 * second, 0.5)))
+        // Then the jump is logged as a warning, in words
+        #expect(said.messages == ["gps time jumped: it moved +1076.000 s while the monotonic clock moved +1.000 s, +1075.000 s off where "
+                + "at most ±1.000 s is possible; a new run starts, and no stamp is interpolated or carried across the jump"])
+    }
+
+    @Test func aRefusedRestampIsLoggedOncePerSight() {
+        // Given a sight whose better stamp would move it 3 s, past its ±0.5 s
+        var core = startedCore()
+        let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5)
+        let candidate = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay + 3 * second), source: .pps, uncertainty: 0.000001)
+        let refused = RefusedRestamp(sight: 4, stored: stored, candidate: candidate, moved: 3)
+        // When the backfill reports it twice
+        let first = core.handle(.restampRefused([refused]))
+        let again = core.handle(.restampRefused([refused]))
+        // Then it is logged once, with the figures
+        #expect(first.messages == ["sight not re-stamped: the better stamp would move it +3.000 s (its stamp says ±0.500 s), more than "
+                + "its stated uncertainty, so one of the two clocks is wrong; the sight keeps its stamp"])
+        #expect(again.isEmpty)
+    }
+
     @Test("A listed position shows its fix's age from 2 s", arguments: [
         (nil as Double?, "27° 22'.84 S  153° 22'.84 E"), (0.25, "27° 22'.84 S  153° 22'.84 E"),
         (1.99, "27° 22'.84 S  153° 22'.84 E"), (2, "27° 22'.84 S  153° 22'.84 E (fix 2 s old)"),
@@ -41,7 +89,9 @@ struct GPSHonestyTests {
         _ = core.handle(.noFix(mode: 1, at: 10 * second + 500_000_000))
         var fresh = testFix
         fresh.receivedAt = at11
+        // gpsd's TPV with a fix carries its time too
         _ = core.handle(.fix(fresh))
+        _ = core.handle(.clock(sample(.gps, mono: 11 * second, utc: logDay + 11 * second, 0.5)))
         #expect(core.fix?.lost == nil)
         #expect(core.handle(.input(keyDown(11 * second), clock: nil)).inserts.first?.fixMode == 3)
     }

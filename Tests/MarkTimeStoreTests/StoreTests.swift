@@ -179,7 +179,7 @@ struct StoreTests {
         // When a PPS sample arrives and backfill runs
         let now = UTCTime(nanosecondsSinceEpoch: 100 * second)
         let changed = try db.backfill(bootID: "boot-a", now: now) { s in
-            track.backfill(instant: s.instant.nanoseconds, stored: s.estimate)
+            track.backfill(instant: s.instant.nanoseconds, stored: s.estimate)?.better
         }
         // Then only the first is re-stamped, keeping its first stamp and the correction time
         #expect(changed.map(\.id) == [1])
