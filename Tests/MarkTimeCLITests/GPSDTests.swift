@@ -245,6 +245,29 @@ struct GPSDTests {
         #expect(sight["monotonic_ns"] as? Int64 == mark["monotonic_ns"] as? Int64)
     }
 
+    @Test func aGpsdThatAcceptsButSaysNothingIsNotCalledConnected() throws {
+        // Given gpsd hung (SIGSTOP) before the daemon starts: the kernel still accepts its connections
+        let gps = try FakeGPS(folder: cli.folder)
+        defer { gps.kill() }
+        let pid = try #require(gps.gpsdPID)
+        kill(pid, SIGSTOP)
+        defer { kill(pid, SIGCONT) }
+
+        // When the daemon connects, and finds it silent
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        #expect(try eventually(within: 30) { (try status()["gpsd"] as? String)?.hasPrefix("silent for ") == true }, "\(daemon.log)")
+
+        // Then it said it was waiting for a first report, and never that gpsd reports
+        #expect(daemon.log.contains("connected to gpsd; waiting for its first report"), "\(daemon.log)")
+        #expect(!daemon.log.contains("gpsd reports"), "\(daemon.log)")
+
+        // When gpsd runs again, it is connected once it reports
+        kill(pid, SIGCONT)
+        #expect(try eventually(within: 30) { try status()["gpsd"] as? String == "connected \(gps.address)" }, "\(daemon.log)")
+        #expect(daemon.log.contains("gpsd reports"), "\(daemon.log)")
+    }
+
     @Test func anAbsentGpsdLeavesAQuietRunningDaemon() throws {
         // Given nothing listening on port 1
         let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
