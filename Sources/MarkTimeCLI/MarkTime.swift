@@ -42,7 +42,7 @@ public struct MarkTime: AsyncParsableCommand {
                   let first = lines.first, first.contains("Missing expected argument") || first.contains("Unknown option")
             else { fail(error) }
             lines[0] += ": '\(word)' was read as an option; an id or a count is a whole number from 1 up, and a negative value goes after its option (--ie -1.5)"
-            FileHandle.standardError.write(Data((lines.map { Text.escaped($0) }.joined(separator: "\n") + "\n").utf8))
+            FileHandle.standardError.write(Data((cutLongValues(lines.map { Text.escaped($0) }.joined(separator: "\n")) + "\n").utf8))
             Foundation.exit(exitCode(for: error).rawValue)
         }
         do {
@@ -59,10 +59,23 @@ public struct MarkTime: AsyncParsableCommand {
         let code = exitCode(for: error)
         guard code != .success else { exit(withError: error) }
         let lines = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map { Text.escaped($0) }
-        var text = lines.joined(separator: "\n")
+        var text = cutLongValues(lines.joined(separator: "\n"))
         if !text.hasSuffix("\n") { text += "\n" }
         FileHandle.standardError.write(Data(text.utf8))
         Foundation.exit(code.rawValue)
+    }
+
+    /// `text` with each word of the command line longer than 80 characters that it echoes
+    /// cut as `Text.shown` cuts it: a refusal names a 10,000-character value, it does not
+    /// print it back whole.
+    static func cutLongValues(_ text: String) -> String {
+        var text = text
+        for word in Set(CommandLine.arguments.dropFirst()) where word.count > 80 {
+            for form in [word, Text.escaped(word)] where text.contains(form) {
+                text = text.replacingOccurrences(of: form, with: Text.shown(word))
+            }
+        }
+        return text
     }
 
     /// `-1`, `-0.5`: a word ArgumentParser takes for an option.

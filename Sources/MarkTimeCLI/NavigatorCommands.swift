@@ -204,10 +204,14 @@ extension MarkTime {
             discussion: """
                 Noon is when the Sun's LHA is 0° at the ship: on the DR's local date, at --position (default: the \
                 daemon's GPS fix), carried along --course and --speed from --at when given. With sights (IDs): one \
-                sight gives the latitude from its Ho on the meridian; three or more around noon give it from the \
-                highest Ho of the run (a parabola fitted to Ho against time). Latitude = zenith distance (90° − Ho) \
-                named opposite to the body's bearing, plus the declination; the body bears south when its \
-                declination is south of the DR's latitude.
+                sight gives the latitude from its Ho reduced to the meridian from the DR (Ho + Hc on the meridian − \
+                Hc at the sight, at the DR's latitude): only while the body's altitude changes by under 1' a minute \
+                of time, so that 15' of longitude in the DR moves the latitude by under 1'; a sight farther from the \
+                meridian is refused with how far it is and the limit. Three or more around noon give the latitude \
+                from the highest Ho of the run (a parabola fitted to Ho against time). Latitude = zenith distance \
+                (90° − Ho) named opposite to the body's bearing, plus the declination; the body bears south when its \
+                declination is south of the DR's latitude. A meridian altitude above 85° is warned of: near the \
+                zenith the altitude is no parabola in time.
 
                 Examples:
                   marktime noon --position "30 31 N 76 47 W" --at 2006-10-26T12:00:00Z
@@ -230,14 +234,17 @@ extension MarkTime {
         var format: Format = .table
 
         func run() async throws {
-            let sights = ids.isEmpty ? [] : try ids.map { try store.openForReading().sight(id: $0).sight }.sorted { $0.estimate.utc < $1.estimate.utc }
+            let sights = ids.isEmpty ? [] : try store.openForReading().sights(ids: ids).sorted { $0.estimate.utc < $1.estimate.utc }
             let position = try where_.position.map { try Position.parse($0) } ?? sights.lazy.compactMap(workedFrom).first
                 ?? where_.resolve(store, required: true)!
             let utc = try at.map { try UTCTime.read($0, what: "--at").time } ?? sights.first?.estimate.utc ?? wallClock()
-            guard let noon = MeridianPassage.localApparentNoon(DeadReckoning(position, at: utc, course: run.course ?? 0, knots: run.speed ?? 0)) else {
+            let dr = DeadReckoning(position, at: utc, course: run.course ?? 0, knots: run.speed ?? 0)
+            guard let noon = MeridianPassage.localApparentNoon(dr) else {
                 throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
             }
-            var latitude: (utc: UTCTime, ho: Double, dec: Double, lat: Double, body: Body, from: String)?
+            var times = [SkyTime(noon.utc)!]
+            var flags: [ReductionFlag] = []
+            var latitude: (utc: UTCTime, ho: Double, dec: Double, lat: Double, body: Body, from: String, reduction: MeridianReduction?)?
             if !sights.isEmpty {
                 let reduced: [ReducedSight]
                 do { reduced = try sights.map { s throws(Unreducible) in try ReducedSight(s) } } catch {
@@ -245,10 +252,18 @@ extension MarkTime {
                 }
                 let bodies = Set(reduced.map(\.body.name))
                 guard bodies.count == 1 else { throw InputError(SightAverage.Failure.mixedBodies(bodies.sorted()).description) }
+                times += reduced.map { SkyTime($0.utc)! }
                 let at: (utc: UTCTime, ho: Double), from: String
+                var reduction: MeridianReduction?
                 if reduced.count == 1 {
-                    at = (reduced[0].utc, reduced[0].ho)
-                    from = "sight \(reduced[0].id.map(String.init) ?? "?")"
+                    // One sight: reduced to the meridian from the DR, while the rule holds.
+                    let r = reduced[0]
+                    let e = Almanac.entry(r.body, at: SkyTime(r.utc)!)
+                    let m = MeridianReduction(gha: e.gha, declination: e.declination, dr: dr.position(at: r.utc))
+                    guard m.holds else { throw InputError(Self.notMeridian(r, m)) }
+                    reduction = m
+                    at = (r.utc, r.ho + m.correction / 60)
+                    from = "sight \(r.id.map(String.init) ?? "?")"
                 } else {
                     guard let top = MeridianPassage.maximum(of: reduced.map { ($0.utc, $0.ho) }) else {
                         throw InputError("the run has no highest point within it (it does not rise and fall): take sights from before noon until the altitude falls")
@@ -256,10 +271,12 @@ extension MarkTime {
                     at = top
                     from = "the highest of \(reduced.count) sights"
                 }
+                if let warning = MeridianPassage.nearZenith(at.ho) { flags.append(ReductionFlag(.highAltitude, warning)) }
                 let dec = Almanac.entry(reduced[0].body, at: SkyTime(at.utc)!).declination
                 let lat = MeridianPassage.latitude(ho: at.ho, declination: dec, bearsSouth: dec < position.latitude)
-                latitude = (at.utc, at.ho, dec, lat, reduced[0].body, from)
+                latitude = (at.utc, at.ho, dec, lat, reduced[0].body, from, reduction)
             }
+            flags += deltaTFlags(times)
             switch format {
             case .json:
                 print(JSON.object([
@@ -267,17 +284,44 @@ extension MarkTime {
                     ("meridian", latitude.map { l in
                         .object([("body", .string(l.body.name)), ("utc", .string(l.utc.iso8601)), ("ho_deg", .number(l.ho)),
                                  ("dec_deg", .number(l.dec)), ("latitude", .number(l.lat)), ("latitude_ddm", .string(Position.ddm(l.lat, positive: "N", negative: "S"))),
-                                 ("from", .string(l.from))])
+                                 ("from", .string(l.from)), ("minutes_from_meridian", .from(l.reduction?.minutesFromMeridian)),
+                                 ("reduction_arcmin", .from(l.reduction?.correction)), ("rate_arcmin_per_min", .from(l.reduction?.rate)),
+                                 ("limit_min", .from(l.reduction?.limit))])
                     } ?? .null),
+                    ("flags", flagsJSON(flags)),
                 ]).render())
             case .table:
                 print("Local apparent noon: \(noon.utc.iso8601) at \(noon.position.ddm)")
                 if let l = latitude {
                     print("\(l.body.name) on the meridian at \(l.utc.sightTimeOfDay) (\(l.from)): Ho \(SextantAngle.format(l.ho)), Dec \(declinationText(l.dec))")
+                    if let m = l.reduction, abs(m.minutesFromMeridian) >= 0.05 {
+                        print(String(format: "Reduced to the meridian: %+.1f' for %@ %@ the passage at the DR (the altitude changing %.1f' a minute; "
+                            + "a sight is reduced while it changes under %@' a minute)", m.correction, Self.duration(abs(m.minutesFromMeridian)),
+                            m.minutesFromMeridian < 0 ? "before" : "after", m.rate, Position.plain(MeridianReduction.maximumRate)))
+                    }
                     print("Latitude: \(Position.ddm(l.lat, positive: "N", negative: "S"))  (90° − Ho \(l.dec < position.latitude ? "+" : "−") … = zenith distance "
                         + "\(SextantAngle.format(90 - l.ho)) \(l.dec < position.latitude ? "N" : "S") of the body, plus the declination)")
                 }
+                for f in flags { print(f.message) }
             }
+        }
+
+        /// Why a sight is too far from the meridian to be reduced to it, with how far and the limit.
+        static func notMeridian(_ r: ReducedSight, _ m: MeridianReduction) -> String {
+            let id = r.id.map(String.init) ?? "?"
+            let when = "\(duration(abs(m.minutesFromMeridian))) \(m.minutesFromMeridian < 0 ? "before" : "after") the \(r.body.name)'s meridian passage at the DR"
+            let limit = m.limit.map { "within \(duration($0)) of the passage here" } ?? "nearer the passage"
+            return "sight \(id) was taken \(when), where its altitude changed \(String(format: "%.1f", m.rate))' a minute: a meridian sight is taken while it "
+                + "changes under \(Position.plain(MeridianReduction.maximumRate))' a minute (so that 15' of longitude in the DR moves the latitude under 1'), "
+                + "\(limit); reduce it as a line of position with `marktime fix`, or give a sight taken nearer noon"
+        }
+
+        /// `2 h 59 min`, `30 min 10 s`, `45 s`.
+        static func duration(_ minutes: Double) -> String {
+            let seconds = Int((minutes * 60).rounded())
+            if seconds >= 3600 { return "\(seconds / 3600) h \(seconds % 3600 / 60) min" }
+            if seconds >= 60 { return "\(seconds / 60) min \(seconds % 60) s" }
+            return "\(seconds) s"
         }
     }
 
@@ -288,8 +332,11 @@ extension MarkTime {
             discussion: """
                 The Nautical Almanac gives Lat = Ho − 1° + a0 + a1 + a2 from its Polaris tables. marktime solves the \
                 same triangle exactly from Polaris's place at the time (the tables' source) and prints the sum the \
-                three corrections would make, with the almanac's own formula beside it. Give a sight of Polaris \
-                (its Ho from its Hs), or --ho, --at and --position for hand work.
+                three corrections would make, with the almanac's own formula beside it (its tables cover 0° to 68° N). \
+                Give a sight of Polaris (its Ho from its Hs), or --ho, --at and --position for hand work. Polaris is \
+                below the horizon south of about 0° 38' S: a DR there is refused. Within a degree or so of the pole two \
+                latitudes see Polaris at one Ho (it bears north from one, south from the other): the one whose \
+                bearing is nearer --zn is given when it is given, else the one nearer the DR, and the other with its bearing.
 
                 Examples:
                   marktime polaris 52
@@ -308,8 +355,19 @@ extension MarkTime {
         @Option(help: "UTC of the observation (with --ho).")
         var at: String?
 
+        @Option(parsing: .unconditional, help: "Polaris's true bearing as seen, roughly (000 or 180): near the pole, it chooses between the two latitudes that fit.",
+                transform: decimal)
+        var zn: Double?
+
         @Option(help: "Output: table or json.")
         var format: Format = .table
+
+        func validate() throws {
+            if let zn, !(0..<360).contains(zn) { throw ValidationError("--zn must be 0 to 359.9 degrees, not \(Position.plain(zn))") }
+            if let id, observed != nil || at != nil {
+                throw ValidationError("give a sight of Polaris (`marktime polaris \(id)`) or --ho with --at, not both: a sight carries its own Ho and time")
+            }
+        }
 
         func run() async throws {
             let polaris = Body(named: "Polaris")!
@@ -321,10 +379,10 @@ extension MarkTime {
                 }
                 let r: ReducedSight
                 do { r = try ReducedSight(sight) } catch { throw InputError("sight \(id) cannot be reduced: \(error.description)") }
-                (ho, utc, near) = (r.ho, r.utc, r.assumedPosition)
+                (ho, utc, near) = (r.ho, r.utc, try where_.position.map(Position.parse) ?? r.assumedPosition)
             } else {
                 guard let text = observed else { throw InputError("give a sight of Polaris (`marktime polaris ID`), or --ho with --at and --position") }
-                ho = try SextantAngle.parse(text)
+                ho = try SextantAngle.altitude(text, option: "--ho")
                 guard let at else { throw InputError("--ho needs --at: the UTC of the observation") }
                 utc = try UTCTime.read(at, what: "--at").time
                 near = try where_.resolve(store, required: true)!
@@ -333,23 +391,42 @@ extension MarkTime {
                 throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
             }
             let e = Almanac.entry(polaris, at: time)
-            guard let p = PolarisLatitude(ho: ho, gha: e.gha, declination: e.declination, near: near) else {
+            if let hc = PolarisLatitude.belowHorizon(gha: e.gha, declination: e.declination, at: near) {
+                throw InputError("Polaris is below the horizon at \(near.ddm) (Hc \(SextantAngle.format(hc))): it is seen only north of about 0° 38' S; "
+                    + "check the position (--position, or the sight's DR)")
+            }
+            guard let p = PolarisLatitude(ho: ho, gha: e.gha, declination: e.declination, near: near, bearing: zn) else {
                 throw InputError("no latitude sees Polaris at Ho \(SextantAngle.format(ho)) at that time: check Ho")
             }
+            let flags = deltaTFlags([time])
+            let ddm = { (lat: Double) in Position.ddm(lat, positive: "N", negative: "S") }
             switch format {
             case .json:
                 print(JSON.object([
                     ("utc", .string(utc.iso8601)), ("ho_deg", .number(ho)), ("lha_deg", .number(p.lha)), ("dec_deg", .number(e.declination)),
                     ("correction_deg", .number(p.correction)), ("latitude", .number(p.latitude)),
-                    ("latitude_ddm", .string(Position.ddm(p.latitude, positive: "N", negative: "S"))), ("almanac_formula_latitude", .number(p.almanacFormula)),
+                    ("latitude_ddm", .string(ddm(p.latitude))), ("zn_deg", .number(p.azimuth)),
+                    ("almanac_formula_latitude", p.formulaHolds ? .number(p.almanacFormula) : .null),
+                    ("other_latitude", .from(p.alternative?.latitude)), ("other_zn_deg", .from(p.alternative?.azimuth)),
+                    ("flags", flagsJSON(flags)),
                 ]).render())
             case .table:
                 print("Polaris at \(utc.iso8601) from \(near.ddm): LHA \(SextantAngle.format(p.lha)), Dec \(declinationText(e.declination))")
                 print("  Ho                  \(SextantAngle.format(ho))")
                 print("  − 1°                \(SextantAngle.format(ho - 1))")
                 print(String(format: "  + a0 + a1 + a2      %@ (exact)", SextantAngle.format(p.correction)))
-                print("  Latitude            \(Position.ddm(p.latitude, positive: "N", negative: "S"))")
-                print("  (the almanac's formula: \(Position.ddm(p.almanacFormula, positive: "N", negative: "S")))")
+                print("  Latitude            \(ddm(p.latitude))")
+                if p.formulaHolds {
+                    print("  (the almanac's formula: \(ddm(p.almanacFormula)))")
+                } else {
+                    print("  (the almanac's tables and formula stop at \(Int(PolarisLatitude.tableLatitudes.upperBound))° N: the exact solution alone holds here)")
+                }
+                if let other = p.alternative {
+                    let zn = { (z: Double) in String(format: "%03.0f°", z.rounded().truncatingRemainder(dividingBy: 360)) }
+                    print("Two latitudes see Polaris at this Ho: \(ddm(p.latitude)) with it bearing \(zn(p.azimuth)), and \(ddm(other.latitude)) with it bearing "
+                        + "\(zn(other.azimuth)); the one nearer \(self.zn == nil ? "the DR" : "--zn") is given" + (self.zn == nil ? ": give --zn with the bearing seen to choose" : ""))
+                }
+                for f in flags { print(f.message) }
             }
         }
     }
@@ -403,7 +480,7 @@ extension MarkTime {
             var altitudeSeen: Double, utc: UTCTime, from: Position
             if let id {
                 let sight = try store.openForReading().sight(id: id).sight
-                guard let hs = try altitude.map(SextantAngle.parse) ?? sight.hs else {
+                guard let hs = try altitude.map({ text throws(InputError) in try SextantAngle.altitude(text, option: "--altitude") }) ?? sight.hs else {
                     throw InputError("sight \(id) has no Hs: give --altitude, or `marktime sight edit \(id) --hs`")
                 }
                 guard let p = try where_.position.map(Position.parse) ?? workedFrom(sight) else {
@@ -412,7 +489,7 @@ extension MarkTime {
                 (altitudeSeen, utc, from) = (hs, sight.estimate.utc, p)
             } else {
                 guard let text = altitude else { throw InputError("give a sight (`marktime identify ID --zn 235`), or --altitude with --zn") }
-                altitudeSeen = try SextantAngle.parse(text)
+                altitudeSeen = try SextantAngle.altitude(text, option: "--altitude")
                 utc = try at.map { try UTCTime.read($0, what: "--at").time } ?? wallClock()
                 from = try where_.resolve(store, required: true)!
             }
@@ -420,6 +497,7 @@ extension MarkTime {
                 throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
             }
             let list = BodyIdentification.candidates(altitude: altitudeSeen, azimuth: zn, at: time, from: from, within: radius)
+            let flags = deltaTFlags([time])
             if name, let id, let best = list.first {
                 _ = try store.open().edit(id: id, try SightEdit(SightEditText(body: best.body.name)), now: try wallClock())
             }
@@ -432,6 +510,7 @@ extension MarkTime {
                         .object([("body", .string(c.body.name)), ("hc_deg", .number(c.altitude)), ("zn_deg", .number(c.azimuth)),
                                  ("distance_deg", .number(c.distance)), ("magnitude", .from(c.magnitude))])
                     })),
+                    ("flags", flagsJSON(flags)),
                 ]).render())
             case .table:
                 guard !list.isEmpty else {
@@ -446,6 +525,7 @@ extension MarkTime {
                 }
                 print(table.render())
                 if name, let id, let best = list.first { print("Sight \(id) is now named \(best.body.name).") }
+                for f in flags { print(f.message) }
             }
         }
     }

@@ -113,6 +113,9 @@ func logToStandardError() {
 /// exist, one the user may not write in, a full disk, or the system's own reason.
 /// `example` is a file name to suggest inside a folder.
 func cannotWrite(_ path: String, _ error: any Error, example: String = "out") -> InputError {
+    guard !path.trimmingWhitespace().isEmpty else {
+        return InputError("the output file's name is empty: give a file, e.g. \(example), or - for standard output")
+    }
     let folder: String = {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
@@ -126,6 +129,8 @@ func cannotWrite(_ path: String, _ error: any Error, example: String = "out") ->
         return InputError("cannot write \(path): it is a folder; give a file name, e.g. \(path.hasSuffix("/") ? path : path + "/")\(example)")
     case .tooManySymbolicLinkLevels?:
         return InputError("cannot write \(path): its symbolic links go round in a loop; give another file")
+    case .noSuchAddressOrDevice?:
+        return InputError("cannot write \(path): it is a FIFO (named pipe) that no program is reading; start its reader first, or choose a file")
     case .noSpace?:
         return InputError("cannot write \(path): the disk holding \(folder) is full; free space on it (`df -h \(folder)` shows it), or choose another disk")
     case .permissionDenied?, .readOnlyFileSystem?:

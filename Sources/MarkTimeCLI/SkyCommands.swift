@@ -34,6 +34,17 @@ func skyTime(_ at: String?) throws -> (UTCTime, SkyTime) {
     return (utc, time)
 }
 
+/// The ΔT flag of the latest of these almanac instants (UT1's uncertainty grows with time),
+/// when it is past the measured table: every answer worked from the almanac says it.
+func deltaTFlags(_ times: [SkyTime]) -> [ReductionFlag] {
+    times.map(\.ut1Uncertainty).max().flatMap { ReductionFlag.deltaT(ut1Uncertainty: $0) }.map { [$0] } ?? []
+}
+
+/// Flags in JSON, as `reduce` and `fix` give them.
+func flagsJSON(_ flags: [ReductionFlag]) -> JSON {
+    .array(flags.map { .object([("kind", .string($0.kind.rawValue)), ("message", .string($0.message))]) })
+}
+
 /// A declination as the almanac prints it: `N 21° 44'.7`.
 func declinationText(_ dec: Double) -> String { (dec < 0 ? "S " : "N ") + SextantAngle.format(abs(dec)) }
 
@@ -53,7 +64,7 @@ struct SightSelection: ParsableArguments {
     /// The chosen sights, oldest first; without IDs or `--since`, the newest `n` (before `--until`).
     func sights(_ store: StoreOptions, newest n: Int) throws -> [Sight] {
         let db = try store.openForReading()
-        if !ids.isEmpty { return try ids.map { try db.sight(id: $0).sight } }
+        if !ids.isEmpty { return try db.sights(ids: ids) }
         let query = SightQuery(limit: since == nil ? n : nil, since: try parseBound(since, upper: false, option: "--since"),
                                until: try parseBound(until, upper: true, option: "--until"))
         try query.check()
@@ -104,12 +115,14 @@ extension MarkTime {
             let e = Almanac.entry(body, at: time)
             let position = try where_.resolve(store, required: false)
             let c = position.map { Computed(gha: e.gha, declination: e.declination, latitude: $0.latitude, longitude: $0.longitude) }
+            let flags = deltaTFlags([time])
             switch format {
             case .json:
                 print(JSON.object([
                     ("body", .string(body.name)), ("utc", .string(utc.iso8601)), ("gha_deg", .number(e.gha)),
                     ("dec_deg", .number(e.declination)), ("sha_deg", .from(e.sha)), ("sd_arcmin", .number(e.semiDiameter)),
                     ("hp_arcmin", .number(e.horizontalParallax)), ("hc_deg", .from(c?.altitude)), ("zn_deg", .from(c?.azimuth)),
+                    ("flags", flagsJSON(flags)),
                 ]).render())
             case .table:
                 print("\(body.name) at \(utc.iso8601)")
@@ -121,6 +134,7 @@ extension MarkTime {
                 if let c, let position {
                     print("  from \(position.ddm): Hc \(SextantAngle.format(c.altitude))  Zn \(String(format: "%05.1f", c.azimuth))°")
                 }
+                for f in flags { print(f.message) }
             }
         }
 
@@ -128,16 +142,19 @@ extension MarkTime {
         func aries() throws {
             let (utc, _) = try skyTime(at)
             let instants = hourly ? Aries.hours(ofDayOf: utc) : [utc]
-            let rows = try instants.map { t throws -> (UTCTime, Double) in
+            let times = try instants.map { t throws -> (UTCTime, SkyTime) in
                 guard let time = SkyTime(t) else { throw InputError("\(t.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)") }
-                return (t, Almanac.ariesGHA(time))
+                return (t, time)
             }
+            let rows = times.map { ($0.0, Almanac.ariesGHA($0.1)) }
+            let flags = deltaTFlags(times.map(\.1))
             let position = try where_.resolve(store, required: false)
             let lha = { (gha: Double) in position.map { Aries.localHourAngle(gha: gha, longitude: $0.longitude) } }
             switch format {
             case .json:
                 let items = rows.map { t, gha in
-                    JSON.object([("body", .string("Aries")), ("utc", .string(t.iso8601)), ("gha_deg", .number(gha)), ("lha_deg", .from(lha(gha)))])
+                    JSON.object([("body", .string("Aries")), ("utc", .string(t.iso8601)), ("gha_deg", .number(gha)), ("lha_deg", .from(lha(gha))),
+                                 ("flags", flagsJSON(flags))])
                 }
                 print((hourly ? JSON.array(items) : items[0]).render())
             case .table:
@@ -145,6 +162,7 @@ extension MarkTime {
                 for (t, gha) in rows {
                     print("  \(t.iso8601)  GHA \(SextantAngle.format(gha))\(lha(gha).map { "  LHA \(SextantAngle.format($0))" } ?? "")")
                 }
+                for f in flags { print(f.message) }
             }
         }
     }
@@ -181,11 +199,16 @@ extension MarkTime {
             var (utc, time) = try skyTime(at)
             if let twilight {
                 guard let t = SunEvents.next(-6, rising: twilight == .morning, after: utc, from: position) else {
+                    if SkyTime(utc.adding(nanoseconds: 36 * 3_600_000_000_000)) == nil {
+                        throw InputError("the next 36 hours from \(utc.iso8601) run past the almanac's end (\(SkyTime.years.upperBound)-12-31), "
+                            + "so the next civil twilight cannot be found: give --at at least 36 hours before it")
+                    }
                     throw InputError("the Sun does not \(twilight == .morning ? "rise" : "set") through 6° below the horizon at \(position.ddm) in the next 36 hours (polar day or night)")
                 }
                 (utc, time) = try skyTime(t.iso8601)
             }
             let bodies = Almanac.visible(at: time, from: position)
+            let flags = deltaTFlags([time])
             switch format {
             case .json:
                 print(JSON.object([
@@ -194,6 +217,7 @@ extension MarkTime {
                         .object([("body", .string(b.body.name)), ("magnitude", .number((b.magnitude * 10).rounded() / 10)),
                                  ("hc_deg", .number(b.computed.altitude)), ("zn_deg", .number(b.computed.azimuth))])
                     })),
+                    ("flags", flagsJSON(flags)),
                 ]).render())
             case .table:
                 print("Sky at \(utc.iso8601) from \(position.ddm)")
@@ -203,6 +227,7 @@ extension MarkTime {
                                        String(format: "%05.1f°", b.computed.azimuth)])
                 }
                 print(bodies.isEmpty ? "Nothing above the horizon." : table.render())
+                for f in flags { print(f.message) }
             }
         }
     }
@@ -243,14 +268,22 @@ extension MarkTime {
         @Flag(help: "Reduce from an assumed position, as the sight reduction tables lay it out.")
         var assumed = false
 
-        @Option(help: "With --assumed: ho229 or pub249.")
-        var tables: SightTables = .ho229
+        @Option(name: .customLong("tables"), help: "With --assumed: ho229 (the default) or pub249.")
+        var tablesChosen: SightTables?
+
+        var tables: SightTables { tablesChosen ?? .ho229 }
 
         @Flag(help: "Replace each run of one body (within 10 minutes) by its average.")
         var average = false
 
         @Option(help: "Output: table or json.")
         var format: Format = .table
+
+        func validate() throws {
+            if let tablesChosen, !assumed {
+                throw ValidationError("--tables chooses the tables for --assumed: give both, e.g. `marktime reduce ID --assumed --tables \(tablesChosen.rawValue)`")
+            }
+        }
 
         func run() async throws {
             let limit = try config.settings().sight.interceptLimit
@@ -260,19 +293,23 @@ extension MarkTime {
             let results: [(Sight, Result<ReducedSight, Unreducible>)] = sights.map { s in
                 (s, Result { () throws(Unreducible) in try ReducedSight(s) })
             }
-            let reduced = results.compactMap { try? $0.1.get() }
-            let runs = Dictionary(uniqueKeysWithValues: zip(reduced.map(\.id), SightRun.residuals(reduced)))
+            // Each reduced sight's run residual, by its place in `results` (an average has no ID).
+            let reducedAt = results.indices.filter { (try? results[$0].1.get()) != nil }
+            let reduced = reducedAt.map { try! results[$0].1.get() }
+            var runs = [Double?](repeating: nil, count: results.count)
+            for (k, residual) in zip(reducedAt, SightRun.residuals(reduced)) { runs[k] = residual }
             switch format {
             case .json:
-                print(JSON.array(results.map { s, r in
-                    switch r {
+                print(JSON.array(results.enumerated().map { k, result in
+                    let (s, r) = result
+                    return switch r {
                     case .success(let x):
                         .object([
                             ("id", .from(x.id)), ("utc", .string(x.utc.iso8601)), ("body", .string(x.body.name)),
                             ("ho_deg", .number(x.ho)), ("hc_deg", .number(x.computed.altitude)), ("zn_deg", .number(x.computed.azimuth)),
                             ("intercept_nm", .number(x.intercept)), ("assumed", .string(x.assumed.rawValue)),
                             ("assumed_lat", .number(x.assumedPosition.latitude)), ("assumed_lon", .number(x.assumedPosition.longitude)),
-                            ("gps_error_arcmin", .from(x.gpsError)), ("run_residual_arcmin", .from(runs[x.id] ?? nil)),
+                            ("gps_error_arcmin", .from(x.gpsError)), ("run_residual_arcmin", .from(runs[k])),
                             ("ie", .number(x.corrections.index)), ("dip", .number(x.corrections.dip)),
                             ("refraction", .number(x.corrections.refraction)), ("sd", .number(x.corrections.semiDiameter)),
                             ("parallax", .number(x.corrections.parallax)), ("ob", .number(x.corrections.oblateness)),
@@ -290,7 +327,7 @@ extension MarkTime {
                 if results.isEmpty { print("No sights yet: press the button, or run `marktime mark`.") }
                 var table = TextTable(header: ["ID", "UTC", "BODY", "HO", "HC", "ZN", "INTERCEPT", "FROM", "GPS-ERR", "RUN"])
                 var failures: [String] = [], notes: [String] = []
-                for (s, r) in results {
+                for (k, (s, r)) in results.enumerated() {
                     switch r {
                     case .success(let x):
                         notes += x.flags(interceptLimit: limit).map { "sight \(x.id.map(String.init) ?? "?"): \($0.message)" }
@@ -299,7 +336,7 @@ extension MarkTime {
                             SextantAngle.format(x.computed.altitude), String(format: "%05.1f°", x.computed.azimuth),
                             String(format: "%.1f nm %@", abs(x.intercept), x.intercept >= 0 ? "toward" : "away"),
                             x.assumed.rawValue.uppercased(), x.gpsError.map { String(format: "%+.1f'", $0) } ?? "",
-                            (runs[x.id] ?? nil).map { String(format: "%+.1f'", $0) } ?? "",
+                            runs[k].map { String(format: "%+.1f'", $0) } ?? "",
                         ])
                     case .failure(let e):
                         failures.append("sight \(s.id.map(String.init) ?? "?") cannot be reduced: \(e.description)")

@@ -31,13 +31,22 @@ public struct ConfigFile: Sendable {
     /// reading that key fail; an unknown key (a typo) fails every command. `zoneExists`
     /// says whether the tz database knows a zone name.
     public func load(zoneExists: (String) -> Bool = { _ in true }) throws(ConfigError) -> Settings {
-        guard FileManager.default.fileExists(atPath: path) else { return Settings() }
-        // Checked before it is read: a FIFO would block, a huge file would fill memory.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+        // Checked before it is read: a FIFO would block, a huge file would fill memory. A
+        // symbolic link is followed to its file (/etc/marktime/config.toml kept elsewhere).
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            let reason = errno
+            var link = stat()
+            // No file (or a link to none yet): the defaults, as `config set` will make it.
+            guard lstat(path, &link) == 0, reason != ENOENT else { return Settings() }
+            throw ConfigError(reason == ELOOP
+                ? "config file \(path): its symbolic links go round in a loop; point the link at a file, or remove it to use the defaults"
+                : "cannot read config file \(path): \(String(cString: strerror(reason))); let this user read it, or give another with --config")
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
             throw ConfigError("config file \(path) is not a regular file; give a file with --config, or remove it to use the defaults")
         }
-        if let size = attributes?[.size] as? Int, size > Self.maximumSize {
+        if case let size = Int(info.st_size), size > Self.maximumSize {
             throw ConfigError("config file \(path) is \(size) bytes, more than a marktime config's \(Self.maximumSize): "
                 + "`marktime config list` shows what it needs; remove the file to use the defaults")
         }
@@ -146,7 +155,8 @@ public struct ConfigFile: Sendable {
         do {
             let url = URL(fileURLWithPath: path)
             try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try SideFile.replaceDurably(path, with: Array(text.utf8))
+            // Through a symbolic link to its file, which is replaced whole; the link stays.
+            try SideFile.writeOutput(path) { write in try write(Array(text.utf8)) }
         } catch {
             throw ConfigError("cannot write config file \(path): \(Files.reason(error)); check its permissions or use --config")
         }

@@ -23,6 +23,8 @@ public struct ConfigKey: Sendable {
         /// One level of an MQTT topic (an OwnTracks user or device): no `/`, `+`, `#` or
         /// control character, at most 64 characters.
         case topicLevel
+        /// An OwnTracks tracker id: two characters, as the apps show it on a map.
+        case trackerID
     }
 
     public let name: String
@@ -72,6 +74,11 @@ public struct ConfigKey: Sendable {
                 throw InputError("\(name) '\(Text.escaped(t))' is not one level of an MQTT topic: give 1 to 64 characters without /, + or #, e.g. boat")
             }
             return .string(t)
+        case .trackerID:
+            guard t.count == 2 else {
+                throw InputError("\(name) '\(Text.escaped(t))' is not two characters: OwnTracks shows a tracker id of two on its map, e.g. MT")
+            }
+            return .string(t)
         }
     }
 
@@ -94,7 +101,7 @@ public struct ConfigKey: Sendable {
     /// Checks a value read from the file: the right type and range.
     public func validate(_ value: ConfigValue, zoneExists: (String) -> Bool = { _ in true }) throws(InputError) -> ConfigValue {
         switch (kind, value) {
-        case (.bool, .bool), (.string, .string), (.zone, .string), (.address, .string), (.topicLevel, .string): return try parse(value.description, zoneExists: zoneExists)
+        case (.bool, .bool), (.string, .string), (.zone, .string), (.address, .string), (.topicLevel, .string), (.trackerID, .string): return try parse(value.description, zoneExists: zoneExists)
         case (.int, .int): return try parse(value.description)
         case (.double, .double), (.double, .int): return try parse(value.description)
         default: throw InputError("\(name) has the wrong type in the config file: \(help)")
@@ -157,7 +164,7 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "share.password_file", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "file holding the broker password, readable only by its owner (and group)"),
         ConfigKey(name: "share.user", kind: .topicLevel, defaultValue: .string("marktime"), help: "OwnTracks user: the boat publishes on owntracks/USER/DEVICE"),
         ConfigKey(name: "share.device", kind: .topicLevel, defaultValue: .string("boat"), help: "OwnTracks device, the last part of the topic"),
-        ConfigKey(name: "share.tid", kind: .string(allowEmpty: false), defaultValue: .string("MT"), help: "OwnTracks tracker id: two characters shown on friends' maps"),
+        ConfigKey(name: "share.tid", kind: .trackerID, defaultValue: .string("MT"), help: "OwnTracks tracker id: two characters shown on friends' maps"),
         ConfigKey(name: "share.interval_s", kind: .double(10...86400), defaultValue: .double(300), help: "publish the boat's position at least this often, in seconds"),
         ConfigKey(name: "share.min_move_m", kind: .double(1...100000), defaultValue: .double(100), help: "publish sooner when the boat has moved this far, in metres"),
     ]

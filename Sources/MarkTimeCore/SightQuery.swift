@@ -7,6 +7,19 @@ public struct SightQuery: Sendable {
         }
     }
 
+    /// Refuses a list of sight IDs that names one sight more than once: a sight counts once
+    /// in a reduction, an average or a fix (`average 4 4 4` would weigh one sight three times).
+    public static func checkDistinct(_ ids: [Int64]) throws(InputError) {
+        var seen: [Int64: Int] = [:]
+        for id in ids { seen[id, default: 0] += 1 }
+        let repeated = ids.filter { seen[$0]! > 1 }.reduce(into: [Int64]()) { if !$0.contains($1) { $0.append($1) } }
+        guard let first = repeated.first else { return }
+        let named = repeated.count == 1
+            ? "sight \(first) is given \(seen[first]! == 2 ? "twice" : "\(seen[first]!) times")"
+            : "sights \(repeated.prefix(5).map(String.init).joined(separator: ", "))\(repeated.count > 5 ? ", …" : "") are given more than once"
+        throw InputError("\(named): a sight counts once in a reduction, an average or a fix; give each ID once")
+    }
+
     /// Newest first, at most this many; `nil` for all.
     public var limit: Int?
     /// Inclusive lower bound on UTC.

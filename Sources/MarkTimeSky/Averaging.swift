@@ -42,24 +42,36 @@ public struct SightAverage: Hashable, Sendable {
         case tooFew(Int)
         case mixedBodies([String])
         case outsideAlmanac
+        /// The time asked for lies farther than `SightRun.window` from the run's first and last sights.
+        case atOutsideRun(at: UTCTime, first: UTCTime, last: UTCTime)
 
         public var description: String {
             switch self {
             case .tooFew(let n): "averaging needs two sights or more of one body, and there \(n == 1 ? "is 1" : "are \(n)")"
             case .mixedBodies(let names): "a run is of one body, and these sights are of \(names.joined(separator: ", ")): choose the sights of one"
             case .outsideAlmanac: "the sights' time is outside the almanac's years"
+            case .atOutsideRun(let at, let first, let last):
+                "the time to average to, \(at.iso8601), is not within \(Int(SightRun.window / 60)) minutes of the run (\(first.iso8601) to \(last.iso8601)): "
+                    + "the almanac's slope carries a run over minutes, not hours; give a time within the run, or leave it out for the kept sights' mean time"
             }
         }
     }
 
     /// Averages `run` (id, time, Hs in degrees) of `body`, seen from near `dr`, at `at`
-    /// (default: the mean time of the kept sights). Sights farther than `limit` arc-minutes
-    /// from the line are left out one at a time, the farthest first, while two remain.
+    /// (default: the mean time of the kept sights; within `SightRun.window` of the run, else
+    /// refused). Sights farther than `limit` arc-minutes from the line are left out one at a
+    /// time, the farthest first, while two remain.
     public init(_ run: [(id: Int64?, utc: UTCTime, hs: Double)], body: Body, near dr: Position, at: UTCTime? = nil,
                 limit: Double = Self.defaultLimit) throws(Failure) {
         guard run.count >= 2 else { throw .tooFew(run.count) }
         let ordered = run.sorted { $0.utc < $1.utc }
         let t0 = ordered[0].utc
+        if let at, let last = ordered.last?.utc {
+            let window = Int64(SightRun.window * 1e9)
+            guard at.nanosecondsSinceEpoch >= t0.nanosecondsSinceEpoch - window, at.nanosecondsSinceEpoch <= last.nanosecondsSinceEpoch + window else {
+                throw .atOutsideRun(at: at, first: t0, last: last)
+            }
+        }
         func minutes(_ t: UTCTime) -> Double { Double(t.nanosecondsSinceEpoch - t0.nanosecondsSinceEpoch) / 6e10 }
         let xs = ordered.map { minutes($0.utc) }, ys = ordered.map { $0.hs * 60 }
         let middle = t0.adding(nanoseconds: Int64(((xs.last! / 2) * 6e10).rounded()))

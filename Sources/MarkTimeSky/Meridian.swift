@@ -101,30 +101,149 @@ public enum MeridianPassage {
 
 /// The latitude from an observed altitude of Polaris, solved exactly from the star's place:
 /// the Nautical Almanac's Lat = Ho − 1° + a0 + a1 + a2 without the tables' rounding.
+///
+/// Within Polaris's polar distance of the pole two latitudes on the DR's meridian see it at
+/// the same altitude, one with Polaris bearing north and one (between the star and the
+/// pole) with it bearing south: the one whose bearing is nearer the bearing seen is taken
+/// when one is given, else the one nearer the DR; the other is given as `alternative`.
 public struct PolarisLatitude: Hashable, Sendable {
     /// Latitude, degrees north.
     public var latitude: Double
+    /// Polaris's bearing from `latitude` on the DR's meridian, degrees true.
+    public var azimuth: Double
     /// Polaris's LHA, degrees.
     public var lha: Double
     /// What the almanac's a0 + a1 + a2 add up to: latitude − (Ho − 1°), degrees.
     public var correction: Double
-    /// The almanac's own second-order formula (its tables' source), degrees, for comparison.
+    /// The almanac's own second-order formula (its tables' source), degrees, for comparison,
+    /// where its tables hold (`formulaHolds`); elsewhere the exact `latitude`.
     public var almanacFormula: Double
+    /// Whether the latitude is within the almanac's Polaris tables, 0° to 68° N: beyond them
+    /// its formula does not hold (at the pole its tan term is infinite).
+    public var formulaHolds: Bool
+    /// The other latitude that sees Polaris at this Ho, near the pole, with Polaris's bearing there.
+    public var alternative: Root?
 
-    /// From `ho` (degrees) with Polaris at `gha` and `declination`, seen near `dr`; nil when
-    /// no latitude gives that altitude (Ho out of Polaris's reach).
-    public init?(ho: Double, gha: Double, declination: Double, near dr: Position) {
+    public struct Root: Hashable, Sendable {
+        public var latitude: Double
+        public var azimuth: Double
+    }
+
+    /// The latitudes the almanac's Polaris tables cover.
+    public static let tableLatitudes = 0.0...68.0
+
+    /// From `ho` (degrees) with Polaris at `gha` and `declination`, seen near `dr` (bearing
+    /// `bearing` degrees true, roughly, when known); nil when no latitude gives that altitude
+    /// (Ho out of Polaris's reach).
+    public init?(ho: Double, gha: Double, declination: Double, near dr: Position, bearing seen: Double? = nil) {
         lha = normalized(gha + dr.longitude)
         let a = sin(radians(declination)), b = cos(radians(declination)) * cos(radians(lha))
         let r = (a * a + b * b).squareRoot(), phi = atan2(b, a)
         let s = sin(radians(ho)) / r
         guard abs(s) <= 1 else { return nil }
-        // sin(L + φ) = sin Ho / R: of the two roots, the one nearer the DR.
-        let roots = [asin(s) - phi, .pi - asin(s) - phi].map(degrees).filter { abs($0) <= 90 }
-        guard let best = roots.min(by: { abs($0 - dr.latitude) < abs($1 - dr.latitude) }) else { return nil }
+        func bearing(_ latitude: Double) -> Double {
+            Computed(gha: gha, declination: declination, latitude: latitude, longitude: dr.longitude).azimuth
+        }
+        func away(_ latitude: Double) -> Double {
+            guard let seen else { return abs(latitude - dr.latitude) }
+            let d = abs(normalized(bearing(latitude) - seen))
+            return min(d, 360 - d)
+        }
+        // sin(L + φ) = sin Ho / R: of the two roots, the one nearer the bearing seen, else the DR.
+        let roots = [asin(s) - phi, .pi - asin(s) - phi].map(degrees).filter { abs($0) <= 90 }.sorted { away($0) < away($1) }
+        guard let best = roots.first else { return nil }
         latitude = best
+        azimuth = bearing(best)
+        alternative = roots.dropFirst().first.flatMap { other in abs(other - best) < 1e-9 ? nil : Root(latitude: other, azimuth: bearing(other)) }
         correction = best - (ho - 1)
+        formulaHolds = Self.tableLatitudes.contains(best)
         let p = radians(90 - declination), h = radians(lha)
-        almanacFormula = ho - degrees(p * cos(h) - 0.5 * p * sin(p) * sin(h) * sin(h) * tan(radians(dr.latitude)))
+        almanacFormula = formulaHolds ? ho - degrees(p * cos(h) - 0.5 * p * sin(p) * sin(h) * sin(h) * tan(radians(dr.latitude))) : best
+    }
+
+    /// Polaris's altitude (Hc, degrees) at `dr` when it is below the horizon there (south of
+    /// about 0° 38′ S), where no sight of it can be taken; nil when it is up.
+    public static func belowHorizon(gha: Double, declination: Double, at dr: Position) -> Double? {
+        let hc = Computed(gha: gha, declination: declination, latitude: dr.latitude, longitude: dr.longitude).altitude
+        return hc < 0 ? hc : nil
+    }
+}
+
+/// A sight taken near the meridian, reduced to it from the DR: the altitude the body would
+/// have had on the meridian is Ho plus (Hc on the meridian − Hc at the sight), both worked
+/// at the DR's latitude with the declination at the sight (an ex-meridian reduction).
+///
+/// The rule: it holds while the body's altitude changes by at most `maximumRate` (1′) a
+/// minute of time at the sight, so that a DR 15′ out in longitude (a minute of time) moves
+/// the latitude by at most 1′. Farther from the meridian the sight is no meridian sight.
+public struct MeridianReduction: Hashable, Sendable {
+    /// Minutes of time from the body's meridian passage at the DR: negative before it (east).
+    public var minutesFromMeridian: Double
+    /// How fast the altitude changed at the sight, arc-minutes a minute of time.
+    public var rate: Double
+    /// Hc on the meridian − Hc at the sight, arc-minutes: added to Ho.
+    public var correction: Double
+    /// The minutes of time either side of the meridian passage within which the rate stays
+    /// under `maximumRate`; nil when it never reaches it (near the pole).
+    public var limit: Double?
+
+    /// The fastest change of altitude, arc-minutes a minute of time, at which a sight is
+    /// reduced to the meridian.
+    public static let maximumRate = 1.0
+
+    /// Whether the sight can be reduced to the meridian by this rule.
+    public var holds: Bool { rate <= Self.maximumRate }
+
+    /// A body at `gha` and `declination` (degrees) seen from `dr`.
+    public init(gha: Double, declination: Double, dr: Position) {
+        var t = normalized(gha + dr.longitude)
+        if t > 180 { t -= 360 }
+        // The body's hour angle grows 15° an hour; east of the meridian (t < 0) it is before the passage.
+        minutesFromMeridian = t * 4
+        let lat = dr.latitude
+        rate = Self.rate(t, latitude: lat, declination: declination)
+        let onMeridian = 90 - abs(lat - declination)
+        correction = (onMeridian - Computed(gha: t, declination: declination, latitude: lat, longitude: 0).altitude) * 60
+        // The first meridian angle at which the rate reaches the limit: steps of 0.1 min, then halved.
+        var lo = 0.0, found: Double?
+        while lo < 720 {
+            let hi = lo + 0.1
+            if Self.rate(hi / 4, latitude: lat, declination: declination) > Self.maximumRate {
+                var (a, b) = (lo, hi)
+                for _ in 0..<30 {
+                    let m = (a + b) / 2
+                    if Self.rate(m / 4, latitude: lat, declination: declination) > Self.maximumRate { b = m } else { a = m }
+                }
+                found = a
+                break
+            }
+            lo = hi
+        }
+        limit = found
+    }
+
+    /// |dh/dt| in arc-minutes a minute of time at meridian angle `t` degrees:
+    /// 15′ × cos L cos d sin t / cos h.
+    static func rate(_ t: Double, latitude: Double, declination: Double) -> Double {
+        let l = radians(latitude), d = radians(declination), h = radians(t)
+        let sinH = sin(l) * sin(d) + cos(l) * cos(d) * cos(h)
+        let cosAlt = (1 - min(1, sinH * sinH)).squareRoot()
+        let numerator = abs(cos(l) * cos(d) * sin(h))
+        guard cosAlt > 1e-12 else { return numerator > 1e-12 ? 15 : 0 }
+        return 15 * numerator / cosAlt
+    }
+}
+
+extension MeridianPassage {
+    /// A meridian altitude within this of the zenith is warned of: there the altitude
+    /// changes fast and is no parabola in time.
+    public static let zenithWarning = 5.0
+
+    /// The warning for a meridian altitude `ho` near the zenith; nil below 85°.
+    public static func nearZenith(_ ho: Double) -> String? {
+        guard ho > 90 - zenithWarning else { return nil }
+        return "Ho \(SextantAngle.format(ho)) on the meridian is within \(Int(zenithWarning))° of the zenith: there the altitude changes fast and "
+            + "is no parabola in time, so a meridian latitude may be minutes off (a run near 88° came out 9' off); "
+            + "prefer sights east and west of the zenith, plotted as circles, with `marktime fix`"
     }
 }

@@ -38,3 +38,15 @@ extension ReducedSight {
                 foot.offset(north: -halfLength * cos(d), east: -halfLength * sin(d)))
     }
 }
+
+extension SextantAngle {
+    /// Reads an altitude given by hand (`polaris --ho`, `identify --altitude`): written as
+    /// Hs is, and from 0° (the horizon) to 90° (the zenith), else refused naming `option`.
+    public static func altitude(_ text: String, option: String) throws(InputError) -> Double {
+        let value = try parse(text)
+        guard value <= 90 else {
+            throw InputError("\(option) \(format(value)) is above 90°: an altitude is from 0° on the horizon to 90° at the zenith; give one such as \"40 12.5\"")
+        }
+        return value
+    }
+}

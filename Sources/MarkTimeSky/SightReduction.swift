@@ -186,6 +186,7 @@ public struct ReducedSight: Hashable, Sendable {
             throw Unreducible(reasons: ["\(body.name) is below the horizon at the assumed position (Hc \(SextantAngle.format(computed.altitude)))"])
         }
         let (ho, corrections) = Observation.observed(reading, body: body, entry: entry, at: time, near: position)
+        if let why = Self.impossible(ho: ho, reading: reading, corrections: corrections) { throw Unreducible(reasons: [why]) }
         self.id = id
         self.body = body
         self.utc = utc
@@ -200,6 +201,18 @@ public struct ReducedSight: Hashable, Sendable {
         gpsError = gps.map { gps in
             Computed(gha: entry.gha, declination: entry.declination, latitude: gps.latitude, longitude: gps.longitude).intercept(observed: ho)
         }
+    }
+}
+
+extension ReducedSight {
+    /// Why an observed altitude cannot be: above 90° (past the zenith) or below 0° (under the
+    /// horizon); nil for one from 0° to 90°. No line of position comes from such an Ho.
+    static func impossible(ho: Double, reading: SextantReading, corrections: AltitudeCorrections) -> String? {
+        guard ho > 90 || ho < 0 else { return nil }
+        let from = "Hs \(SextantAngle.format(reading.hs)) with \(String(format: "%+.1f", corrections.total))' of corrections"
+        return ho > 90
+            ? "Ho \(SextantAngle.format(ho)) is above 90° (\(from)): no body stands past the zenith; check Hs, the limb and the index error"
+            : "Ho \(SextantAngle.format(ho)) is below the horizon (\(from)): dip and refraction take more than the sextant read; check Hs and the height of eye"
     }
 }
 
@@ -261,10 +274,20 @@ extension ReducedSight {
             flags.append(ReductionFlag(.largeIntercept, String(format: "intercept %.1f nm is over the %@ nm limit: check Hs, the body, "
                 + "the time and the %@ (sight.intercept_limit_nm)", abs(intercept), Position.plain(interceptLimit), assumed == .dr ? "DR" : "GPS position")))
         }
-        if ut1Uncertainty > 0.05 {
-            flags.append(ReductionFlag(.deltaT, String(format: "past the last measured ΔT (2026-10-01): UT1 is uncertain by ±%.1f s, "
-                + "±%.2f′ of GHA", ut1Uncertainty, ut1Uncertainty * 0.25)))
-        }
+        if let deltaT = ReductionFlag.deltaT(ut1Uncertainty: ut1Uncertainty) { flags.append(deltaT) }
         return flags
     }
+}
+
+extension ReductionFlag {
+    /// UT1 uncertain past the last measured ΔT, in seconds and minutes of GHA; nil within
+    /// the table. Every answer worked from the almanac at such a time carries it.
+    public static func deltaT(ut1Uncertainty: Double) -> ReductionFlag? {
+        guard ut1Uncertainty > 0.05 else { return nil }
+        return ReductionFlag(.deltaT, String(format: "past the last measured ΔT (2026-10-01): UT1 is uncertain by ±%.1f s, "
+            + "±%.2f′ of GHA", ut1Uncertainty, ut1Uncertainty * 0.25))
+    }
+
+    /// The ΔT flag of an almanac instant, when it has one.
+    public static func deltaT(at time: SkyTime) -> ReductionFlag? { deltaT(ut1Uncertainty: time.ut1Uncertainty) }
 }

@@ -47,16 +47,21 @@ public final class AppDatabase: Sendable {
 
     /// Opens the store at `path` for reading only, so that a user who may read the file but
     /// not write it can list and export. Migrations still pending are made first when the
-    /// file may be written; a path with no file yet reads as an empty store and creates
-    /// nothing.
+    /// file may be written; a path with no file yet, or an empty file, reads as an empty
+    /// store and creates nothing.
     public static func reading(path: String) throws(StoreError) -> AppDatabase {
         try checkPath(path)
-        guard FileManager.default.fileExists(atPath: path) else {
+        guard FileManager.default.fileExists(atPath: path), !isEmptyFile(path) else {
             let folder = (path as NSString).deletingLastPathComponent
             guard folder.isEmpty || FileManager.default.fileExists(atPath: folder) else {
                 throw .cannotOpen(path: path, reason: "there is no store: folder \(folder) does not exist; check --store or MARKTIME_STORE")
             }
-            do { return try inMemory() } catch { throw StoreError.wrap(error, path: path) }
+            // No file, or an empty one that no one has begun to make a store of: an empty
+            // store in memory under the file's name, and the file is left as it is (only a
+            // command that writes makes it a store).
+            do { return try AppDatabase(path: path, writer: DatabaseQueue(configuration: configuration())) } catch {
+                throw StoreError.wrap(error, path: path)
+            }
         }
         // A user who may write the store brings it up to date first (another process may be
         // creating it this moment; the writable open waits for that).
@@ -93,8 +98,17 @@ public final class AppDatabase: Sendable {
         return try DatabaseQueue(path: path, configuration: config)
     }
 
-    /// Refuses a path that is empty or a folder. A file that is not SQLite is refused by
-    /// SQLite's own open (`opening`); another program's SQLite file once open.
+    /// Whether `path` is a file of no bytes with no `-wal` beside it: no store yet, and
+    /// no process making one (SQLite writes the header when it turns on WAL).
+    static func isEmptyFile(_ path: String) -> Bool {
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 else { return false }
+        return !FileManager.default.fileExists(atPath: path + "-wal")
+    }
+
+    /// Refuses a path that is empty, a folder, a FIFO, device or socket, or a symbolic link
+    /// that goes round in a loop. A file that is not SQLite is refused by SQLite's own open
+    /// (`opening`); another program's SQLite file once open.
     ///
     /// It never opens the file itself: closing any descriptor on a file drops every POSIX
     /// lock this process holds on it, among them the shared lock of a connection already
@@ -107,10 +121,25 @@ public final class AppDatabase: Sendable {
         guard !path.hasSuffix("/") || path == "/" else {
             throw .cannotOpen(path: path, reason: "a store path cannot end with /; give the file, e.g. --store \(path.trimmingCharacters(in: ["/"]).isEmpty ? "marktime.sqlite" : "/" + path.trimmingCharacters(in: ["/"]))")
         }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
-        guard !isFolder.boolValue else {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            // A link whose target does not exist yet is a new store; one that loops is none.
+            if errno == ELOOP {
+                throw .cannotOpen(path: path, reason: "its symbolic links go round in a loop; point the link at the store file, or give another with --store")
+            }
+            return
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR:
             throw .cannotOpen(path: path, reason: "it is a folder; give the store file inside it, e.g. --store \((path as NSString).appendingPathComponent("marktime.sqlite"))")
+        default:
+            let kind = switch info.st_mode & S_IFMT {
+            case S_IFIFO: "a FIFO (named pipe)"
+            case S_IFSOCK: "a socket"
+            default: "a device"
+            }
+            throw .cannotOpen(path: path, reason: "it is \(kind), not a file: a store is a regular file; give one with --store, e.g. --store marktime.sqlite")
         }
     }
 

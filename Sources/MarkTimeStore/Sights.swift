@@ -47,6 +47,13 @@ extension AppDatabase {
         return (found.sight, found.archivedAtNs != nil)
     }
 
+    /// The sights with these IDs (current or archived), in the order given; an ID given
+    /// twice is refused (`SightQuery.checkDistinct`), and an unknown one named.
+    public func sights(ids: [Int64]) throws(StoreError) -> [Sight] {
+        do { try SightQuery.checkDistinct(ids) } catch { throw .refused(error.description) }
+        return try ids.map { id throws(StoreError) in try sight(id: id).sight }
+    }
+
     public func sights(_ query: SightQuery = SightQuery()) throws(StoreError) -> [Sight] {
         do { try query.check() } catch { throw .refused(error.description) }
         var (sql, arguments) = Self.range(query)

@@ -171,10 +171,13 @@ public enum SideFile {
 
     /// Writes a command's output file with what `body` writes. `-` is standard output; a
     /// symbolic link is followed to its target; a FIFO, a device or a socket is written
-    /// through as it is, never replaced; only a regular file (or a new one) is replaced
+    /// through as it is, never replaced (a FIFO that no program reads is refused at once,
+    /// ENXIO, rather than waited on); only a regular file (or a new one) is replaced
     /// durably (`replaceDurably`). A folder, or a path ending in `/`, is refused (EISDIR).
     public static func writeOutput<T>(_ path: String, _ body: (_ write: ([UInt8]) throws -> Void) throws -> T) throws -> T {
         if path == "-" { return try writeThrough(.standardOutput, name: "standard output", body) }
+        // An empty name would write `.tmp` in the working folder before failing.
+        guard !path.isEmpty else { throw SystemError("open ''", .noSuchFileOrDirectory) }
         guard !path.hasSuffix("/") else { throw SystemError("open \(path)", .isDirectory) }
         let target = try followLinks(path)
         var info = stat()
@@ -182,11 +185,20 @@ public enum SideFile {
             return try rewrite(target, permissions: [.ownerReadWrite, .groupRead, .otherRead], sync: true, body)
         }
         guard info.st_mode & S_IFMT != S_IFDIR else { throw SystemError("open \(path)", .isDirectory) }
+        // A FIFO is opened without waiting: with no program reading it the open fails at once
+        // (ENXIO) instead of blocking for ever; then it is written with the usual waits.
+        let fifo = info.st_mode & S_IFMT == S_IFIFO
         let fd: FileDescriptor
-        do { fd = try FileDescriptor.open(FilePath(target), .writeOnly, options: [.closeOnExec], retryOnInterrupt: true) } catch {
+        do {
+            fd = try FileDescriptor.open(FilePath(target), .writeOnly, options: fifo ? [.closeOnExec, .nonBlocking] : [.closeOnExec], retryOnInterrupt: true)
+        } catch {
             throw SystemError("open \(target)", error as? Errno ?? .ioError)
         }
         defer { try? fd.close() }
+        if fifo {
+            let flags = fcntl(fd.rawValue, F_GETFL)
+            _ = try systemCall("fcntl \(target)") { fcntl(fd.rawValue, F_SETFL, flags & ~O_NONBLOCK) }
+        }
         return try writeThrough(fd, name: target, body)
     }
 

@@ -5,7 +5,8 @@ import Testing
 
 /// One bad input: the arguments, the exit status, and the first line of standard error.
 /// In arguments, FOLDER, TEXTFILE and FOREIGN stand for a folder, a text file and another
-/// program's SQLite file; in the expected line `{dir}` stands for the test's folder.
+/// program's SQLite file, LOOPLINK for a symbolic link that points at itself and FIFOFILE
+/// for a FIFO that no program reads; in the expected line `{dir}` stands for the test's folder.
 struct BadInput: Sendable, CustomTestStringConvertible {
     var args: [String]
     var status: Int32
@@ -30,6 +31,8 @@ final class SeededStore: Sendable {
     init() throws {
         try Data("hello\n".utf8).write(to: URL(fileURLWithPath: folder + "/text.txt"))
         try FileManager.default.createDirectory(atPath: folder + "/folder", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: folder + "/loop", withDestinationPath: folder + "/loop")
+        guard mkfifo(folder + "/fifo", 0o600) == 0 else { throw POSIXError(.EEXIST) }
         let foreign = try DatabaseQueue(path: folder + "/foreign.db")
         try foreign.write { try $0.execute(sql: "CREATE TABLE foo (x); INSERT INTO foo VALUES (1)") }
         for args in [["config", "set", "home.zone", "Australia/Brisbane"], ["mark", "--note", "seed"],
@@ -47,7 +50,8 @@ final class SeededStore: Sendable {
     func run(_ args: [String]) throws -> CLI.Result {
         let real = args.map {
             $0.replacingOccurrences(of: "TEXTFILE", with: folder + "/text.txt").replacingOccurrences(of: "FOLDER", with: folder + "/folder")
-                .replacingOccurrences(of: "FOREIGN", with: folder + "/foreign.db")
+                .replacingOccurrences(of: "FOREIGN", with: folder + "/foreign.db").replacingOccurrences(of: "LOOPLINK", with: folder + "/loop")
+                .replacingOccurrences(of: "FIFOFILE", with: folder + "/fifo")
         }
         return try cli.run(real, storeFlag: false, environment: ["MARKTIME_STORE": cli.store])
     }
@@ -94,7 +98,8 @@ struct BadInputTableTests {
         #expect(Self.rows.count >= 150)
         let commands = Set(Self.rows.map { $0.args[0] })
         #expect(commands == ["mark", "now", "status", "sights", "sight", "export", "config", "beep", "daemon", "place", "where", "member", "anchor",
-                             "clock", "people", "task", "course", "grade", "day", "cal", "almanac", "sky", "reduce", "fix", "user", "web", "share"])
+                             "clock", "people", "task", "course", "grade", "day", "cal", "almanac", "sky", "reduce", "fix", "user", "web", "share",
+                             "average", "plot", "noon", "polaris", "identify"])
     }
 
     static let rows: [BadInput] = [
@@ -369,6 +374,28 @@ struct BadInputTableTests {
         BadInput(["mark", "--store", "FOREIGN"], 1, "Error: {dir}/foreign.db is another program's SQLite database (tables: foo), not a marktime store; marktime leaves it as it is: choose another file with --store"),
         BadInput(["place", "list", "--store", "FOREIGN"], 1, "Error: {dir}/foreign.db is another program's SQLite database (tables: foo), not a marktime store; marktime leaves it as it is: choose another file with --store"),
         BadInput(["task", "list", "--store", "FOREIGN"], 1, "Error: {dir}/foreign.db is another program's SQLite database (tables: foo), not a marktime store; marktime leaves it as it is: choose another file with --store"),
+        BadInput(["reduce", "1", "1", "1"], 1, "Error: sight 1 is given 3 times: a sight counts once in a reduction, an average or a fix; give each ID once"),
+        BadInput(["average", "1", "1"], 1, "Error: sight 1 is given twice: a sight counts once in a reduction, an average or a fix; give each ID once"),
+        BadInput(["fix", "1", "1"], 1, "Error: sight 1 is given twice: a sight counts once in a reduction, an average or a fix; give each ID once"),
+        BadInput(["plot", "1", "1"], 1, "Error: sight 1 is given twice: a sight counts once in a reduction, an average or a fix; give each ID once"),
+        BadInput(["noon", "1", "1"], 1, "Error: sight 1 is given twice: a sight counts once in a reduction, an average or a fix; give each ID once"),
+        BadInput(["reduce", "1", "--tables", "pub249"], 64, "Error: --tables chooses the tables for --assumed: give both, e.g. `marktime reduce ID --assumed --tables pub249`"),
+        BadInput(["polaris", "--ho", "20", "--at", "2026-02-01T03:00:00Z", "--position", "27 S 153 E"], 1, "Error: Polaris is below the horizon at 27° 00'.00 S  153° 00'.00 E (Hc -26° 51'.6): it is seen only north of about 0° 38' S; check the position (--position, or the sight's DR)"),
+        BadInput(["polaris", "1", "--ho", "50"], 64, "Error: give a sight of Polaris (`marktime polaris 1`) or --ho with --at, not both: a sight carries its own Ho and time"),
+        BadInput(["polaris", "--ho", "91", "--at", "2026-02-01T03:00:00Z", "--position", "50 N 4 W"], 1, "Error: --ho 91° 00'.0 is above 90°: an altitude is from 0° on the horizon to 90° at the zenith; give one such as \"40 12.5\""),
+        BadInput(["polaris", "--ho", "50", "--zn", "400", "--at", "2026-02-01T03:00:00Z", "--position", "50 N 4 W"], 64, "Error: --zn must be 0 to 359.9 degrees, not 400"),
+        BadInput(["identify", "--altitude", "91", "--zn", "100", "--position", "40 N 70 W"], 1, "Error: --altitude 91° 00'.0 is above 90°: an altitude is from 0° on the horizon to 90° at the zenith; give one such as \"40 12.5\""),
+        BadInput(["sky", "--twilight", "evening", "--at", "2060-12-31T20:00:00Z", "--position", "0 0"], 1, "Error: the next 36 hours from 2060-12-31T20:00:00.000Z run past the almanac's end (2060-12-31), so the next civil twilight cannot be found: give --at at least 36 hours before it"),
+        BadInput(["config", "set", "share.tid", "ABC"], 1, "Error: share.tid 'ABC' is not two characters: OwnTracks shows a tracker id of two on its map, e.g. MT (OwnTracks tracker id: two characters shown on friends' maps)"),
+        BadInput(["config", "set", "sound.volume", String(repeating: "7", count: 10_000)], 1, "Error: sound.volume takes a whole number from 0 to 100, not '" + String(repeating: "7", count: 72) + "… (10000 characters)' (beep volume in percent, 0-100)"),
+        BadInput(["export", "csv", "--output", ""], 1, "Error: the output file's name is empty: give a file, e.g. sights.csv, or - for standard output"),
+        BadInput(["export", "csv", "--output", "FIFOFILE"], 1, "Error: cannot write {dir}/fifo: it is a FIFO (named pipe) that no program is reading; start its reader first, or choose a file"),
+        BadInput(["sights", "--store", "LOOPLINK"], 1, "Error: cannot open store {dir}/loop: its symbolic links go round in a loop; point the link at the store file, or give another with --store"),
+        BadInput(["mark", "--store", "LOOPLINK"], 1, "Error: cannot open store {dir}/loop: its symbolic links go round in a loop; point the link at the store file, or give another with --store"),
+        BadInput(["status", "--store", "FIFOFILE"], 1, "Error: cannot open store {dir}/fifo: it is a FIFO (named pipe), not a file: a store is a regular file; give one with --store, e.g. --store marktime.sqlite"),
+        BadInput(["mark", "--store", "FIFOFILE"], 1, "Error: cannot open store {dir}/fifo: it is a FIFO (named pipe), not a file: a store is a regular file; give one with --store, e.g. --store marktime.sqlite"),
+        BadInput(["status", "--config", "LOOPLINK"], 1, "Error: config file {dir}/loop: its symbolic links go round in a loop; point the link at a file, or remove it to use the defaults"),
+        BadInput(["web", "--listen", "nohost.invalid:8080"], 1, "Error: cannot listen on 'nohost.invalid:8080': nohost.invalid is no address or name this machine can find (", prefix: true),
         BadInput(["mark", "--store", "/nonexistent/dir/s.sqlite"], 1, "Error: cannot open store /nonexistent/dir/s.sqlite: folder /nonexistent/dir does not exist; create it, or choose another store with --store"),
     ]
 }
