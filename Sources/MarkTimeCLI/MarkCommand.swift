@@ -33,7 +33,14 @@ extension MarkTime {
 
         func run() async throws {
             let settings = try config.settings()
-            let db = try store.open()
+            let db: AppDatabase
+            do { db = try store.open() } catch StoreError.busy(let path, let holders) {
+                // The store would not even open: the press is kept beside it, never lost.
+                let (reading, estimate) = try sharedClock(settings, nil)
+                try SightRecorder.keepUnopened(storePath: path, error: .busy(path: path, holders: holders), instant: reading.instant,
+                                               estimate: estimate, settings: settings, note: note, beeper: DaemonBeeper(store: path),
+                                               logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }))
+            }
             let published = try db.daemonStatus()
             let (reading, estimate) = try sharedClock(settings, published)
             let recorder = SightRecorder(store: db, beeper: DaemonBeeper(store: db.path), logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }),

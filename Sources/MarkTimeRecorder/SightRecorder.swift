@@ -70,23 +70,12 @@ public struct SightRecorder: Sendable {
                         lastError = error
                         actions += recording.failed(s, reason: "\(error)")
                     }
-                case .keepPending(let s):
-                    // Before the buzz: once it is heard, the press is on disk.
-                    do { try pendingPresses.append(s) } catch {
-                        // Neither the store nor the file beside it took the press: the store's
-                        // error is the one to put right.
-                        logger.critical("sight not stored and not kept", metadata: ["error": "\(error)", "store": "\(lastError.map { "\($0)" } ?? "")"])
-                        beeper?.play(.failure)
-                        throw lastError ?? error
-                    }
                 case .settlePending:
                     do { try pendingPresses.settle { (try? store.contains($0.instant)) ?? false } } catch {
                         logger.error("cannot settle the pending-presses file", metadata: ["error": "\(error)"])
                     }
-                case .beep(let tone):
-                    beeper?.play(tone)
-                case .log(let line):
-                    logger.log(level: line.level.swiftLog, "\(line.message)", metadata: line.metadata.mapValues { .string($0) })
+                case .keepPending, .beep, .log:
+                    try Self.perform(action, pendingPresses: pendingPresses, beeper: beeper, logger: logger, storeError: lastError)
                 }
             }
             if let stored { return stored }
@@ -98,6 +87,49 @@ public struct SightRecorder: Sendable {
 }
 
 extension SightRecorder {
+    /// Carries out a policy action that needs no store: keep the press in the pending
+    /// file, beep, log.
+    static func perform(_ action: Recording.Action, pendingPresses: PendingPresses, beeper: (any Beeper)?, logger: Logger,
+                        storeError: StoreError?) throws(StoreError) {
+        switch action {
+        case .keepPending(let s):
+            // Before the buzz: once it is heard, the press is on disk.
+            do { try pendingPresses.append(s) } catch {
+                // Neither the store nor the file beside it took the press: the store's
+                // error is the one to put right.
+                logger.critical("sight not stored and not kept", metadata: ["error": "\(error)", "store": "\(storeError.map { "\($0)" } ?? "")"])
+                beeper?.play(.failure)
+                throw storeError ?? error
+            }
+        case .beep(let tone):
+            beeper?.play(tone)
+        case .log(let line):
+            logger.log(level: line.level.swiftLog, "\(line.message)", metadata: line.metadata.mapValues { .string($0) })
+        case .insert, .settlePending:
+            break
+        }
+    }
+
+    /// `marktime mark` when the store at `storePath` would not even open (`error`: another
+    /// process held its write lock for the whole busy timeout, before this one could read
+    /// it): the press is made here, from `estimate`, and kept in the pending-presses file
+    /// under the one recording policy, for the daemon to land as soon as the store takes
+    /// writes. Throws `.keptPending` once it is kept, or `error` when the file would not take it either.
+    public static func keepUnopened(storePath: String, error: StoreError, instant: MonotonicInstant, estimate: UTCEstimate,
+                                    settings: Settings, note: String?, beeper: (any Beeper)?, logger: Logger) throws(StoreError) -> Never {
+        let maxFixAge: Double
+        do { maxFixAge = try settings.sight.maxFixAge } catch { throw .refused(error.description) }
+        let sight = Sight.mark(instant: instant, estimate: estimate, fix: nil, maxFixAge: maxFixAge, note: note, trigger: .cli,
+                               createdAt: estimate.utc)
+        var recording = Recording()
+        _ = recording.press(sight)
+        let pending = PendingPresses(storePath: storePath)
+        for action in recording.failed(sight, reason: "\(error)") {
+            try perform(action, pendingPresses: pending, beeper: beeper, logger: logger, storeError: error)
+        }
+        throw .keptPending(path: pending.path, reason: "\(error)")
+    }
+
     /// `marktime mark`: the store's running daemon is asked to stamp the press at `instant`
     /// from its own clock track (fresher than its status file) and to record it on its own
     /// path; the sight returned is what the store holds. Without a daemon, or when it does
