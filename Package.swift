@@ -33,6 +33,8 @@ let package = Package(
         // Named for the modules the phone page imports itself (NIOCore, HTTPTypes); hummingbird already brings both.
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // NIOHTTPTypes: the phone page's body deadline reads a request's parts as Hummingbird decodes them.
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
         .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.0"),
         // `swift package generate-documentation`: the manual's articles (MarkTime.docc).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -173,6 +175,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -278,7 +281,8 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                           .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket")]),
+                           .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig", "MarkTimeCore"]),
         // The package's shape: declared imports, system calls only through MarkTimeSystem.
         .testTarget(name: "MarkTimeLayoutTests"),

@@ -157,6 +157,8 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "web.listen", kind: .address, defaultValue: .string("0.0.0.0:8080"), help: "the phone page's HOST:PORT; 0.0.0.0 is every network"),
         ConfigKey(name: "web.tls_cert", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "PEM certificate file for HTTPS; empty serves plain HTTP"),
         ConfigKey(name: "web.tls_key", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "PEM private key file for HTTPS, beside web.tls_cert"),
+        ConfigKey(name: "web.hosts", kind: .string(allowEmpty: true), defaultValue: .string(""),
+                  help: "other names the phone page answers to, apart by commas (always: its addresses, localhost, this machine's name and NAME.local)"),
         ConfigKey(name: "share.enabled", kind: .bool, defaultValue: .bool(false), help: "share the boat and see the family over MQTT, as OwnTracks does (true/false)"),
         ConfigKey(name: "share.broker", kind: .address, defaultValue: .string("localhost:1883"), help: "the MQTT broker's HOST:PORT"),
         ConfigKey(name: "share.tls_ca", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "PEM CA file: TLS with certificate and host checks; empty: plain MQTT"),

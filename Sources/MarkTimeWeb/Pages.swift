@@ -84,10 +84,16 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     /// Whether the page is served over TLS.
     var secure = false
 
+    /// The Content-Security-Policy of every answer, and of the pages the service worker
+    /// shows offline (`sw.js` carries the same words).
+    static var policy: String {
+        "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'"
+    }
+
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await next(request, context)
         if secure { response.headers[HTTPField.Name("Strict-Transport-Security")!] = "max-age=31536000" }
-        response.headers[.contentSecurityPolicy] = "default-src 'self'; img-src 'self' data: blob:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'"
+        response.headers[.contentSecurityPolicy] = Self.policy
         response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         return response

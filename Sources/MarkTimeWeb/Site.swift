@@ -21,6 +21,8 @@ public struct Site: Sendable {
     let photoTurns = OneAtATime()
     /// Served over TLS: the session cookie is then `Secure`.
     public let secure: Bool
+    /// The names the page answers to (`Host`).
+    let hosts: HostNames
     let logger: Logger
 
     public init(store: AppDatabase, settings: Settings, clock: any SystemClockSource, secure: Bool, logger: Logger) throws {
@@ -29,6 +31,7 @@ public struct Site: Sendable {
         self.clock = clock
         self.secure = secure
         self.logger = logger
+        hosts = HostNames(configured: settings.value("web.hosts")?.description ?? "", machine: HostNames.machineName)
         pages = try Pages()
         live = LiveHub()
         storeRevision = try StoreRevision(store)

@@ -57,8 +57,28 @@ public enum WebServer {
         router.ws("/live") { inbound, outbound, context in
             try await LiveConnection(site: site).handle(inbound: inbound, outbound: outbound, context: context)
         }
+        for (form, page) in formPages {
+            router.get(RouterPath(form)) { _, context in
+                var to = page
+                if let date = context.parameters.get("date") { to = to.replacingOccurrences(of: "{date}", with: date) }
+                return Response.redirect(to: to, type: .normal)
+            }
+        }
         return router
     }
+
+    /// Each form's address that only takes a POST, and the page the form is on. The answer
+    /// to a form shows at the form's address: opened again (a reload after the Pi restarted, a
+    /// login after the session ended there), it goes to that page, never to a blank 404.
+    static let formPages: [(form: String, page: String)] = [
+        ("/logout", "/"),
+        ("/settings/appearance", "/settings"), ("/settings/password", "/settings"), ("/settings/invite", "/settings"),
+        ("/settings/logout-everywhere", "/settings"),
+        ("/places/remove", "/places"), ("/anchor/drop", "/places"), ("/anchor/ack", "/places"), ("/anchor/lift", "/places"),
+        ("/people/select", "/people"), ("/people/remove", "/people"),
+        ("/tasks/done", "/tasks"), ("/tasks/undo", "/tasks"), ("/tasks/remove", "/tasks"),
+        ("/journal/{date}/moment", "/journal/{date}"), ("/journal/{date}/checkin", "/journal/{date}"), ("/journal/{date}/photo", "/journal/{date}"),
+    ]
 
     /// How long a stop (SIGTERM, SIGINT) waits for open requests and live pages before
     /// it cancels them.
@@ -120,7 +140,8 @@ public enum WebServer {
         let router = router(site)
         let (counter, limits) = (configuration.connections, configuration.limits)
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(http1: .init(
-            idleTimeout: .seconds(limits.idleSeconds),
+            additionalChannelHandlers: [BodyDeadline(limits: limits)],
+            idleTimeout: limits.idleTimeout,
             httpDecoderConfiguration: .init(maxHeaderFieldSize: limits.headBytes, maxHeaderListSize: limits.headBytes, maxHeaderFieldCount: 100)))
         let webSocketResponder = router.buildResponder()
         let http = HTTPServerBuilder { responder in

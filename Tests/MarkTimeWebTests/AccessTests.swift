@@ -275,4 +275,116 @@ struct AccessTests {
             #expect(AccountRoutes.next(text) == "/", "\(text.debugDescription)")
         }
     }
+
+    /// A live server whose `web.hosts` names `pi.boat` and `chart-table`; `body` gets its port.
+    func serveNamed(_ body: @escaping @Sendable (TestSite, Int) async throws -> Void) async throws {
+        let t = try TestSite(settings: Settings(values: ["web.hosts": .string("pi.boat, chart-table")]))
+        defer { t.remove() }
+        try await WebServer.application(t.site, configuration: .init(host: "127.0.0.1", port: 0)).test(.live) { client in
+            try await body(t, try #require(client.port))
+        }
+    }
+
+    /// One request on its own connection, with `host` as its `Host`.
+    static func ask(_ port: Int, host: String, _ request: String, body: String = "") async throws -> (head: String, body: String) {
+        try await PageStream.with(port: port) { page in
+            try await page.send(request + "\r\nHost: \(host)\r\nContent-Length: \(body.utf8.count)\r\n\r\n" + body)
+            return try await page.response()
+        }
+    }
+
+    @Test("A page reached by a name the Pi does not answer to (DNS rebinding) is refused 421, and its logins spend no attempt")
+    func aStrangersNameIsRefused() async throws {
+        try await serveNamed { t, port in
+            for host in ["evil.example", "evil.example:\(port)", "pi.boat.evil.example", "EVIL.example.", "192.168.1.5.evil.example", "localhost.evil.example"] {
+                // When a page of that name asks for the login page
+                let login = try await Self.ask(port, host: host, "GET /login HTTP/1.1")
+                // Then it is refused with the sentence, and gets no page
+                #expect(login.head.hasPrefix("HTTP/1.1 421 Misdirected Request\r\n"), "\(host): \(login.head.prefix(40))")
+                let name = HostNames.host(host)
+                #expect(login.body.contains("Refused: this Pi&#39;s page does not answer to the name &#39;\(name)&#39;."), "\(host)")
+                #expect(!login.body.contains("id=\"password\""))
+            }
+            // And six wrong passwords sent by such a page are refused before they are tried:
+            // the owner, from the same address, still logs in
+            for _ in 1...6 {
+                let guess = try await Self.ask(port, host: "evil.example:\(port)", "POST /login HTTP/1.1\r\nOrigin: http://evil.example:\(port)\r\n"
+                                               + "Content-Type: application/x-www-form-urlencoded", body: "name=skipper&password=guess")
+                #expect(guess.head.hasPrefix("HTTP/1.1 421 "))
+            }
+            let owner = try await Self.ask(port, host: "localhost:\(port)", "POST /login HTTP/1.1\r\nOrigin: http://localhost:\(port)\r\n"
+                                           + "Content-Type: application/x-www-form-urlencoded", body: "name=skipper&password=correct+horse")
+            #expect(owner.head.hasPrefix("HTTP/1.1 303 See Other\r\n"), "\(owner.head.prefix(40))")
+        }
+    }
+
+    @Test("The page answers to its addresses, localhost, this machine's name and NAME.local, and the names in web.hosts")
+    func itsOwnNamesAreServed() async throws {
+        let machine = try #require(HostNames.machineName)
+        try await serveNamed { _, port in
+            for host in ["localhost", "localhost:\(port)", "127.0.0.1:\(port)", "10.0.0.7", "[::1]:\(port)", "pi.boat", "Chart-Table:\(port)", "pi.boat.",
+                         machine, machine + ".local:\(port)"] {
+                // When a page of that name asks for the login page
+                let login = try await Self.ask(port, host: host, "GET /login HTTP/1.1")
+                // Then it gets it
+                #expect(login.head.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(host): \(login.head.prefix(40))")
+            }
+        }
+    }
+
+    @Test func whatCountsAsAnAddress() {
+        #expect(HostNames.isAddress("192.168.1.5") && HostNames.isAddress("[fe80::1%25eth0]") == false && HostNames.isAddress("[::ffff:10.0.0.1]"))
+        #expect(!HostNames.isAddress("256.1.1.1") && !HostNames.isAddress("1.2.3") && !HostNames.isAddress("1.2.3.4.5") && !HostNames.isAddress("1.2.3.x"))
+        #expect(!HostNames(configured: "", machine: nil).allows(nil))
+    }
+
+    @Test("A login after the session ended on a form's address comes back to the form's page")
+    func aLoginOnAFormsAddressReturnsToItsPage() async throws {
+        let t = try TestSite(settings: .brisbaneHome)
+        defer { t.remove() }
+        try await t.test { client in
+            // Given a phone whose session ended while it showed the answer to a moment's form
+            // When it opens that address again
+            let opened = try await client.execute(uri: "/journal/2026-11-21/moment", method: .get)
+            // Then it goes to the login, which will bring it back there
+            #expect(opened.status == .seeOther)
+            #expect(opened.headers[.location] == "/login?next=%2Fjournal%2F2026%2D11%2D21%2Fmoment")
+            let login = try await client.execute(uri: "/login", method: .post, headers: origin,
+                                                 body: ByteBuffer(string: "name=skipper&password=correct+horse&next=%2Fjournal%2F2026-11-21%2Fmoment"))
+            #expect(login.headers[.location] == "/journal/2026-11-21/moment")
+            let cookie = String(try #require(login.sessionCookie).split(separator: ";")[0])
+            // And, logged in, that address is the day's page
+            let back = try await client.execute(uri: "/journal/2026-11-21/moment", method: .get, headers: [.cookie: cookie])
+            #expect(back.status == .seeOther)
+            #expect(back.headers[.location] == "/journal/2026-11-21")
+            #expect(try await client.execute(uri: "/journal/2026-11-21", method: .get, headers: [.cookie: cookie]).status == .ok)
+        }
+    }
+
+    @Test("Every form's address that takes only a POST leads to the page of its form")
+    func everyFormsAddressLeadsToItsPage() async throws {
+        let t = try TestSite(settings: .brisbaneHome)
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, _ in
+            for (form, page) in WebServer.formPages {
+                let address = form.replacingOccurrences(of: "{date}", with: "2026-11-21")
+                let r = try await client.execute(uri: address, method: .get, headers: [.cookie: headers[.cookie]!])
+                #expect(r.status == .seeOther, "\(address)")
+                let to = page.replacingOccurrences(of: "{date}", with: "2026-11-21")
+                #expect(r.headers[.location] == to, "\(address)")
+                if to != "/" { #expect(try await client.execute(uri: to, method: .get, headers: [.cookie: headers[.cookie]!]).status == .ok, "\(to)") }
+            }
+        }
+    }
+
+    /// A GET of a path with no page after the login goes to the Now page, not a 404.
+    @Test func anAddressWithNoPageLogsInToTheNowPage() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        try await t.test { client in
+            let r = try await client.execute(uri: "/no/such/page", method: .get)
+            #expect(r.status == .seeOther)
+            #expect(r.headers[.location] == "/login")
+        }
+    }
 }

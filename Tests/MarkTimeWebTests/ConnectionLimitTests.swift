@@ -101,7 +101,7 @@ struct ConnectionLimitTests {
     func aSilentConnectionIsClosed() async throws {
         let t = try TestSite()
         defer { t.remove() }
-        try await serve(t, limits: .init(headerSeconds: 1)) { _, port in
+        try await serve(t, limits: .init(headDeadline: .seconds(1))) { _, port in
             // Given a connection that never sends a request
             let said = try await blocking { try RawConnection(port: port).readAll() }
             // Then the server closes it, having said nothing
@@ -113,7 +113,7 @@ struct ConnectionLimitTests {
     func anIdleConnectionIsClosed() async throws {
         let t = try TestSite()
         defer { t.remove() }
-        try await serve(t, limits: .init(idleSeconds: 1)) { _, port in
+        try await serve(t, limits: .init(idleTimeout: .seconds(1))) { _, port in
             // Given a connection that asked for the login page, then stays open saying nothing
             let said = try await blocking { () -> String in
                 let c = try RawConnection(port: port)
@@ -126,12 +126,37 @@ struct ConnectionLimitTests {
         }
     }
 
+    @Test("A body that trickles in is answered 408 with a sentence once past its deadline, and closed")
+    func aTricklingBodyIsCutOff() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        try await serve(t, limits: .init(bodyDeadline: .milliseconds(300))) { _, port in
+            // Given a request whose head says 200 bytes of body follow
+            let (sent, answer) = try await blocking { () -> (Int, String) in
+                let c = try RawConnection(port: port)
+                c.send("POST /login HTTP/1.1\r\nHost: localhost\r\nOrigin: http://localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+                       + "Content-Length: 200\r\n\r\n")
+                // When the body comes a byte at a time (each within the idle timeout), until the server answers
+                var sent = 0
+                while sent < 200, !c.ready(within: 0.05) {
+                    c.send("x")
+                    sent += 1
+                }
+                return (sent, c.readAll())
+            }
+            // Then it is answered 408 with what to do before the body was whole, and closed
+            #expect(sent < 200)
+            #expect(answer.hasPrefix("HTTP/1.1 408 Request Timeout\r\n"), "\(answer.prefix(200))")
+            #expect(answer.hasSuffix(BodyDeadline.refusal))
+        }
+    }
+
     @Test("Past the most connections, the next is answered 503 and closed; those open are kept")
     func pastTheCapTheNextIsAnswered503() async throws {
         let t = try TestSite()
         defer { t.remove() }
         let counter = ConnectionGuard.Counter()
-        try await serve(t, limits: .init(connections: 20, headerSeconds: 600), counter: counter) { _, port in
+        try await serve(t, limits: .init(connections: 20, headDeadline: .seconds(600)), counter: counter) { _, port in
             // Given 25 idle connections, and at most 20 open (the test's own client may hold one)
             // When the server has seen all 25, answered those past its most, and holds 20
             let (answered, waiting, held) = try await blocking { () -> ([String], Int, Int) in
@@ -167,7 +192,7 @@ struct ConnectionLimitTests {
         // Loops of its own: accepting 2,000 connections on NIO's shared loops held up every
         // other test's server and client in this process for two minutes on a loaded machine.
         let loops = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        try await serve(t, limits: .init(headerSeconds: 600), counter: counter, eventLoops: loops) { _, port in
+        try await serve(t, limits: .init(headDeadline: .seconds(600)), counter: counter, eventLoops: loops) { _, port in
             // Given 2,000 connections that send nothing, all taken from the kernel's accept queue
             // (on a loaded machine a full queue would drop the phone's SYN, not the server)
             let idle = try await blocking { () -> [RawConnection] in

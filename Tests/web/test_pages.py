@@ -742,6 +742,41 @@ class PhonePage(unittest.TestCase):
         self.wait(lambda: self.find("main").get_attribute("data-offline"), what="the offline mark")
         self.assertEqual(len(self.found("tr[data-id='1']")), 1)
         self.browser.save_screenshot(os.path.join(SHOTS, "offline-sights.png"))
+        # And it carries the Pi's Content-Security-Policy: a script written into it does not run
+        self.expected_errors.append("Content Security Policy")
+        self.assertFalse(self.browser.execute_script(
+            "const s = document.createElement('script'); s.textContent = 'window.inlineRan = true';"
+            " document.head.appendChild(s); return window.inlineRan === true"))
+
+    def kept_pages(self):
+        """The paths of the pages the service worker keeps (not its shell of assets)."""
+        return [p for p in self.browser.execute_async_script("""
+            const done = arguments[0];
+            caches.keys().then((names) => Promise.all(names.map((n) => caches.open(n).then((c) => c.keys()))))
+              .then((lists) => done(lists.flat().map((r) => new URL(r.url).pathname)));""")
+                if not p.startswith("/assets/") and p != "/manifest.webmanifest"]
+
+    def test_log_out_everywhere_leaves_no_page_kept_offline(self):
+        self.pi.cli("mark", "--quiet")
+        self.log_in()
+        self.browser.execute_async_script("const done = arguments[0]; navigator.serviceWorker.ready.then(() => done(true))")
+        self.open("/sights")
+        self.wait(lambda: self.browser.execute_script("return navigator.serviceWorker.controller !== null"), what="the service worker to control the page")
+        self.open("/sights")
+        self.wait(lambda: "/sights" in self.kept_pages(), what="the sight log to be kept")
+        # When the account logs out everywhere (a lost phone), from this phone
+        self.open("/settings")
+        self.submit("#logout-everywhere")
+        self.assertTrue(self.browser.current_url.startswith(self.pi.url + "/login"))
+        # Then the phone keeps none of the account's pages
+        self.wait(lambda: self.kept_pages() == [], what="the kept pages to go")
+        # And with the Pi out of reach the sight log is not shown
+        self.pi.process.terminate()
+        self.assertEqual(self.pi.process.wait(timeout=30), 0)
+        self.expected_errors = ["WebSocket connection", "ERR_CONNECTION_REFUSED", "Failed to fetch", "503"]
+        self.open("/sights")
+        self.wait(lambda: "this page was not opened here before" in self.find("body").text, what="the offline page that has nothing kept")
+        self.assertEqual(self.found("tr[data-id='1']"), [])
 
 if __name__ == "__main__":
     unittest.main()

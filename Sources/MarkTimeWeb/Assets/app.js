@@ -16,9 +16,9 @@
   if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch((e) => console.warn("marktime: no offline pages: " + e.message));
   // What this phone kept of the account's pages goes when it logs out or its session ends.
   const forget = () => { if (window.caches) caches.keys().then((keys) => keys.forEach((k) => caches.delete(k))); };
-  const logout = document.querySelector("form.logout");
-  if (logout) logout.addEventListener("submit", forget);
-  if (!document.querySelector("nav")) return; // logged out: no live connection
+  // Each form that ends the session: log out, log out everywhere, a new password.
+  for (const form of document.querySelectorAll("form.logout, form.ends-session")) form.addEventListener("submit", forget);
+  if (!document.querySelector("nav")) { forget(); return; } // logged out: nothing kept, no live connection
   const utc = $("utc"), mark = $("mark"), state = $("mark-state");
   let offset = null; // the Pi's UTC minus the phone's clock, ms
   let socket = null, revision = main.dataset.revision || null; // the store's revision the page was made from
