@@ -293,8 +293,12 @@ public final class MarkTimeDaemon: Sendable {
         }
     }
 
-    /// At most this many of sharing's writes in one transaction.
+    /// At most this many of sharing's writes in one transaction, holding the write lock
+    /// no longer than `shareBatchHold` ns; then the lane rests `shareRest` ns when work is
+    /// left (longer than the 100 ms between SQLite's busy retries, so one falls in it).
     static let shareBatchLimit = 500
+    static let shareBatchHold: Int64 = 50_000_000
+    static let shareRest: Int64 = 150_000_000
 
     /// The heartbeat.
     func beat() {
@@ -432,11 +436,17 @@ public final class MarkTimeDaemon: Sendable {
                 write()
                 return
             }
+            // A batch holds the write lock for `shareBatchHold` at most; one that ended with
+            // work left rests the lane, so that the CLI's writes get in between two batches.
             var count = 0
+            var full = false
+            let started = SystemClock.monotonicNow()
             do {
                 try store.batch(synced: false) {
                     write()
-                    while count < Self.shareBatchLimit, let next = writer.nextShare() {
+                    while true {
+                        full = count >= Self.shareBatchLimit || SystemClock.monotonicNow() - started >= Self.shareBatchHold
+                        guard !full, let next = writer.nextShare() else { break }
                         next()
                         count += 1
                     }
@@ -444,6 +454,7 @@ public final class MarkTimeDaemon: Sendable {
             } catch {
                 report(.failed(.shareBatch(jobs: count + 1), error: "\(error)"))
             }
+            if full { writer.restShares(for: Self.shareRest) }
             if let share { writer.submit(.afterShare { share.committed() }) }
         case .afterShare(let work):
             work()

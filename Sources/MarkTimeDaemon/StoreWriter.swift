@@ -1,5 +1,6 @@
 import Foundation
 import MarkTimeCore
+import MarkTimeDevices
 import MarkTimePlaces
 import MarkTimeSystem
 import Synchronization
@@ -56,19 +57,41 @@ final class StoreWriter: Sendable {
         }
     }
 
-    private struct Queue {
+    /// The lanes, and when sharing's lane may go on after a batch that left the lock no
+    /// rest (monotonic ns).
+    struct Queue {
         var lanes = [FIFO(), FIFO(), FIFO()]
         var stopping = false
+        var shareRestUntil = Int64.min
+
+        /// The next job at `now`, first lane first; sharing's lane waits out its rest (not
+        /// once stopping). Without a job: when to look again, if sharing's lane rests.
+        mutating func take(now: Int64) -> (job: Job?, wakeAt: Int64?) {
+            for lane in lanes.indices where !lanes[lane].isEmpty {
+                if lane == 2, !stopping, now < shareRestUntil { return (nil, shareRestUntil) }
+                return (lanes[lane].removeFirst(), nil)
+            }
+            return (nil, nil)
+        }
     }
 
     private let queue = Mutex(Queue())
+    private let now: @Sendable () -> Int64
     private let wake = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
     private let started = Mutex(false)
 
-    /// A writer whose jobs wait until `start`.
-    init() {}
+    /// A writer whose jobs wait until `start`; `now` is the monotonic clock in ns.
+    init(now: @escaping @Sendable () -> Int64 = { SystemClock.monotonicNow() }) { self.now = now }
+
+    /// Leaves the store's write lock free for `nanoseconds` before sharing's next batch:
+    /// another process's write (the CLI's `anchor drop`, polling every 100 ms at most)
+    /// gets its turn between two batches of a backlog, instead of waiting them all out.
+    func restShares(for nanoseconds: Int64) {
+        let until = now() + nanoseconds
+        queue.withLock { $0.shareRestUntil = until }
+    }
 
     /// Starts the thread; `perform` runs each job on it, those submitted before first.
     func start(perform: @escaping @Sendable (Job) -> Void) {
@@ -107,11 +130,16 @@ final class StoreWriter: Sendable {
 
     private func next() -> Job? {
         while true {
-            let (job, stopping) = queue.withLock { q -> (Job?, Bool) in
-                guard let lane = q.lanes.indices.first(where: { !q.lanes[$0].isEmpty }) else { return (nil, q.stopping) }
-                return (q.lanes[lane].removeFirst(), q.stopping)
+            let t = now()
+            let (job, wakeAt, stopping) = queue.withLock { q -> (Job?, Int64?, Bool) in
+                let (job, wakeAt) = q.take(now: t)
+                return (job, wakeAt, q.stopping)
             }
             if let job { return job }
+            if let wakeAt {
+                _ = wake.wait(timeout: .now() + .nanoseconds(Int(max(0, wakeAt - t))))
+                continue
+            }
             if stopping { return nil }
             wake.wait()
         }

@@ -88,4 +88,31 @@ struct StoreWriterTests {
         // Then the sight went first, the follow-up next, the new share write last
         #expect(order.withLock { $0 } == ["sight", "after batch", "share"])
     }
+
+    @Test("After a full batch, sharing's lane rests, and the other lanes do not")
+    func sharingsLaneRests() throws {
+        // Given a share write and the anchor watch queued, and sharing's lane resting until 150 ms
+        var q = StoreWriter.Queue()
+        q.lanes[2].append(.share({}, durable: false))
+        q.shareRestUntil = 150
+        q.lanes[1].append(.watch([], now: 1))
+        // When the writer looks at 100 ms
+        // Then it takes the watch, then nothing, to look again at 150 ms
+        let first = q.take(now: 100)
+        if case .watch? = first.job {} else { Issue.record("expected the watch first, got \(String(describing: first.job))") }
+        let second = q.take(now: 100)
+        #expect(second.job == nil && second.wakeAt == 150)
+        // And at 150 ms it takes the share write
+        let third = q.take(now: 150)
+        if case .share? = third.job {} else { Issue.record("expected the share write at 150 ms") }
+    }
+
+    @Test("A stopping writer does not rest sharing's lane")
+    func aStoppingWriterDoesNotRest() throws {
+        var q = StoreWriter.Queue()
+        q.lanes[2].append(.share({}, durable: false))
+        q.shareRestUntil = 150
+        q.stopping = true
+        if case .share? = q.take(now: 0).job {} else { Issue.record("expected the share write at once") }
+    }
 }
