@@ -142,7 +142,7 @@ extension MarkTime {
         @Option(help: "The time to average to, UTC. Default: the kept sights' mean time.")
         var at: String?
 
-        @Option(help: "How far from the line a sight may lie and be kept, arc-minutes.", transform: decimal)
+        @Option(parsing: .unconditional, help: "How far from the line a sight may lie and be kept, arc-minutes.", transform: decimal)
         var limit: Double = SightAverage.defaultLimit
 
         @Option(help: ArgumentHelp("Also write the chart of Hs against time (SVG) to this file.", valueName: "file"))
@@ -349,7 +349,7 @@ extension MarkTime {
         @Argument(help: "A sight of Polaris.")
         var id: Int64?
 
-        @Option(name: .customLong("ho"), help: "Observed altitude Ho, e.g. \"50 04.3\" (instead of a sight).")
+        @Option(name: .customLong("ho"), parsing: .unconditional, help: "Observed altitude Ho, e.g. \"50 04.3\" (instead of a sight).")
         var observed: String?
 
         @Option(help: "UTC of the observation (with --ho).")
@@ -455,13 +455,13 @@ extension MarkTime {
         @Option(parsing: .unconditional, help: "The body's true bearing, degrees.", transform: decimal)
         var zn: Double
 
-        @Option(help: "Its altitude, e.g. \"40 12\" (instead of a sight's Hs).")
+        @Option(parsing: .unconditional, help: "Its altitude, e.g. \"40 12\" (instead of a sight's Hs).")
         var altitude: String?
 
         @Option(help: "UTC of the observation (without a sight). Default: now.")
         var at: String?
 
-        @Option(help: "How far from the observation to look, degrees.", transform: decimal)
+        @Option(parsing: .unconditional, help: "How far from the observation to look, degrees.", transform: decimal)
         var radius: Double = 10
 
         @Flag(help: "Set the sight's body to the nearest candidate.")

@@ -130,7 +130,8 @@ func cannotWrite(_ path: String, _ error: any Error, example: String = "out") ->
     case .tooManySymbolicLinkLevels?:
         return InputError("cannot write \(path): its symbolic links go round in a loop; give another file")
     case .noSuchAddressOrDevice?:
-        return InputError("cannot write \(path): it is a FIFO (named pipe) that no program is reading; start its reader first, or choose a file")
+        return InputError("cannot write \(path): it is a FIFO (named pipe) that no program read within \(SideFile.fifoReaderWait.components.seconds) s; "
+            + "start its reader first, or choose a file")
     case .noSpace?:
         return InputError("cannot write \(path): the disk holding \(folder) is full; free space on it (`df -h \(folder)` shows it), or choose another disk")
     case .permissionDenied?, .readOnlyFileSystem?:

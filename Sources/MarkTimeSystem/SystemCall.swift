@@ -169,11 +169,14 @@ public enum SideFile {
         try rewrite(path, permissions: permissions, sync: true, body)
     }
 
+    /// How long an output FIFO may wait for its reader (`cat FIFO` started a moment after).
+    public static let fifoReaderWait = Duration.seconds(5)
+
     /// Writes a command's output file with what `body` writes. `-` is standard output; a
     /// symbolic link is followed to its target; a FIFO, a device or a socket is written
-    /// through as it is, never replaced (a FIFO that no program reads is refused at once,
-    /// ENXIO, rather than waited on); only a regular file (or a new one) is replaced
-    /// durably (`replaceDurably`). A folder, or a path ending in `/`, is refused (EISDIR).
+    /// through as it is, never replaced (a FIFO that no program reads within
+    /// `fifoReaderWait` is refused, ENXIO, rather than waited on for ever); only a regular
+    /// file (or a new one) is replaced durably (`replaceDurably`). A folder, or a path ending in `/`, is refused (EISDIR).
     public static func writeOutput<T>(_ path: String, _ body: (_ write: ([UInt8]) throws -> Void) throws -> T) throws -> T {
         if path == "-" { return try writeThrough(.standardOutput, name: "standard output", body) }
         // An empty name would write `.tmp` in the working folder before failing.
@@ -185,15 +188,22 @@ public enum SideFile {
             return try rewrite(target, permissions: [.ownerReadWrite, .groupRead, .otherRead], sync: true, body)
         }
         guard info.st_mode & S_IFMT != S_IFDIR else { throw SystemError("open \(path)", .isDirectory) }
-        // A FIFO is opened without waiting: with no program reading it the open fails at once
-        // (ENXIO) instead of blocking for ever; then it is written with the usual waits.
+        // A FIFO is opened without blocking: while no program reads it the open fails (ENXIO),
+        // and it is tried again for `fifoReaderWait`, then refused rather than waited on for
+        // ever; once open it is written with the usual waits.
         let fifo = info.st_mode & S_IFMT == S_IFIFO
-        let fd: FileDescriptor
-        do {
-            fd = try FileDescriptor.open(FilePath(target), .writeOnly, options: fifo ? [.closeOnExec, .nonBlocking] : [.closeOnExec], retryOnInterrupt: true)
-        } catch {
-            throw SystemError("open \(target)", error as? Errno ?? .ioError)
+        let deadline = ContinuousClock.now + fifoReaderWait
+        var opened: FileDescriptor?
+        while opened == nil {
+            do {
+                opened = try FileDescriptor.open(FilePath(target), .writeOnly, options: fifo ? [.closeOnExec, .nonBlocking] : [.closeOnExec], retryOnInterrupt: true)
+            } catch {
+                let errno = error as? Errno ?? .ioError
+                guard fifo, errno == .noSuchAddressOrDevice, ContinuousClock.now < deadline else { throw SystemError("open \(target)", errno) }
+                usleep(20_000)
+            }
         }
+        let fd = opened!
         defer { try? fd.close() }
         if fifo {
             let flags = fcntl(fd.rawValue, F_GETFL)

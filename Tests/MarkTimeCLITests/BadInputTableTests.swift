@@ -389,13 +389,17 @@ struct BadInputTableTests {
         BadInput(["config", "set", "share.tid", "ABC"], 1, "Error: share.tid 'ABC' is not two characters: OwnTracks shows a tracker id of two on its map, e.g. MT (OwnTracks tracker id: two characters shown on friends' maps)"),
         BadInput(["config", "set", "sound.volume", String(repeating: "7", count: 10_000)], 1, "Error: sound.volume takes a whole number from 0 to 100, not '" + String(repeating: "7", count: 72) + "… (10000 characters)' (beep volume in percent, 0-100)"),
         BadInput(["export", "csv", "--output", ""], 1, "Error: the output file's name is empty: give a file, e.g. sights.csv, or - for standard output"),
-        BadInput(["export", "csv", "--output", "FIFOFILE"], 1, "Error: cannot write {dir}/fifo: it is a FIFO (named pipe) that no program is reading; start its reader first, or choose a file"),
+        BadInput(["export", "csv", "--output", "FIFOFILE"], 1, "Error: cannot write {dir}/fifo: it is a FIFO (named pipe) that no program read within 5 s; start its reader first, or choose a file"),
         BadInput(["sights", "--store", "LOOPLINK"], 1, "Error: cannot open store {dir}/loop: its symbolic links go round in a loop; point the link at the store file, or give another with --store"),
         BadInput(["mark", "--store", "LOOPLINK"], 1, "Error: cannot open store {dir}/loop: its symbolic links go round in a loop; point the link at the store file, or give another with --store"),
         BadInput(["status", "--store", "FIFOFILE"], 1, "Error: cannot open store {dir}/fifo: it is a FIFO (named pipe), not a file: a store is a regular file; give one with --store, e.g. --store marktime.sqlite"),
         BadInput(["mark", "--store", "FIFOFILE"], 1, "Error: cannot open store {dir}/fifo: it is a FIFO (named pipe), not a file: a store is a regular file; give one with --store, e.g. --store marktime.sqlite"),
         BadInput(["status", "--config", "LOOPLINK"], 1, "Error: config file {dir}/loop: its symbolic links go round in a loop; point the link at a file, or remove it to use the defaults"),
         BadInput(["web", "--listen", "nohost.invalid:8080"], 1, "Error: cannot listen on 'nohost.invalid:8080': nohost.invalid is no address or name this machine can find (", prefix: true),
+        BadInput(["average", "--limit", "-1"], 64, "Error: --limit must be 0.1 to 60 arc-minutes, not -1.0"),
+        BadInput(["identify", "--altitude", "40", "--zn", "100", "--radius", "-5", "--position", "40 N 70 W"], 64, "Error: --radius must be 0.1 to 90 degrees, not -5.0"),
+        BadInput(["identify", "--altitude", "-5", "--zn", "100", "--position", "40 N 70 W"], 1, "Error: --altitude -5 is below the horizon: an altitude is from 0° on the horizon to 90° at the zenith; give one such as \"40 12.5\""),
+        BadInput(["polaris", "--ho", "-0 30", "--at", "2026-02-01T03:00:00Z", "--position", "50 N 4 W"], 1, "Error: --ho -0 30 is below the horizon: an altitude is from 0° on the horizon to 90° at the zenith; give one such as \"40 12.5\""),
         BadInput(["mark", "--store", "/nonexistent/dir/s.sqlite"], 1, "Error: cannot open store /nonexistent/dir/s.sqlite: folder /nonexistent/dir does not exist; create it, or choose another store with --store"),
     ]
 }
