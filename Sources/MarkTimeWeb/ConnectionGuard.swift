@@ -42,7 +42,15 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         let open = Atomic<Int>(0)
         /// Every connection the guard has seen, refused ones too.
         let accepted = Atomic<Int>(0)
+        /// The connections still waiting for their first head, each with its deadline's action.
+        let waiting = Mutex<[ObjectIdentifier: @Sendable () -> Void]>([:])
         init() {}
+
+        /// Ends the head deadline of every connection still waiting for its first head, at
+        /// once, as if it had passed (a test need not wait for it).
+        func expireHeads() {
+            for expire in waiting.withLock({ Array($0.values) }) { expire() }
+        }
     }
 
     let limits: Limits
@@ -68,6 +76,7 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         } else {
             let channel = context.channel
             headTimer = context.eventLoop.scheduleTask(in: limits.headDeadline) { channel.close(promise: nil) }
+            counter.waiting.withLock { $0[ObjectIdentifier(self)] = { channel.close(promise: nil) } }
         }
         context.fireChannelActive()
     }
@@ -85,20 +94,26 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
         seen += end ?? bytes.readableBytes
         if seen > limits.headBytes {
             refused = true
-            headTimer?.cancel()
+            stopWaiting()
             return answer(context, "431 Request Header Fields Too Large",
                           "The request's header fields are larger than the Pi's page takes (\(limits.headBytes / 1024) KB): clear this site's cookies and try again.\n")
         }
         context.fireChannelRead(data)
         if end != nil {
-            headTimer?.cancel()
-            headTimer = nil
+            stopWaiting()
             context.pipeline.syncOperations.removeHandler(context: context, promise: nil)
         }
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
+        stopWaiting()
+    }
+
+    /// The first head has come, or the connection is done: no deadline for it.
+    private func stopWaiting() {
         headTimer?.cancel()
+        headTimer = nil
+        counter.waiting.withLock { $0[ObjectIdentifier(self)] = nil }
     }
 
     /// A whole plain-text response, then the connection closes.
@@ -139,6 +154,7 @@ final class BodyDeadline: ChannelDuplexHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
+            timer?.cancel()
             (started, received, answering) = (.now(), 0, false)
             schedule(context)
         case .body(let bytes):

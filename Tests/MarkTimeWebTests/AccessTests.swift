@@ -377,6 +377,15 @@ struct AccessTests {
         }
     }
 
+    @Test("The pages the service worker shows offline carry the page's Content-Security-Policy")
+    func offlinePagesCarryThePolicy() {
+        let worker = String(decoding: PackageResources.sw_js, as: UTF8.self)
+        #expect(worker.contains("\"Content-Security-Policy\": \"\(SecurityHeadersMiddleware<WebContext>.policy)\""))
+        // Every page the worker makes itself takes those headers
+        #expect(worker.components(separatedBy: "new Response(").count - 1 == 3)
+        #expect(worker.components(separatedBy: "headers: HEADERS").count - 1 == 2)
+    }
+
     /// A GET of a path with no page after the login goes to the Now page, not a 404.
     @Test func anAddressWithNoPageLogsInToTheNowPage() async throws {
         let t = try TestSite()
