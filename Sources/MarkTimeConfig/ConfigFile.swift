@@ -33,20 +33,19 @@ public struct ConfigFile: Sendable {
     public func load(zoneExists: (String) -> Bool = { _ in true }) throws(ConfigError) -> Settings {
         // Checked before it is read: a FIFO would block, a huge file would fill memory. A
         // symbolic link is followed to its file (/etc/marktime/config.toml kept elsewhere).
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let reason = errno
-            var link = stat()
-            // No file (or a link to none yet): the defaults, as `config set` will make it.
-            guard lstat(path, &link) == 0, reason != ENOENT else { return Settings() }
-            throw ConfigError(reason == ELOOP
-                ? "config file \(path): its symbolic links go round in a loop; point the link at a file, or remove it to use the defaults"
-                : "cannot read config file \(path): \(String(cString: strerror(reason))); let this user read it, or give another with --config")
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
+        let size: Int
+        switch FileKind(path) {
+        // No file (or a link to none yet): the defaults, as `config set` will make it.
+        case .missing: return Settings()
+        case .regular(let bytes): size = Int(bytes)
+        case .loop:
+            throw ConfigError("config file \(path): its symbolic links go round in a loop; point the link at a file, or remove it to use the defaults")
+        case .unknown(let reason):
+            throw ConfigError("cannot read config file \(path): \(reason); let this user read it, or give another with --config")
+        case .folder, .fifo, .socket, .device:
             throw ConfigError("config file \(path) is not a regular file; give a file with --config, or remove it to use the defaults")
         }
-        if case let size = Int(info.st_size), size > Self.maximumSize {
+        if size > Self.maximumSize {
             throw ConfigError("config file \(path) is \(size) bytes, more than a marktime config's \(Self.maximumSize): "
                 + "`marktime config list` shows what it needs; remove the file to use the defaults")
         }

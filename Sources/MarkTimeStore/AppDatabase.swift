@@ -101,9 +101,7 @@ public final class AppDatabase: Sendable {
     /// Whether `path` is a file of no bytes with no `-wal` beside it: no store yet, and
     /// no process making one (SQLite writes the header when it turns on WAL).
     static func isEmptyFile(_ path: String) -> Bool {
-        var info = stat()
-        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_size == 0 else { return false }
-        return !FileManager.default.fileExists(atPath: path + "-wal")
+        FileKind(path) == .regular(size: 0) && FileKind(path + "-wal") == .missing
     }
 
     /// Refuses a path that is empty, a folder, a FIFO, device or socket, or a symbolic link
@@ -121,25 +119,15 @@ public final class AppDatabase: Sendable {
         guard !path.hasSuffix("/") || path == "/" else {
             throw .cannotOpen(path: path, reason: "a store path cannot end with /; give the file, e.g. --store \(path.trimmingCharacters(in: ["/"]).isEmpty ? "marktime.sqlite" : "/" + path.trimmingCharacters(in: ["/"]))")
         }
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            // A link whose target does not exist yet is a new store; one that loops is none.
-            if errno == ELOOP {
-                throw .cannotOpen(path: path, reason: "its symbolic links go round in a loop; point the link at the store file, or give another with --store")
-            }
-            return
-        }
-        switch info.st_mode & S_IFMT {
-        case S_IFREG: return
-        case S_IFDIR:
+        switch FileKind(path) {
+        // A link whose target does not exist yet is a new store; one that loops is none.
+        case .missing, .regular, .unknown: return
+        case .loop:
+            throw .cannotOpen(path: path, reason: "its symbolic links go round in a loop; point the link at the store file, or give another with --store")
+        case .folder:
             throw .cannotOpen(path: path, reason: "it is a folder; give the store file inside it, e.g. --store \((path as NSString).appendingPathComponent("marktime.sqlite"))")
-        default:
-            let kind = switch info.st_mode & S_IFMT {
-            case S_IFIFO: "a FIFO (named pipe)"
-            case S_IFSOCK: "a socket"
-            default: "a device"
-            }
-            throw .cannotOpen(path: path, reason: "it is \(kind), not a file: a store is a regular file; give one with --store, e.g. --store marktime.sqlite")
+        case let kind:
+            throw .cannotOpen(path: path, reason: "it is \(kind.named), not a file: a store is a regular file; give one with --store, e.g. --store marktime.sqlite")
         }
     }
 

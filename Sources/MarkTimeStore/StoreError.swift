@@ -52,13 +52,6 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         do { return try Text.name(text, what: what, example: example) } catch { throw .refused(error.description) }
     }
 
-    /// The bytes an unprivileged process may still write on the disk holding `folder` (`statvfs(3)`).
-    static func freeBytes(_ folder: String) -> Int64? {
-        var info = statvfs()
-        guard statvfs(folder, &info) == 0 else { return nil }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
-    }
-
     /// Translates a GRDB/SQLite error into one that names the file.
     static func wrap(_ error: any Error, path: String) -> StoreError {
         if let e = error as? StoreError { return e }
@@ -77,7 +70,7 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
             // A nearly full disk shows as an I/O error when SQLite cannot grow the -shm or
             // the -wal (SQLITE_FULL comes only when a write itself finds no room).
             let folder = (path as NSString).deletingLastPathComponent
-            if let free = freeBytes(folder.isEmpty ? "." : folder), free < 1 << 20 {
+            if let free = Files.freeBytes(folder.isEmpty ? "." : folder), free < 1 << 20 {
                 return .failed(path: path, reason: "the disk holding it is full (\(free / 1024) KB free, and SQLite needs room for its -wal and -shm beside it); "
                     + "free space on it (`df -h \(folder.isEmpty ? "." : folder)` shows it)")
             }
