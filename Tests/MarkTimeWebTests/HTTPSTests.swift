@@ -291,6 +291,22 @@ struct HTTPSTests {
         }
     }
 
+    @Test("Over HTTPS, a connection past the most is answered 503 inside TLS")
+    func pastTheCapTheAnswerIsInsideTLS() async throws {
+        // Given a page over HTTPS that takes one connection at most, and the test's own client holding it
+        let t = try TestSite()
+        defer { t.remove() }
+        let counter = ConnectionGuard.Counter()
+        try await serve(t, limits: .init(connections: 1), counter: counter) { port, certificate in
+            while counter.open.load(ordering: .relaxed) < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            // When a browser connects
+            let answer = try await PageStream.with(port: port, trusting: certificate) { await $0.readToEnd() }
+            // Then it reads, through TLS, the 503 with what to do
+            #expect(answer.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "\(answer.prefix(200))")
+            #expect(answer.hasSuffix("The Pi's page has 1 connections open, its most: try again in a minute.\n"))
+        }
+    }
+
     @Test("Over HTTPS, a head over 16 KB is answered 431 inside TLS")
     func anOversizedHeadIsAnsweredInsideTLS() async throws {
         // Given a page over HTTPS
