@@ -121,6 +121,9 @@ func cannotWrite(_ path: String, _ error: any Error, example: String = "out") ->
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }()
     switch (error as? SystemError)?.errno {
+    case .noSuchFileOrDirectory? where FileKind(folder) == .folder:
+        // The folder is there, but the new file beside the old one could not be made (/proc).
+        return InputError("cannot write \(path): folder \(folder) takes no new files (a system folder such as /proc or /sys); choose a file in another folder")
     case .noSuchFileOrDirectory?:
         return InputError("cannot write \(path): folder \(folder) does not exist; create it, or choose another file")
     case .isDirectory? where path.hasSuffix("/") && path != "/":

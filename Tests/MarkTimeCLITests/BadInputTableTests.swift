@@ -400,6 +400,7 @@ struct BadInputTableTests {
         BadInput(["identify", "--altitude", "40", "--zn", "100", "--radius", "-5", "--position", "40 N 70 W"], 64, "Error: --radius must be 0.1 to 90 degrees, not -5.0"),
         BadInput(["identify", "--altitude", "-5", "--zn", "100", "--position", "40 N 70 W"], 1, "Error: --altitude -5 is below the horizon: an altitude is from 0° on the horizon to 90° at the zenith; give one such as \"40 12.5\""),
         BadInput(["polaris", "--ho", "-0 30", "--at", "2026-02-01T03:00:00Z", "--position", "50 N 4 W"], 1, "Error: --ho -0 30 is below the horizon: an altitude is from 0° on the horizon to 90° at the zenith; give one such as \"40 12.5\""),
+        BadInput(["export", "csv", "--output", "/proc/version"], 1, "Error: cannot write /proc/version: folder /proc takes no new files (a system folder such as /proc or /sys); choose a file in another folder"),
         BadInput(["mark", "--store", "/nonexistent/dir/s.sqlite"], 1, "Error: cannot open store /nonexistent/dir/s.sqlite: folder /nonexistent/dir does not exist; create it, or choose another store with --store"),
     ]
 }
