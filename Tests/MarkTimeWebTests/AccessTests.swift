@@ -280,7 +280,11 @@ struct AccessTests {
     func serveNamed(_ body: @escaping @Sendable (TestSite, Int) async throws -> Void) async throws {
         let t = try TestSite(settings: Settings(values: ["web.hosts": .string("pi.boat, chart-table")]))
         defer { t.remove() }
-        try await WebServer.application(t.site, configuration: .init(host: "127.0.0.1", port: 0)).test(.live) { client in
+        // No head deadline to meet: these tests are about names, and under a loaded suite a
+        // test's task may wait longer than the page's 10 s between connecting and sending.
+        var configuration = WebServer.Configuration(host: "127.0.0.1", port: 0)
+        configuration.limits.headDeadline = .seconds(600)
+        try await WebServer.application(t.site, configuration: configuration).test(.live) { client in
             try await body(t, try #require(client.port))
         }
     }
