@@ -7,16 +7,6 @@ import MarkTimeStore
 import Testing
 @testable import MarkTimeWeb
 
-/// A minimal PNG: its signature and IHDR, `width` × `height`.
-private func png(width: Int, height: Int) -> [UInt8] {
-    func be32(_ v: Int) -> [UInt8] { [24, 16, 8, 0].map { UInt8((v >> $0) & 0xFF) } }
-    // Typed steps: Swift 6.2 cannot type-check one long chain of literals in time.
-    let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
-    let header: [UInt8] = be32(13) + Array("IHDR".utf8)
-    let size: [UInt8] = be32(width) + be32(height)
-    let rest: [UInt8] = [8, 2, 0, 0, 0, 0, 0, 0, 0]
-    return signature + header + size + rest
-}
 
 @Suite("The phone page: the journal")
 struct JournalPageTests {
@@ -53,17 +43,17 @@ struct JournalPageTests {
             var upload: HTTPFields = [.origin: "http://localhost", .contentType: "image/png", .cookie: headers[.cookie]!]
             upload[HTTPField.Name("X-CSRF-Token")!] = csrf
             let first = try await client.execute(uri: "/journal/2026-11-21/photo?caption=Green+flash&name=sunset.png", method: .post,
-                                                 headers: upload, body: ByteBuffer(bytes: png(width: 640, height: 480)))
+                                                 headers: upload, body: ByteBuffer(bytes: pngHeader(width: 640, height: 480)))
             #expect(first.status == .ok)
             #expect(first.text.contains("Photo 1 added: 640×480 png,"))
             let again = try await client.execute(uri: "/journal/2026-11-21/photo?caption=Again&name=copy.png", method: .post,
-                                                 headers: upload, body: ByteBuffer(bytes: png(width: 640, height: 480)))
+                                                 headers: upload, body: ByteBuffer(bytes: pngHeader(width: 640, height: 480)))
             #expect(again.text.contains("Photo 1 already has this image: kept once."))
             let files = try FileManager.default.contentsOfDirectory(atPath: t.store.mediaFolder).filter { !$0.hasPrefix(".") }
             #expect(files.count == 1)
             let served = try await client.execute(uri: "/media/\(files[0])", method: .get, headers: [.cookie: headers[.cookie]!])
             #expect(served.status == .ok)
-            #expect(Array(served.body.readableBytesView) == png(width: 640, height: 480))
+            #expect(Array(served.body.readableBytesView) == pngHeader(width: 640, height: 480))
             let anonymous = try await client.execute(uri: "/media/\(files[0])", method: .get)
             #expect(anonymous.status != .ok)
         }
@@ -77,7 +67,7 @@ struct JournalPageTests {
             let (cookie, csrf) = try await client.logIn()
             // When the form without script posts a 17 MB photo
             let form: HTTPFields = [.origin: "http://localhost", .contentType: "multipart/form-data; boundary=----marktime7MA4YWxk", .cookie: cookie]
-            let big = png(width: 1, height: 1) + [UInt8](repeating: 0, count: 17 << 20)
+            let big = pngHeader(width: 1, height: 1) + [UInt8](repeating: 0, count: 17 << 20)
             // (a client of its own: the test client's 20 s read timeout is too short for 17 MB on a loaded machine)
             let port = try #require(client.port)
             let body = multipart([("photo", "huge.png", big)])
@@ -179,7 +169,7 @@ struct JournalPageTests {
             #expect(page.text.contains("action=\"/journal/2026-11-21/photo?csrf=\(csrf)\""))
             let form = formHeaders(headers)
             let r = try await client.execute(uri: "/journal/2026-11-21/photo?csrf=\(csrf)", method: .post, headers: form,
-                                             body: multipart([("photo", "reef.png", png(width: 320, height: 200)),
+                                             body: multipart([("photo", "reef.png", pngHeader(width: 320, height: 200)),
                                                               ("caption", nil, Array("Reef at low water".utf8))]))
             #expect(r.status == .ok)
             #expect(r.text.contains("Photo 1 added: 320×200 png,"))
@@ -208,7 +198,7 @@ struct JournalPageTests {
             var form = formHeaders(headers)
             form[.contentType] = type
             let r = try await client.execute(uri: "/journal/2026-11-21/photo?csrf=\(csrf)", method: .post, headers: form,
-                                             body: multipart([("photo", "reef.png", png(width: 1, height: 1))]))
+                                             body: multipart([("photo", "reef.png", pngHeader(width: 1, height: 1))]))
             #expect(r.status == .badRequest)
             #expect(r.text.contains("the form&#39;s data has no boundary (multipart/form-data): send it again"))
         }
@@ -220,7 +210,7 @@ struct JournalPageTests {
         try await t.loggedIn { client, headers, _ in
             let form = formHeaders(headers)
             let r = try await client.execute(uri: "/journal/2026-11-21/photo", method: .post, headers: form,
-                                             body: multipart([("photo", "reef.png", png(width: 1, height: 1))]))
+                                             body: multipart([("photo", "reef.png", pngHeader(width: 1, height: 1))]))
             #expect(r.status == .forbidden)
             #expect(!FileManager.default.fileExists(atPath: t.store.mediaFolder))
         }
@@ -232,7 +222,7 @@ struct JournalPageTests {
         try await t.loggedIn { client, headers, _ in
             let upload: HTTPFields = [.origin: "http://localhost", .contentType: "image/png", .cookie: headers[.cookie]!]
             let r = try await client.execute(uri: "/journal/2026-11-21/photo", method: .post, headers: upload,
-                                             body: ByteBuffer(bytes: png(width: 1, height: 1)))
+                                             body: ByteBuffer(bytes: pngHeader(width: 1, height: 1)))
             #expect(r.status == .forbidden)
         }
     }
