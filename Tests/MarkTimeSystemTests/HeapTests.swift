@@ -6,14 +6,17 @@ import Testing
 struct HeapTests {
     /// Minor page faults while `measured` runs after `setUp`, in a forked child: there no
     /// other thread shares the heap, and no other test changes its settings (the daemon's
-    /// tests, in this process, set their own). Both call only C (and `Heap`'s C calls); a
-    /// `setUp` that fails exits the child with 3.
+    /// tests, in this process, set their own). The child's heaps are the test process's, as
+    /// it left them: it first hands their free memory back, so that no large free space at
+    /// a heap's top serves or keeps what is measured. Both call only C (and `Heap`'s C
+    /// calls); a `setUp` that fails exits the child with 3.
     static func faultsInAChild(setUp: () -> Void, measured: () -> Void) throws -> Int {
         var pipeEnds: [Int32] = [0, 0]
         try #require(pipe(&pipeEnds) == 0)
         let child = fork()
         try #require(child >= 0)
         if child == 0 {
+            Heap.handBackFreedMemory()
             setUp()
             var usage = rusage()
             getrusage(0, &usage)  // RUSAGE_SELF
@@ -74,12 +77,26 @@ struct HeapTests {
 
     /// Minor page faults while 2 MiB is allocated and written again after the same was
     /// allocated, written and freed, in a heap that keeps up to 8 MiB of freed memory and
-    /// maps blocks of `mapOver` bytes or more on their own.
+    /// maps blocks of `mapOver` bytes or more on their own. Where the block should be mapped,
+    /// any free space the test process left in the heap that would hold it is taken up first
+    /// (held, never freed), until a block is mapped; 64 tries that map none exit with 4.
     static func refaultsOfALargeBlock(mapOver: Int) throws -> Int {
-        let size = 2 << 20
+        let size = 2 << 20, tries = 64
+        let held = UnsafeMutablePointer<UnsafeMutableRawPointer?>.allocate(capacity: tries)
+        defer { held.deallocate() }
         return try faultsInAChild(setUp: {
             guard Heap.keepFreedMemory(upTo: Heap.daemonKeeps), Heap.mapLargeBlocks(over: mapOver) else { _exit(3) }
-            let block = malloc(size)
+            let mappedBefore = Heap.mappedBlocks
+            var block = malloc(size)
+            if mapOver <= size {
+                var i = 0
+                while Heap.mappedBlocks == mappedBefore {
+                    guard i < tries else { _exit(4) }
+                    held[i] = block
+                    i += 1
+                    block = malloc(size)
+                }
+            }
             memset(block!, 1, size)
             free(block)
         }, measured: {
