@@ -91,7 +91,7 @@ struct NavigationRoutes {
                      "residual": String(format: "%+.2f nm", l.residual), "advance": l.advance.rawValue] as [String: Any]
                 },
                 "rejected": work.rejected.map { "sight \($0.id.map(String.init) ?? "?") (\($0.body.name)) left out: \($0.reason)" },
-                "flags": work.flags.map(\.message),
+                "flags": work.warnings,
                 "skipped": work.skipped.map { "sight \($0.sight.id.map(String.init) ?? "?") left out: \($0.why.description)" },
                 "averages": work.averages.map { a in
                     ["text": "\(a.body.name) at \(a.utc.sightTimeOfDay): average of sights \(a.points.compactMap { $0.id.map(String.init) }.joined(separator: ", "))",

@@ -13,10 +13,10 @@ struct NavigationPageTests {
     static let truth = try! Position(latitude: 35, longitude: -40)
     static let evening = UTCTime(year: 2026, month: 3, day: 10, hour: 22)!
 
-    /// Star sights taken at `truth` a minute apart, each `error` arc-minutes high; their ids.
-    static func stars(_ store: AppDatabase, _ list: [(String, Double)]) throws -> [Int64] {
+    /// Star sights taken at `truth` a minute apart from `start`, each `error` arc-minutes high; their ids.
+    static func stars(_ store: AppDatabase, _ list: [(String, Double)], start: UTCTime = evening) throws -> [Int64] {
         try list.enumerated().map { k, pair in
-            var s = Sight.practice(Body(named: pair.0)!, at: evening.adding(nanoseconds: Int64(k) * 60_000_000_000), from: truth,
+            var s = Sight.practice(Body(named: pair.0)!, at: start.adding(nanoseconds: Int64(k) * 60_000_000_000), from: truth,
                                    reading: SextantReading(hs: 0, eyeHeight: 2.5), dr: try Position(latitude: 35.1, longitude: -40.2))!
             s.hs! += pair.1 / 60
             return try store.insert(s).id!
@@ -40,6 +40,42 @@ struct NavigationPageTests {
             // And the drawing brings no inline style, which the page's CSP refuses
             #expect(!r.text.contains("<style>"))
         }
+    }
+
+    @Test func theFixPageSaysAWarningOfEverySightOnce() async throws {
+        // Given five sights in 2030, past the last measured ΔT, so each has the ΔT flag
+        let t = try TestSite()
+        defer { t.remove() }
+        let start = UTCTime(year: 2030, month: 3, day: 10, hour: 22)!
+        let ids = try Self.stars(t.store, [("Sirius", 0.2), ("Capella", -0.3), ("Regulus", 0.1), ("Procyon", -0.2), ("Pollux", 0.3)], start: start)
+        let deltaT = try #require(ReductionFlag.deltaT(at: SkyTime(start)!)).message
+        try await t.loggedIn { client, headers, _ in
+            // When their fix is shown
+            let r = try await client.execute(uri: "/fix?ids=" + ids.map(String.init).joined(separator: ","), method: .get, headers: headers)
+            // Then the warning is one line naming the five
+            #expect(r.status == .ok)
+            let warnings = r.text.components(separatedBy: "<li data-kind=\"flag\">").dropFirst().map { $0.components(separatedBy: "</li>")[0] }
+            #expect(warnings == ["sights 1, 2, 3, 4, 5: \(deltaT)"])
+        }
+    }
+
+    @Test func aWarningIsSaidOnceWithEverySightThatHasIt() throws {
+        // Given a fix's flags: its own, and a sight's intercept, and the ΔT of three sights
+        let t = try TestSite()
+        defer { t.remove() }
+        let ids = try Self.stars(t.store, [("Sirius", 0), ("Capella", 0), ("Regulus", 0)])
+        var work = try FixWork(try ids.map { try t.store.sight(id: $0).sight }, options: .init())
+        work.flags = [ReductionFlag(.notAdvanced, "not a fix: 2 lines up to 40 min old were not advanced"),
+                      ReductionFlag(.largeIntercept, "sight 3: intercept 41.0 nm is over the 30 nm limit"),
+                      ReductionFlag(.deltaT, "sight 3: past the last measured ΔT (2026-10-01): UT1 is uncertain by ±0.9 s"),
+                      ReductionFlag(.largeIntercept, "sight 12: intercept 35.5 nm is over the 30 nm limit"),
+                      ReductionFlag(.deltaT, "sight 12: past the last measured ΔT (2026-10-01): UT1 is uncertain by ±0.9 s"),
+                      ReductionFlag(.deltaT, "sight ?: past the last measured ΔT (2026-10-01): UT1 is uncertain by ±0.9 s")]
+        // Then each is said once, in the order of its first line, with the sights that have it
+        #expect(work.warnings == ["not a fix: 2 lines up to 40 min old were not advanced",
+                                  "sight 3: intercept 41.0 nm is over the 30 nm limit",
+                                  "sights 3, 12, ?: past the last measured ΔT (2026-10-01): UT1 is uncertain by ±0.9 s",
+                                  "sight 12: intercept 35.5 nm is over the 30 nm limit"])
     }
 
     @Test func aFixPageWithOneSightSaysWhy() async throws {
