@@ -1,0 +1,68 @@
+import Foundation
+import MarkTimeCore
+import MarkTimeSky
+import Testing
+
+@Suite("marktime lunar")
+struct LunarCLITests {
+    static let regulus = ["lunar", "--body", "Regulus", "--limb", "near", "--distance", "36 48.9", "--at", "2005-03-26T00:00:00Z", "--dr", "0 00 N 0 00 E"]
+
+    @Test func itGivesTheLibrarysAnswer() throws {
+        // Given Huxtable's Regulus lunar
+        let cli = CLI()
+        // When worked as JSON
+        let j = try #require(try cli.json(Self.regulus) as? [String: Any])
+        // Then error_s and uncertainty_s are the library's
+        let lib = try LunarSolution(LunarObservation(body: Body(named: "Regulus")!, limb: .near, distance: 36 + 48.9 / 60,
+                                                     watch: UTCTime(year: 2005, month: 3, day: 26)!, position: try Position(latitude: 0, longitude: 0)))
+        #expect(abs(try #require(j["error_s"] as? Double) - lib.error) < 1e-9)
+        #expect(abs(try #require(j["uncertainty_s"] as? Double) - lib.uncertainty) < 1e-9)
+        #expect(j["utc"] as? String == lib.utc.iso8601)
+    }
+
+    @Test func theTableSaysWhatTheWatchIs() throws {
+        // Given Ed's Aldebaran lunar with its altitudes
+        let cli = CLI()
+        // When worked
+        let r = try cli.run(["lunar", "--body", "Aldebaran", "--limb", "far", "--distance", "95 53.8", "--at", "2017-12-24T00:05:54Z",
+                             "--dr", "28 41.2 N 82 18.3 W", "--moon-hs", "36 52.3", "--body-hs", "36 12.0", "--eye-height", "0", "--pressure", "1013.25"])
+        // Then the cleared distance and the watch's error are said
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("  cleared              95° 04'.8"), "\(r.stdout)")
+        #expect(r.stdout.contains("The watch is 11 s fast: UT − watch = -11.2 s ± 24.2 s."), "\(r.stdout)")
+    }
+
+    @Test(arguments: [
+        (["--body", "Moon"], "a lunar is the distance from the Moon to another body: give --body Sun, a planet or a star near the Moon's path"),
+        (["--distance", "200"], "--distance 200° is out of range: it must be between 0° and 180°"),
+        (["--moon-hs", "40 10"], "a measured altitude needs --eye-height (metres; 0 for an artificial horizon's half angle): its dip"),
+        (["--moon-hs", "40 10", "--moon-limb", "center", "--eye-height", "2"], "--moon-limb is lower or upper: the Moon's centre cannot be brought to the horizon"),
+        (["--body-hs", "40 10", "--body-limb", "lower", "--eye-height", "2"], "--body-limb: Regulus is taken by its centre; leave --body-limb out"),
+        (["--error", "0"], "--error must be 0.01' to 30', not 0'"),
+        (["--at", "1960-03-26T00:00:00Z"], "1960-03-26T00:00:00.000Z is outside the almanac's years 1990–2060"),
+    ])
+    func badInputIsRefusedWithASentence(_ change: [String], _ sentence: String) throws {
+        // Given Huxtable's lunar with one thing wrong
+        let cli = CLI()
+        var args = Self.regulus
+        for pair in stride(from: 0, to: change.count, by: 2) {
+            if let i = args.firstIndex(of: change[pair]) { args[i + 1] = change[pair + 1] } else { args += [change[pair], change[pair + 1]] }
+        }
+        // When worked
+        let r = try cli.run(args)
+        // Then refused, saying why
+        #expect(r.status != 0)
+        #expect(r.stderr.contains(sentence), "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
+    @Test func withNoDRAndNoFixItAsksForTheDR() throws {
+        // Given no --dr and no daemon
+        let cli = CLI()
+        // When worked
+        let r = try cli.run(Array(Self.regulus.dropLast(2)))
+        // Then refused, naming --dr
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("no DR: give --dr (e.g. \"28 41.2 N 82 18.3 W\"), the position you reckon you are at"), "\(r.stderr)")
+    }
+}
