@@ -8,6 +8,8 @@ public struct StampProvenance: Hashable, Sendable, Codable {
         case interpolated
         /// Carried from the nearest sample at rate 1.
         case projected
+        /// Carried from the last good sample at the rate learned (`rate`), every good source gone.
+        case carried
     }
 
     /// One sample behind a stamp.
@@ -38,15 +40,18 @@ public struct StampProvenance: Hashable, Sendable, Codable {
     /// For a phone's MARK: the round trip of the clock sync exchange that mapped the touch
     /// onto the Pi's clock, in seconds; half of it is in the stamp's uncertainty.
     public var phoneRoundTrip: Double?
+    /// For a carried stamp: the rate it was carried at.
+    public var rate: ClockRate?
 
-    public init(method: Method, samples: [Sample], phoneRoundTrip: Double? = nil) {
+    public init(method: Method, samples: [Sample], phoneRoundTrip: Double? = nil, rate: ClockRate? = nil) {
         self.method = method
         self.samples = samples
         self.phoneRoundTrip = phoneRoundTrip
+        self.rate = rate
     }
 
     enum CodingKeys: String, CodingKey {
-        case method, samples, phoneRoundTrip = "phone_round_trip_s"
+        case method, samples, phoneRoundTrip = "phone_round_trip_s", rate
     }
 
     init(method: Method, _ samples: [ClockSample], at instant: Int64) {
@@ -94,6 +99,10 @@ public struct ClockTrack: Hashable, Sendable {
     private var nextSegment = 0
     /// Sources whose samples stopped counting for new stamps (gpsd went silent) until resumed.
     public private(set) var suspended: Set<TimeSource> = []
+    /// The monotonic clock's rate, learned from the latest run long enough to teach one
+    /// (the best source's, where two run at once); what time is carried at once every good
+    /// source is gone.
+    public private(set) var rate: ClockRate?
     /// The first sample of each source's latest run.
     private var runStart: [TimeSource: Entry] = [:]
 
@@ -111,6 +120,31 @@ public struct ClockTrack: Hashable, Sendable {
             if runStart[e.sample.source]?.segment != e.segment { runStart[e.sample.source] = e }
             nextSegment = max(nextSegment, e.segment + 1)
         }
+        for source in [TimeSource.gps, .system, .pps] { learn(source) }
+    }
+
+    /// Learns the rate from `source`'s current run, when it is long enough and `source` is
+    /// as good as the one the rate came from, or that one's run has ended.
+    private mutating func learn(_ source: TimeSource) {
+        guard let last = latest[source] else { return }
+        var run = (entries[source] ?? []).reversed().prefix { $0.segment == last.segment }.reversed().map(\.sample)
+        if run.last != last.sample { run.append(last.sample) }
+        guard let fitted = ClockRate.fit(run) else { return }
+        if let rate, rate.source < source, let theirs = latest[rate.source],
+           last.sample.monotonicNanoseconds - theirs.sample.monotonicNanoseconds <= maxSampleAgeNanoseconds { return }
+        rate = fitted
+    }
+
+    /// The newest sample of a good source (pps, system or gps), fresh or not.
+    public var lastGoodSample: ClockSample? {
+        [TimeSource.pps, .system, .gps].compactMap { latest[$0]?.sample }.max { $0.monotonicNanoseconds < $1.monotonicNanoseconds }
+    }
+
+    /// The stamp for `instant` with every good source gone: the last good sample carried
+    /// at the learned rate; nil before a rate is learned.
+    public func carried(at instant: Int64) -> UTCEstimate? {
+        guard let rate, let last = lastGoodSample else { return nil }
+        return rate.carry(last, to: instant)
     }
 
     /// A sample whose time did not run as the monotonic clock did since the one before it.
@@ -176,6 +210,7 @@ public struct ClockTrack: Hashable, Sendable {
         let lastKept = entries[source]?.last
         if lastKept?.segment != segment || sample.monotonicNanoseconds - (lastKept?.sample.monotonicNanoseconds ?? .min) >= intervalNanoseconds {
             keep(entry)
+            learn(source)
             return Addition(kept: true, jump: jump)
         }
         return Addition(kept: false, jump: jump)
@@ -226,7 +261,10 @@ public struct ClockTrack: Hashable, Sendable {
     /// The stamp for a press at `instant`, live at `now`: from the best source that is
     /// fresh at `now`, interpolated inside its run or carried from its newest sample.
     public func estimate(at instant: Int64, now: Int64) -> UTCEstimate? {
-        guard let source = bestSource(now: now) else { return nil }
+        let source = bestSource(now: now)
+        // Every good source gone: the time carried at the learned rate beats an unknown one.
+        if source == nil || source == .unsynced, let carried = carried(at: instant) { return carried }
+        guard let source else { return nil }
         if source == .unsynced, let s = latest[.unsynced]?.sample {
             return Self.project(s, to: instant, driftPPM: driftPPM)
         }
@@ -256,12 +294,21 @@ public struct ClockTrack: Hashable, Sendable {
         // Between two runs whose times disagree (a jump), the instant belongs to the time
         // before it: that is the one a live stamp there was taken from.
         if let a = before, let b = after, jump(from: a.sample, to: b.sample) != nil {
-            return Self.project(a.sample, to: instant, driftPPM: driftPPM)
+            return carry(a.sample, to: instant)
         }
         let nearest = [before, after].compactMap { $0 }.min {
             abs($0.sample.monotonicNanoseconds - instant) < abs($1.sample.monotonicNanoseconds - instant)
         }!
-        return Self.project(nearest.sample, to: instant, driftPPM: driftPPM)
+        return carry(nearest.sample, to: instant)
+    }
+
+    /// `sample` carried to `instant`: at the learned rate when one is known and the instant
+    /// is further than a sample's age from it, else at rate 1 within the drift bound.
+    func carry(_ sample: ClockSample, to instant: Int64) -> UTCEstimate {
+        if let rate, (instant - sample.monotonicNanoseconds).magnitude > maxSampleAgeNanoseconds.magnitude {
+            return rate.carry(sample, to: instant)
+        }
+        return Self.project(sample, to: instant, driftPPM: driftPPM)
     }
 
     /// What the track says of a stored stamp.
@@ -322,7 +369,7 @@ extension StampProvenance {
     /// encoder's error was.
     public var json: String? {
         guard samples.allSatisfy({ $0.distance.isFinite && ($0.uncertainty?.isFinite ?? true) }),
-              phoneRoundTrip?.isFinite ?? true else { return nil }
+              phoneRoundTrip?.isFinite ?? true, rate.map({ [$0.gain, $0.scatter, $0.span].allSatisfy(\.isFinite) }) ?? true else { return nil }
         var out = JSONBytes(capacity: 64 + 144 * samples.count)
         out.put("{\"method\":\"")
         out.put(method.rawValue)
@@ -346,6 +393,21 @@ extension StampProvenance {
         if let trip = phoneRoundTrip {
             out.put(",\"phone_round_trip_s\":")
             out.put(Position.plain(trip))
+        }
+        if let r = rate {
+            out.put(",\"rate\":{\"gain_s_per_day\":")
+            out.put("\(r.gain)")
+            out.put(",\"scatter_s_per_day\":")
+            out.put("\(r.scatter)")
+            out.put(",\"source\":\"")
+            out.put(r.source.rawValue)
+            out.put("\",\"span_s\":")
+            out.put("\(r.span)")
+            out.put(",\"samples\":")
+            out.put(Int64(r.samples))
+            out.put(",\"learned_at_ns\":")
+            out.put(r.learnedAt)
+            out.put("}")
         }
         out.put("}")
         return out.string

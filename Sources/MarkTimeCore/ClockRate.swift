@@ -1,0 +1,88 @@
+import Foundation
+
+/// The monotonic clock's rate against good time, learned from a run of a good source: what
+/// a chronometer's rate book holds, for the clock marktime carries the time on when every
+/// good source is gone.
+///
+/// The rate is the slope of a least-squares line through the run's UTC − monotonic offsets.
+/// Under chrony the kernel's clock, and so the monotonic clock, runs at the frequency chrony
+/// last set; without it, at its crystal's. Either way the rate measured is the one the clock
+/// keeps when the source goes, but for what temperature changes: its uncertainty is three
+/// times the fit's standard error, never below `floor`.
+public struct ClockRate: Hashable, Sendable, Codable {
+    /// Seconds a day the monotonic clock gains on UTC (negative: it loses), as a
+    /// chronometer's daily rate is given.
+    public var gain: Double
+    /// How far the rate may be wrong, seconds a day.
+    public var scatter: Double
+    /// The source and run it was learned from, its length in seconds and its samples.
+    public var source: TimeSource
+    public var span: Double
+    public var samples: Int
+    /// The monotonic instant of the run's last sample.
+    public var learnedAt: Int64
+
+    public init(gain: Double, scatter: Double, source: TimeSource, span: Double, samples: Int, learnedAt: Int64) {
+        self.gain = gain
+        self.scatter = scatter
+        self.source = source
+        self.span = span
+        self.samples = samples
+        self.learnedAt = learnedAt
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case gain = "gain_s_per_day", scatter = "scatter_s_per_day", source, span = "span_s", samples, learnedAt = "learned_at_ns"
+    }
+
+    /// 2 ppm: a Pi's crystal over the temperatures of a boat's cabin, once its frequency is known.
+    public static let floor = 0.1728
+    /// A run shorter than this, or with fewer samples, teaches no rate.
+    public static let shortestSpan = 3600.0
+    public static let fewestSamples = 10
+
+    /// The rate of a run of one source's samples (oldest first); nil when it is too short.
+    public static func fit(_ run: [ClockSample]) -> ClockRate? {
+        guard run.count >= fewestSamples, let first = run.first, let last = run.last else { return nil }
+        let span = Double(last.monotonicNanoseconds - first.monotonicNanoseconds) / 1e9
+        guard span >= shortestSpan else { return nil }
+        // Seconds since the first sample, and the offset's change since it, exact in Int64 first.
+        let xs = run.map { Double($0.monotonicNanoseconds - first.monotonicNanoseconds) / 1e9 }
+        let ys = run.map { Double($0.offsetNanoseconds - first.offsetNanoseconds) / 1e9 }
+        let n = Double(run.count)
+        let mx = xs.reduce(0, +) / n, my = ys.reduce(0, +) / n
+        var sxx = 0.0, sxy = 0.0
+        for (x, y) in zip(xs, ys) {
+            sxx += (x - mx) * (x - mx)
+            sxy += (x - mx) * (y - my)
+        }
+        let slope = sxy / sxx
+        var squares = 0.0
+        for (x, y) in zip(xs, ys) {
+            let r = y - my - slope * (x - mx)
+            squares += r * r
+        }
+        let standardError = (squares / (n - 2) / sxx).squareRoot()
+        // The offset grows when the clock loses: the gain is the slope's opposite.
+        return ClockRate(gain: -slope * 86_400, scatter: max(floor, 3 * standardError * 86_400), source: first.source,
+                         span: span, samples: run.count, learnedAt: last.monotonicNanoseconds)
+    }
+
+    /// `−0.41 s/day ± 0.17`.
+    public var text: String {
+        String(format: "%+.2f s/day ± %.2f", gain, scatter).replacingOccurrences(of: "-", with: "−")
+    }
+
+    /// `sample` carried to `instant` at this rate: its time less what the clock gained
+    /// meanwhile, its uncertainty grown by the rate's.
+    public func carry(_ sample: ClockSample, to instant: Int64) -> UTCEstimate {
+        let distance = instant - sample.monotonicNanoseconds
+        let seconds = Double(distance) / 1e9
+        let gained = Int64((seconds * gain / 86_400 * 1e9).rounded())
+        let grown = sample.uncertainty.map { $0 + abs(seconds) * scatter / 86_400 }
+        var provenance = StampProvenance(method: .carried, [sample], at: instant)
+        provenance.rate = self
+        return UTCEstimate(utc: sample.utc.adding(nanoseconds: distance - gained), source: sample.source, uncertainty: grown,
+                           provenance: provenance)
+    }
+}
