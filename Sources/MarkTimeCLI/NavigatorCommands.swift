@@ -239,9 +239,7 @@ extension MarkTime {
                 ?? where_.resolve(store, required: true)!
             let utc = try at.map { try UTCTime.read($0, what: "--at").time } ?? sights.first?.estimate.utc ?? wallClock()
             let dr = DeadReckoning(position, at: utc, course: run.course ?? 0, knots: run.speed ?? 0)
-            guard let noon = MeridianPassage.localApparentNoon(dr) else {
-                throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
-            }
+            let noon = try MeridianPassage.noon(dr)
             var times = [SkyTime(noon.utc)!]
             var flags: [ReductionFlag] = []
             var latitude: (utc: UTCTime, ho: Double, dec: Double, lat: Double, body: Body, from: String, reduction: MeridianReduction?)?
@@ -387,17 +385,9 @@ extension MarkTime {
                 utc = try UTCTime.read(at, what: "--at").time
                 near = try where_.resolve(store, required: true)!
             }
-            guard let time = SkyTime(utc) else {
-                throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
-            }
+            let time = try SkyTime.checked(utc)
+            let p = try PolarisLatitude.observed(ho: ho, at: time, near: near, bearing: zn)
             let e = Almanac.entry(polaris, at: time)
-            if let hc = PolarisLatitude.belowHorizon(gha: e.gha, declination: e.declination, at: near) {
-                throw InputError("Polaris is below the horizon at \(near.ddm) (Hc \(SextantAngle.format(hc))): it is seen only north of about 0° 38' S; "
-                    + "check the position (--position, or the sight's DR)")
-            }
-            guard let p = PolarisLatitude(ho: ho, gha: e.gha, declination: e.declination, near: near, bearing: zn) else {
-                throw InputError("no latitude sees Polaris at Ho \(SextantAngle.format(ho)) at that time: check Ho")
-            }
             let flags = deltaTFlags([time])
             let ddm = { (lat: Double) in Position.ddm(lat, positive: "N", negative: "S") }
             switch format {
@@ -416,16 +406,9 @@ extension MarkTime {
                 print("  − 1°                \(SextantAngle.format(ho - 1))")
                 print(String(format: "  + a0 + a1 + a2      %@ (exact)", SextantAngle.format(p.correction)))
                 print("  Latitude            \(ddm(p.latitude))")
-                if p.formulaHolds {
-                    print("  (the almanac's formula: \(ddm(p.almanacFormula)))")
-                } else {
-                    print("  (the almanac's tables and formula stop at \(Int(PolarisLatitude.tableLatitudes.upperBound))° N: the exact solution alone holds here)")
-                }
-                if let other = p.alternative {
-                    let zn = { (z: Double) in String(format: "%03.0f°", z.rounded().truncatingRemainder(dividingBy: 360)) }
-                    print("Two latitudes see Polaris at this Ho: \(ddm(p.latitude)) with it bearing \(zn(p.azimuth)), and \(ddm(other.latitude)) with it bearing "
-                        + "\(zn(other.azimuth)); the one nearer \(self.zn == nil ? "the DR" : "--zn") is given" + (self.zn == nil ? ": give --zn with the bearing seen to choose" : ""))
-                }
+                let notes = p.notes(bearingGiven: zn != nil, field: "--zn")
+                if p.formulaHolds { print("  (the almanac's formula: \(ddm(p.almanacFormula)))") } else { print("  (\(notes[0]))") }
+                for note in notes.dropFirst(p.formulaHolds ? 0 : 1) { print(note) }
                 for f in flags { print(f.message) }
             }
         }
@@ -493,9 +476,7 @@ extension MarkTime {
                 utc = try at.map { try UTCTime.read($0, what: "--at").time } ?? wallClock()
                 from = try where_.resolve(store, required: true)!
             }
-            guard let time = SkyTime(utc) else {
-                throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
-            }
+            let time = try SkyTime.checked(utc)
             let list = BodyIdentification.candidates(altitude: altitudeSeen, azimuth: zn, at: time, from: from, within: radius)
             let flags = deltaTFlags([time])
             if name, let id, let best = list.first {

@@ -28,10 +28,7 @@ struct SkyPositionOptions: ParsableArguments {
 /// An almanac instant from `--at`, else now; refused outside the almanac's years.
 func skyTime(_ at: String?) throws -> (UTCTime, SkyTime) {
     let utc = try at.map { try UTCTime.read($0, what: "--at").time } ?? wallClock()
-    guard let time = SkyTime(utc) else {
-        throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
-    }
-    return (utc, time)
+    return (utc, try SkyTime.checked(utc))
 }
 
 /// The ΔT flag of the latest of these almanac instants (UT1's uncertainty grows with time),
@@ -143,7 +140,7 @@ extension MarkTime {
             let (utc, _) = try skyTime(at)
             let instants = hourly ? Aries.hours(ofDayOf: utc) : [utc]
             let times = try instants.map { t throws -> (UTCTime, SkyTime) in
-                guard let time = SkyTime(t) else { throw InputError("\(t.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)") }
+                let time = try SkyTime.checked(t)
                 return (t, time)
             }
             let rows = times.map { ($0.0, Almanac.ariesGHA($0.1)) }
@@ -199,7 +196,7 @@ extension MarkTime {
             var (utc, time) = try skyTime(at)
             if let twilight {
                 guard let t = SunEvents.next(-6, rising: twilight == .morning, after: utc, from: position) else {
-                    if SkyTime(utc.adding(nanoseconds: 36 * 3_600_000_000_000)) == nil {
+                    if SunEvents.outside(from: utc, hours: 36) != nil {
                         throw InputError("the next 36 hours from \(utc.iso8601) run past the almanac's end (\(SkyTime.years.upperBound)-12-31), "
                             + "so the next civil twilight cannot be found: give --at at least 36 hours before it")
                     }
@@ -372,6 +369,7 @@ extension MarkTime {
                             ("tab_z_deg", .number(t.tabulatedZ)), ("d_correction_arcmin", .number(t.dCorrection)), ("hc_deg", .number(t.hc)),
                             ("exact_hc_deg", .number(t.exactHc)), ("zn_deg", .number(t.zn)), ("exact_zn_deg", .number(t.exactZn)), ("ho_deg", .number(t.ho)),
                             ("intercept_nm", .number(t.intercept)),
+                            ("flags", flagsJSON(ReductionFlag.deltaT(ut1Uncertainty: r.ut1Uncertainty).map { [$0] } ?? [])),
                         ])
                     case .failure(let e):
                         .object([("id", .from(s.id)), ("utc", .string(s.estimate.utc.iso8601)), ("body", .from(s.body)), ("error", .string(e.description))])
@@ -394,6 +392,7 @@ extension MarkTime {
                         print("  Ho           \(SextantAngle.format(t.ho))")
                         print(String(format: "  Intercept    %.1f nm %@", abs(t.intercept), t.intercept >= 0 ? "toward" : "away"))
                         print("  Zn           \(String(format: "%05.1f", t.zn))° from tab Z    (exact at the AP \(String(format: "%05.1f", t.exactZn))°)")
+                        if let f = ReductionFlag.deltaT(ut1Uncertainty: r.ut1Uncertainty) { print("  " + f.message) }
                     case .failure(let e):
                         print("sight \(s.id.map(String.init) ?? "?") cannot be reduced: \(e.description)")
                     }

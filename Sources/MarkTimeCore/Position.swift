@@ -60,7 +60,7 @@ public struct Position: Hashable, Sendable {
         switch hemispheres.count {
         case 0:
             guard tokens.count == 2, let a = tokens[0].number, let b = tokens[1].number else {
-                throw InputError("cannot read position '\(text)': without N/S and E/W give two signed decimal degrees; write it as \(forms)")
+                throw InputError("cannot read position '\(Text.shown(text))': without N/S and E/W give two signed decimal degrees; write it as \(forms)")
             }
             lat = a.value; lon = b.value
         case 2:
@@ -69,11 +69,11 @@ public struct Position: Hashable, Sendable {
             let first = try coordinate(Array(tokens[..<split]), text: text)
             let second = try coordinate(Array(tokens[split...]), text: text)
             guard first.axis != second.axis else {
-                throw InputError("cannot read position '\(text)': it needs one of N/S and one of E/W")
+                throw InputError("cannot read position '\(Text.shown(text))': it needs one of N/S and one of E/W")
             }
             (lat, lon) = first.axis == .latitude ? (first.value, second.value) : (second.value, first.value)
         default:
-            throw InputError("cannot read position '\(text)': it needs one of N/S and one of E/W; write it as \(forms)")
+            throw InputError("cannot read position '\(Text.shown(text))': it needs one of N/S and one of E/W; write it as \(forms)")
         }
         return try Position(latitude: lat, longitude: lon)
     }
@@ -83,10 +83,10 @@ public struct Position: Hashable, Sendable {
     static func coordinate(_ tokens: [AngleTokens.Token], text: String) throws(InputError) -> (axis: Axis, value: Double) {
         guard let h = tokens.compactMap(\.hemisphere).first, tokens.filter({ $0.hemisphere != nil }).count == 1,
               tokens.first?.hemisphere != nil || tokens.last?.hemisphere != nil
-        else { throw InputError("cannot read position '\(text)': write it as \(forms)") }
+        else { throw InputError("cannot read position '\(Text.shown(text))': write it as \(forms)") }
         let numbers = tokens.compactMap(\.number)
         guard numbers.allSatisfy({ !$0.signed }) else {
-            throw InputError("cannot read position '\(text)': use either a sign or a hemisphere letter, not both")
+            throw InputError("cannot read position '\(Text.shown(text))': use either a sign or a hemisphere letter, not both")
         }
         let magnitude = try sexagesimal(numbers, text: text, what: "position")
         let axis: Axis = h == "N" || h == "S" ? .latitude : .longitude
@@ -96,14 +96,14 @@ public struct Position: Hashable, Sendable {
     /// Degrees, then optional minutes and seconds. Only the last part may have a fraction.
     static func sexagesimal(_ parts: [AngleTokens.Number], text: String, what: String) throws(InputError) -> Double {
         guard (1...3).contains(parts.count) else {
-            throw InputError("cannot read \(what) '\(text)': give degrees, then minutes (and seconds)")
+            throw InputError("cannot read \(what) '\(Text.shown(text))': give degrees, then minutes (and seconds)")
         }
         for (i, part) in parts.enumerated() {
             if i < parts.count - 1, part.value != part.value.rounded() {
-                throw InputError("cannot read \(what) '\(text)': only the last part may have a decimal fraction, as in 27 22.84")
+                throw InputError("cannot read \(what) '\(Text.shown(text))': only the last part may have a decimal fraction, as in 27 22.84")
             }
             if i > 0, part.signed || part.value >= 60 {
-                throw InputError("cannot read \(what) '\(text)': minutes and seconds must be under 60, not \(plain(part.value))")
+                throw InputError("cannot read \(what) '\(Text.shown(text))': minutes and seconds must be under 60, not \(plain(part.value))")
             }
         }
         let sign: Double = parts[0].value.sign == .minus ? -1 : 1
@@ -118,19 +118,20 @@ public struct Position: Hashable, Sendable {
 public enum SextantAngle {
     static let forms = "`34 12.3` (degrees, minutes), `34°12'.3` or `34.205`"
 
-    /// Reads `34 12.3`, `34°12'.3`, `34° 12.3'` or `34.205`; 0° to 180°.
-    public static func parse(_ text: String) throws(InputError) -> Double {
-        let tokens = try AngleTokens(text, what: "Hs", forms: forms).tokens
+    /// Reads `34 12.3`, `34°12'.3`, `34° 12.3'` or `34.205`, in `range` (0° to 180°, nil
+    /// for no check); a refusal names the field as `what` (Hs, `--ho`, the page's Ho).
+    public static func parse(_ text: String, what: String = "Hs", range: ClosedRange<Double>? = 0...180) throws(InputError) -> Double {
+        let tokens = try AngleTokens(text, what: what, forms: forms).tokens
         let numbers = tokens.compactMap(\.number)
         guard numbers.count == tokens.count else {
             // `1e308` reads as 1, then E: a number in exponent form, not a hemisphere.
             let exponent = text.contains(/[0-9][eE][+-]?[0-9]/)
-            throw InputError("cannot read Hs '\(Text.shown(text))': "
+            throw InputError("cannot read \(what) '\(Text.shown(text))': "
                 + (exponent ? "write the altitude as a plain number, not in exponent form; " : "an altitude has no N/S/E/W; ") + "write it as \(forms)")
         }
-        let value = try Position.sexagesimal(numbers, text: text, what: "Hs")
-        guard value >= 0, value <= 180 else {
-            throw InputError("Hs \(Position.plain(value))° is out of range: it must be between 0° and 180°")
+        let value = try Position.sexagesimal(numbers, text: text, what: what)
+        if let range, !range.contains(value) {
+            throw InputError("\(what) \(Position.plain(value))° is out of range: it must be between \(Position.plain(range.lowerBound))° and \(Position.plain(range.upperBound))°")
         }
         return value
     }
@@ -170,7 +171,7 @@ struct AngleTokens {
             let signed = current.hasPrefix("-") || current.hasPrefix("+")
             guard let v = Double(current), v.isFinite,
                   current.filter({ $0 == "." }).count <= 1, current.last != "." else {
-                throw InputError("cannot read \(what) '\(text)': '\(current)' is not a number; write it as \(forms)")
+                throw InputError("cannot read \(what) '\(Text.shown(text))': '\(Text.shown(current))' is not a number; write it as \(forms)")
             }
             tokens.append(.number(Number(value: v, signed: signed)))
         }
@@ -183,7 +184,7 @@ struct AngleTokens {
             } else if ch.isWhitespace || "°º'′’\"″”,;".contains(ch) {
                 try flush()
             } else {
-                throw InputError("cannot read \(what) '\(text)': unexpected '\(ch)'; write it as \(forms)")
+                throw InputError("cannot read \(what) '\(Text.shown(text))': unexpected '\(Text.escaped(String(ch)))'; write it as \(forms)")
             }
         }
         try flush()

@@ -114,6 +114,11 @@ public struct DayPage: Sendable {
         }
         // Rounded to the nearest minute, as almanacs print them.
         let crossed = sun.named.compactMap { e in e.time.map { "\(e.name) \(clock($0.adding(nanoseconds: 30_000_000_000)))" } }
+        if let outside = sun.events.outsideAlmanac {
+            // Past the almanac's end the Sun is unknown, not down: never "does not rise" at the equator.
+            let rest = crossed.isEmpty ? "no times for this day: \(outside.text)" : crossed.joined(separator: ", ") + "; no later times: \(outside.text)"
+            return "Sun at \(sun.position.ddm) (\(sun.source.text)): \(rest)"
+        }
         let times = crossed.isEmpty
             ? (SunEvents.altitude(at: UTCTime(wholeSeconds: Self.start(of: date, in: zone)), from: sun.position).map { $0 > 0 } == true
                 ? "the Sun does not set" : "the Sun does not rise")

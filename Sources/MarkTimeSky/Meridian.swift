@@ -25,6 +25,14 @@ public struct DeadReckoning: Hashable, Sendable {
 /// The Sun's meridian passage at a moving ship (local apparent noon), and the latitude
 /// from a body's altitude on the meridian.
 public enum MeridianPassage {
+    /// `localApparentNoon`, refused in words outside the almanac's years.
+    public static func noon(_ dr: DeadReckoning) throws(InputError) -> (utc: UTCTime, position: Position) {
+        guard let lan = localApparentNoon(dr) else {
+            throw InputError("\(dr.utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
+        }
+        return lan
+    }
+
     /// The instant the Sun's LHA is 0 at the ship on the local date of `dr.utc` at the
     /// DR's longitude (local mean time); the ship's position then.
     public static func localApparentNoon(_ dr: DeadReckoning) -> (utc: UTCTime, position: Position)? {
@@ -166,6 +174,41 @@ public struct PolarisLatitude: Hashable, Sendable {
     public static func belowHorizon(gha: Double, declination: Double, at dr: Position) -> Double? {
         let hc = Computed(gha: gha, declination: declination, latitude: dr.latitude, longitude: dr.longitude).altitude
         return hc < 0 ? hc : nil
+    }
+
+    /// The one operation the command line and the phone page call: the latitude from Polaris
+    /// at Ho `ho` observed at `time` near `dr`, bearing `seen` degrees true when given. Refused
+    /// where Polaris is below the horizon at the DR, or where no latitude sees it at that Ho.
+    public static func observed(ho: Double, at time: SkyTime, near dr: Position, bearing seen: Double? = nil) throws(InputError) -> PolarisLatitude {
+        let e = Almanac.entry(polaris, at: time)
+        if let hc = belowHorizon(gha: e.gha, declination: e.declination, at: dr) {
+            throw InputError("Polaris is below the horizon at \(dr.ddm) (Hc \(SextantAngle.format(hc))): it is seen only north of about 0° 38' S; "
+                + "check the DR (the position given, or the sight's)")
+        }
+        guard let p = PolarisLatitude(ho: ho, gha: e.gha, declination: e.declination, near: dr, bearing: seen) else {
+            throw InputError("no latitude sees Polaris at Ho \(SextantAngle.format(ho)) at that time: check Ho")
+        }
+        return p
+    }
+
+    static let polaris = Body(named: "Polaris")!
+
+    /// What the answer needs said beside it: that the almanac's formula does not hold past its
+    /// tables, and the other latitude near the pole with how the one given was chosen
+    /// (`bearingGiven`: by the bearing seen, else by the DR), naming the bearing's field as
+    /// `field` (`--zn`, the page's Zn).
+    public func notes(bearingGiven: Bool, field: String) -> [String] {
+        var notes: [String] = []
+        if !formulaHolds {
+            notes.append("the almanac's tables and formula stop at \(Int(Self.tableLatitudes.upperBound))° N: the exact solution alone holds here")
+        }
+        if let other = alternative {
+            let ddm = { (lat: Double) in Position.ddm(lat, positive: "N", negative: "S") }
+            let zn = { (z: Double) in String(format: "%03.0f°", z.rounded().truncatingRemainder(dividingBy: 360)) }
+            notes.append("Two latitudes see Polaris at this Ho: \(ddm(latitude)) with it bearing \(zn(azimuth)), and \(ddm(other.latitude)) with it bearing "
+                + "\(zn(other.azimuth)); the one nearer " + (bearingGiven ? "\(field) is given" : "the DR is given: give \(field) with the bearing seen to choose"))
+        }
+        return notes
     }
 }
 

@@ -107,16 +107,40 @@ public enum SunEvents {
         return nil
     }
 
-    /// One day's events at a position, from `start` for `hours` (24 by default); nil where the Sun does not cross.
+    /// One day's events at a position, from `start` for `hours` (24 by default); nil where the Sun does not cross,
+    /// or where the day runs outside the almanac's years (`outsideAlmanac`).
     public struct Day: Hashable, Sendable {
         public var astronomicalDawn, nauticalDawn, civilDawn, sunrise, sunset, civilDusk, nauticalDusk, astronomicalDusk: UTCTime?
+        /// Where some of the day is outside the almanac's years (1990–2060): events there are
+        /// unknown, not missing (at the equator the Sun still rises on 1 January 2061).
+        public var outsideAlmanac: Outside?
+    }
+
+    /// Which end of the almanac a span runs past.
+    public enum Outside: Hashable, Sendable {
+        case before, after
+
+        /// In words, for a line about the day: "the almanac's years end with 2060".
+        public var text: String {
+            switch self {
+            case .before: "the almanac's years begin with \(SkyTime.years.lowerBound)"
+            case .after: "the almanac's years end with \(SkyTime.years.upperBound)"
+            }
+        }
+    }
+
+    /// Which end of the almanac the `hours` from `start` (to their last second, not their
+    /// end) run past; nil when it covers them all.
+    public static func outside(from start: UTCTime, hours: Double) -> Outside? {
+        if SkyTime(start) == nil { return start.millisecondFields.year < SkyTime.years.lowerBound ? .before : .after }
+        return SkyTime(start.adding(nanoseconds: Int64(hours * 3.6e12) - 1_000_000_000)) == nil ? .after : nil
     }
 
     public static func day(from start: UTCTime, at position: Position, hours: Double = 24) -> Day {
         func event(_ h: Double, _ rising: Bool) -> UTCTime? { next(h, rising: rising, after: start, from: position, within: hours) }
         return Day(astronomicalDawn: event(-18, true), nauticalDawn: event(-12, true), civilDawn: event(-6, true),
                    sunrise: event(horizon, true), sunset: event(horizon, false), civilDusk: event(-6, false),
-                   nauticalDusk: event(-12, false), astronomicalDusk: event(-18, false))
+                   nauticalDusk: event(-12, false), astronomicalDusk: event(-18, false), outsideAlmanac: outside(from: start, hours: hours))
     }
 }
 

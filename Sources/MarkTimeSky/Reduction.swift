@@ -44,10 +44,10 @@ extension SextantAngle {
     /// Hs is, and from 0° (the horizon) to 90° (the zenith), else refused naming `option`.
     public static func altitude(_ text: String, option: String) throws(InputError) -> Double {
         if text.trimmingWhitespace().hasPrefix("-"), text.contains(where: \.isNumber) {
-            throw InputError("\(option) \(Text.escaped(text.trimmingWhitespace())) is below the horizon: an altitude is from 0° on the horizon to 90° at the zenith; "
+            throw InputError("\(option) \(Text.shown(text.trimmingWhitespace())) is below the horizon: an altitude is from 0° on the horizon to 90° at the zenith; "
                 + "give one such as \"40 12.5\"")
         }
-        let value = try parse(text)
+        let value = try parse(text, what: option, range: nil)
         guard value <= 90 else {
             throw InputError("\(option) \(format(value)) is above 90°: an altitude is from 0° on the horizon to 90° at the zenith; give one such as \"40 12.5\"")
         }

@@ -23,6 +23,12 @@ public struct SkyTime: Hashable, Sendable {
     /// The years the almanac covers.
     public static let years = 1990...2060
 
+    /// `time` on the almanac's scales, or refused in words outside its years.
+    public static func checked(_ time: UTCTime) throws(InputError) -> SkyTime {
+        guard let t = SkyTime(time) else { throw InputError("\(time.iso8601) is outside the almanac's years \(years.lowerBound)–\(years.upperBound)") }
+        return t
+    }
+
     /// nil outside 1990–2060.
     public init?(_ time: UTCTime) {
         guard Self.years.contains(time.millisecondFields.year) else { return nil }

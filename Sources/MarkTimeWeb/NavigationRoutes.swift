@@ -54,7 +54,7 @@ struct NavigationRoutes {
     /// The sights a fix or a run works on: `ids`, else `since`/`until`, else the newest 200.
     func sights(_ q: Query) throws -> (sights: [Sight], chosen: Bool) {
         let ids = try q.ids()
-        if !ids.isEmpty { return (try ids.map { try site.store.sight(id: $0).sight }, true) }
+        if !ids.isEmpty { return (try site.store.sights(ids: ids), true) }
         var query = SightQuery(limit: 200)
         query.since = try q["since"].map { text throws(InputError) in try UTCTime.bound(text, upper: false, what: "'from'") }
         query.until = try q["until"].map { text throws(InputError) in try UTCTime.bound(text, upper: true, what: "'to'") }
@@ -142,60 +142,70 @@ struct NavigationRoutes {
 
     func instant(_ q: Query) throws -> (UTCTime, SkyTime) {
         let utc = try q["at"].map { try UTCTime.read($0, what: "the time").time } ?? site.now()
-        guard let time = SkyTime(utc) else { throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)") }
-        return (utc, time)
+        return (utc, try SkyTime.checked(utc))
+    }
+
+    /// The ΔT flag of the latest of these almanac instants, as the command line gives it.
+    func deltaT(_ times: [SkyTime]) -> [String] {
+        times.map(\.ut1Uncertainty).max().flatMap { ReductionFlag.deltaT(ut1Uncertainty: $0) }.map { [$0.message] } ?? []
+    }
+
+    /// A tool's answer with what must be said beside it (`flagged.items`), when there is any:
+    /// the template draws the list only then.
+    func flagged(_ result: [String: Any], _ flags: [String]) -> [String: Any] {
+        flags.isEmpty ? result : result.merging(["flagged": ["items": flags]]) { $1 }
     }
 
     func noon(_ q: Query) throws -> [String: Any] {
         let at = try position(q)
         let (utc, _) = try instant(q)
         let course = try q.decimal("course", label: "the course", range: 0...359.9), speed = try q.decimal("speed", label: "the speed", range: 0...60)
-        guard let lan = MeridianPassage.localApparentNoon(DeadReckoning(at, at: utc, course: course ?? 0, knots: speed ?? 0)) else {
-            throw InputError("that date is outside the almanac's years")
-        }
+        let lan = try MeridianPassage.noon(DeadReckoning(at, at: utc, course: course ?? 0, knots: speed ?? 0))
+        let time = try SkyTime.checked(lan.utc)
         var result: [String: Any] = ["utc": lan.utc.iso8601, "position": lan.position.ddm]
+        var flags: [String] = []
         if let text = q["ho"] {
-            let ho = try SextantAngle.parse(text)
-            let dec = Almanac.entry(.sun, at: SkyTime(lan.utc)!).declination
+            let ho = try SextantAngle.altitude(text, option: "Ho")
+            let dec = Almanac.entry(.sun, at: time).declination
             let lat = MeridianPassage.latitude(ho: ho, declination: dec, bearsSouth: dec < at.latitude)
             result["latitude"] = "Ho \(SextantAngle.format(ho)), Dec \((dec < 0 ? "S " : "N ") + SextantAngle.format(abs(dec))): latitude "
                 + Position.ddm(lat, positive: "N", negative: "S")
+            if let warning = MeridianPassage.nearZenith(ho) { flags.append(warning) }
         }
-        return result
+        return flagged(result, flags + deltaT([time]))
     }
 
     func polaris(_ q: Query) throws -> [String: Any] {
         guard let text = q["ho"] else { throw InputError("type Polaris's Ho, e.g. 50 04.3") }
-        let ho = try SextantAngle.parse(text)
+        let ho = try SextantAngle.altitude(text, option: "Ho")
+        let zn = try q.decimal("zn", label: "the bearing", range: 0...359.9)
         let near = try position(q)
         let (utc, time) = try instant(q)
-        let e = Almanac.entry(Body(named: "Polaris")!, at: time)
-        guard let p = PolarisLatitude(ho: ho, gha: e.gha, declination: e.declination, near: near) else {
-            throw InputError("no latitude sees Polaris at Ho \(SextantAngle.format(ho)) then: check Ho")
-        }
-        return ["utc": utc.iso8601, "lha": SextantAngle.format(p.lha), "ho": SextantAngle.format(ho), "less": SextantAngle.format(ho - 1),
-                "correction": SextantAngle.format(p.correction), "latitude": Position.ddm(p.latitude, positive: "N", negative: "S"),
-                "formula": Position.ddm(p.almanacFormula, positive: "N", negative: "S")]
+        let p = try PolarisLatitude.observed(ho: ho, at: time, near: near, bearing: zn)
+        return flagged(["utc": utc.iso8601, "lha": SextantAngle.format(p.lha), "ho": SextantAngle.format(ho), "less": SextantAngle.format(ho - 1),
+                        "correction": SextantAngle.format(p.correction), "latitude": Position.ddm(p.latitude, positive: "N", negative: "S"),
+                        "formula": p.formulaHolds ? Position.ddm(p.almanacFormula, positive: "N", negative: "S") : "—"],
+                       p.notes(bearingGiven: zn != nil, field: "Zn") + deltaT([time]))
     }
 
     func identify(_ q: Query) throws -> [String: Any] {
         guard let altitudeText = q["altitude"] else { throw InputError("type the altitude seen, e.g. 40 12") }
-        let altitude = try SextantAngle.parse(altitudeText)
+        let altitude = try SextantAngle.altitude(altitudeText, option: "the altitude")
         guard let zn = try q.decimal("zn", label: "the bearing", range: 0...359.9) else { throw InputError("type the true bearing, 0 to 359.9") }
         let from = try position(q)
         let (utc, time) = try instant(q)
         let list = BodyIdentification.candidates(altitude: altitude, azimuth: zn, at: time, from: from)
-        return ["utc": utc.iso8601, "none": list.isEmpty,
-                "candidates": list.map { c in
-                    ["body": c.body.name, "hc": SextantAngle.format(c.altitude), "zn": String(format: "%05.1f°", c.azimuth),
-                     "distance": String(format: "%.1f°", c.distance), "magnitude": c.magnitude.map { String(format: "%.1f", $0) } ?? ""] as [String: Any]
-                }]
+        return flagged(["utc": utc.iso8601, "none": list.isEmpty,
+                        "candidates": list.map { c in
+                            ["body": c.body.name, "hc": SextantAngle.format(c.altitude), "zn": String(format: "%05.1f°", c.azimuth),
+                             "distance": String(format: "%.1f°", c.distance), "magnitude": c.magnitude.map { String(format: "%.1f", $0) } ?? ""] as [String: Any]
+                        }], deltaT([time]))
     }
 
     func average(_ q: Query) throws -> [String: Any] {
         let ids = try q.ids()
         guard !ids.isEmpty else { throw InputError("type the sights of the run, e.g. 31, 32, 33") }
-        let sights = try ids.map { try site.store.sight(id: $0).sight }
+        let sights = try site.store.sights(ids: ids)
         let names = Set(sights.map { $0.body ?? "(no body)" })
         guard names.count == 1, let name = sights[0].body else { throw InputError(SightAverage.Failure.mixedBodies(names.sorted()).description) }
         guard let near = sights.lazy.compactMap({ $0.dr ?? $0.position }).last else { throw InputError("the sights have no DR and no GPS position") }
@@ -216,10 +226,11 @@ struct NavigationRoutes {
         guard let id = ids.first, ids.count == 1 else { throw InputError("type one sight's number") }
         let r = try ReducedSight(try site.store.sight(id: id).sight)
         let tables = SightTables(rawValue: q["tables"] ?? "ho229") ?? .ho229
-        let e = Almanac.entry(r.body, at: SkyTime(r.utc)!)
+        let time = try SkyTime.checked(r.utc)
+        let e = Almanac.entry(r.body, at: time)
         let t = TableReduction(ho: r.ho, gha: e.gha, declination: e.declination, near: r.assumedPosition, tables: tables)
         let step = tables == .ho229 ? "%.1f" : "%.0f"
-        return ["title": "Sight \(id), \(r.body.name), \(tables == .ho229 ? "HO 229" : "Pub. 249")",
+        return flagged(["title": "Sight \(id), \(r.body.name), \(tables == .ho229 ? "HO 229" : "Pub. 249")",
                 "rows": [
                     ["AP", t.assumedPosition.ddm], ["GHA", SextantAngle.format(t.gha)], ["LHA", "\(t.lha)°"],
                     ["Dec", "\(t.declination < 0 ? "S" : "N") \(t.declinationDegrees)° + \(String(format: "%.1f", t.declinationIncrement))′ (\(t.sameName ? "same" : "contrary") name)"],
@@ -228,6 +239,6 @@ struct NavigationRoutes {
                     ["Ho", SextantAngle.format(t.ho)], ["Intercept", String(format: "%.1f nm %@", abs(t.intercept), t.intercept >= 0 ? "toward" : "away")],
                     ["Zn", String(format: "%05.1f°", t.zn)], ["Exact Zn", String(format: "%05.1f°", t.exactZn)],
                 ].map { ["label": $0[0], "value": $0[1]] },
-                "ids": String(id)]
+                "ids": String(id)], deltaT([time]))
     }
 }

@@ -380,7 +380,7 @@ struct BadInputTableTests {
         BadInput(["plot", "1", "1"], 1, "Error: sight 1 is given twice: a sight counts once in a reduction, an average or a fix; give each ID once"),
         BadInput(["noon", "1", "1"], 1, "Error: sight 1 is given twice: a sight counts once in a reduction, an average or a fix; give each ID once"),
         BadInput(["reduce", "1", "--tables", "pub249"], 64, "Error: --tables chooses the tables for --assumed: give both, e.g. `marktime reduce ID --assumed --tables pub249`"),
-        BadInput(["polaris", "--ho", "20", "--at", "2026-02-01T03:00:00Z", "--position", "27 S 153 E"], 1, "Error: Polaris is below the horizon at 27° 00'.00 S  153° 00'.00 E (Hc -26° 51'.6): it is seen only north of about 0° 38' S; check the position (--position, or the sight's DR)"),
+        BadInput(["polaris", "--ho", "20", "--at", "2026-02-01T03:00:00Z", "--position", "27 S 153 E"], 1, "Error: Polaris is below the horizon at 27° 00'.00 S  153° 00'.00 E (Hc -26° 51'.6): it is seen only north of about 0° 38' S; check the DR (the position given, or the sight's)"),
         BadInput(["polaris", "1", "--ho", "50"], 64, "Error: give a sight of Polaris (`marktime polaris 1`) or --ho with --at, not both: a sight carries its own Ho and time"),
         BadInput(["polaris", "--ho", "91", "--at", "2026-02-01T03:00:00Z", "--position", "50 N 4 W"], 1, "Error: --ho 91° 00'.0 is above 90°: an altitude is from 0° on the horizon to 90° at the zenith; give one such as \"40 12.5\""),
         BadInput(["polaris", "--ho", "50", "--zn", "400", "--at", "2026-02-01T03:00:00Z", "--position", "50 N 4 W"], 64, "Error: --zn must be 0 to 359.9 degrees, not 400"),
@@ -401,6 +401,8 @@ struct BadInputTableTests {
         BadInput(["identify", "--altitude", "-5", "--zn", "100", "--position", "40 N 70 W"], 1, "Error: --altitude -5 is below the horizon: an altitude is from 0° on the horizon to 90° at the zenith; give one such as \"40 12.5\""),
         BadInput(["polaris", "--ho", "-0 30", "--at", "2026-02-01T03:00:00Z", "--position", "50 N 4 W"], 1, "Error: --ho -0 30 is below the horizon: an altitude is from 0° on the horizon to 90° at the zenith; give one such as \"40 12.5\""),
         BadInput(["export", "csv", "--output", "/proc/version"], 1, "Error: cannot write /proc/version: folder /proc takes no new files (a system folder such as /proc or /sys); choose a file in another folder"),
+        BadInput(["polaris", "--ho", "abc", "--at", "2026-02-01T03:00:00Z", "--position", "50 N 4 W"], 1, "Error: cannot read --ho 'abc': unexpected 'a'; write it as `34 12.3` (degrees, minutes), `34°12'.3` or `34.205`"),
+        BadInput(["identify", "--altitude", "4O", "--zn", "100", "--position", "40 N 70 W"], 1, "Error: cannot read --altitude '4O': unexpected 'O'; write it as `34 12.3` (degrees, minutes), `34°12'.3` or `34.205`"),
         BadInput(["mark", "--store", "/nonexistent/dir/s.sqlite"], 1, "Error: cannot open store /nonexistent/dir/s.sqlite: folder /nonexistent/dir does not exist; create it, or choose another store with --store"),
     ]
 }

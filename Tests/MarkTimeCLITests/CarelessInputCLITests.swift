@@ -142,6 +142,22 @@ struct CarelessInputCLITests {
         #expect(json["flags"] as? [[String: String]] == [["kind": "delta-t", "message": message]])
     }
 
+    @Test("reduce --assumed says when UT1 is past the measured ΔT table, as reduce does")
+    func assumedSaysDeltaT() throws {
+        // Given a Vega sight on 2030-08-01
+        let cli = CLI()
+        let utc = UTCTime(year: 2030, month: 8, day: 1, hour: 1)!
+        let id = String(try cli.database().insert(practiceSight(Body(named: "Vega")!, at: utc, from: Self.truth)).id!)
+        let time = try #require(SkyTime(utc))
+        let flag = try #require(ReductionFlag.deltaT(at: time)).message
+        // When it is worked from an assumed position
+        let table = try cli.run(["reduce", id, "--assumed"])
+        let json = try #require(try cli.json(["reduce", id, "--assumed"]) as? [[String: Any]])
+        // Then the flag is said beside the working, and in the JSON
+        #expect(table.stdout.hasSuffix("  " + flag + "\n"), "\(table.stdout)\(table.stderr)")
+        #expect(json.first?["flags"] as? [[String: String]] == [["kind": "delta-t", "message": flag]])
+    }
+
     @Test("sky --twilight near the almanac's end says so, not polar day at the equator")
     func twilightPastTheAlmanacsEnd() throws {
         let cli = CLI()

@@ -222,4 +222,26 @@ struct DayPageTests {
         // Then the line says so rather than listing nothing
         #expect(page.sunLine == "Sun at 69° 39'.00 N  18° 57'.00 E (home place Home): the Sun does not set")
     }
+
+    @Test("Past the almanac's end the Sun is unknown, not down: the equator on 1 January 2061")
+    func pastTheAlmanacTheSunIsUnknown() throws {
+        // Given the equator's 1 January 2061 and 31 December 1989, outside the almanac's years, in UTC
+        let utc = FixedZone("UTC", offset: ZoneOffset(seconds: 0, abbreviation: "UTC", isDST: false))
+        let equator = (name: "Home", position: try Position(latitude: 0, longitude: 0))
+        func line(_ day: CivilDate, _ zone: FixedZone) -> String {
+            DayPage(date: day, zone: zone, entries: [], sun: DaySun(entries: [], fix: nil, home: equator, span: DayPage.span(of: day, in: zone))).sunLine
+        }
+        // Then the line names the almanac's years, never "the Sun does not rise"
+        #expect(line(CivilDate(year: 2061, month: 1, day: 1), utc)
+            == "Sun at 0° 00'.00 N  0° 00'.00 E (home place Home): no times for this day: the almanac's years end with 2060")
+        #expect(line(CivilDate(year: 1989, month: 12, day: 31), utc)
+            == "Sun at 0° 00'.00 N  0° 00'.00 E (home place Home): no times for this day: the almanac's years begin with 1990")
+        // And its last day is whole in UTC; at UTC−10 the almanac ends at 14:00 local, so that
+        // evening's dusks are given and the next dawns (past its end) are said to be unknown
+        #expect(line(CivilDate(year: 2060, month: 12, day: 31), utc) == "Sun at 0° 00'.00 N  0° 00'.00 E (home place Home): astronomical dawn 04:45, "
+            + "nautical dawn 05:11, civil dawn 05:37, sunrise 06:00, sunset 18:07, civil dusk 18:29, nautical dusk 18:56, astronomical dusk 19:22")
+        let hawaii = FixedZone("Pacific/Honolulu", offset: ZoneOffset(seconds: -36_000, abbreviation: "HST", isDST: false))
+        #expect(line(CivilDate(year: 2060, month: 12, day: 31), hawaii) == "Sun at 0° 00'.00 N  0° 00'.00 E (home place Home): sunset 08:07, "
+            + "civil dusk 08:29, nautical dusk 08:56, astronomical dusk 09:22; no later times: the almanac's years end with 2060")
+    }
 }
