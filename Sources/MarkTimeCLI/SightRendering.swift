@@ -85,6 +85,10 @@ enum SightRendering {
             return "\(x.source.rawValue) sample \(when) (\(uncertainty(x.uncertainty)))"
         }
         let phone = p.phoneRoundTrip.map { "; the phone's clock sync round trip \(fixed($0 * 1000, 3)) ms (±\(fixed($0 * 500, 3)) ms)" } ?? ""
+        if p.method == .carried, let r = p.rate, let x = p.samples.first {
+            return "carried \(Chronometer.duration(x.distance)) from a \(x.source.rawValue) sample (\(uncertainty(x.uncertainty))) at \(r.text) "
+                + "from the rate book (learned over \(Chronometer.duration(r.span)) of \(r.source.rawValue))"
+        }
         return "\(p.method == .interpolated ? "interpolated between" : "carried from") \(samples.joined(separator: " and "))" + phone
     }
 
@@ -97,7 +101,11 @@ enum SightRendering {
                          ("utc", .string(UTCTime(nanosecondsSinceEpoch: x.utcNanoseconds).iso8601)),
                          ("uncertainty_s", .from(x.uncertainty)), ("distance_s", .from(x.distance))])
             })),
-        ] + (p.phoneRoundTrip.map { [("phone_round_trip_s", JSON.from($0))] } ?? []))
+        ] + (p.phoneRoundTrip.map { [("phone_round_trip_s", JSON.from($0))] } ?? [])
+          + (p.rate.map { r in
+              [("rate", JSON.object([("gain_s_per_day", .number(r.gain)), ("scatter_s_per_day", .number(r.scatter)),
+                                     ("source", .string(r.source.rawValue)), ("span_s", .number(r.span))]))]
+          } ?? []))
     }
 
     // MARK: JSON

@@ -57,6 +57,16 @@ extension MarkTime {
                     ("button_device", .from(published?.buttonDevice)),
                     ("button", .from(published?.buttonState)),
                     ("sound", .from(published?.soundState)),
+                    ("chronometer", published?.chronometer.map { c in
+                        JSON.object([
+                            ("rate_s_per_day", .number(c.rate.gain)), ("scatter_s_per_day", .number(c.rate.scatter)),
+                            ("learned_from", .string(c.rate.source.rawValue)), ("learned_over_s", .number(c.rate.span)),
+                            ("carried_from", .from(c.carriedFrom?.source.rawValue)),
+                            ("carried_since", .from(c.carriedFrom.map { UTCTime(nanosecondsSinceEpoch: $0.utcNanoseconds).iso8601 })),
+                            ("carried_for_s", .from(c.carriedFrom.map { Double(reading.instant.nanoseconds - $0.monotonicNanoseconds) / 1e9 })),
+                            ("sentence", .string(c.sentence(now: reading.instant.nanoseconds))),
+                        ])
+                    } ?? .null),
                 ]).render())
             case .table:
                 var lines: [(String, String)] = [
@@ -79,6 +89,9 @@ extension MarkTime {
                     }
                     lines.append(("button", [published.buttonDevice, published.buttonState].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")))
                     lines.append(("sound", published.soundState))
+                    if let c = published.chronometer, reading.instant.bootID == published.bootID {
+                        lines.append(("chronometer", c.sentence(now: reading.instant.nanoseconds)))
+                    }
                 } else if case .daemon(let pid) = holder {
                     lines.append(("daemon", "starting\(pid.map { ", pid \($0)" } ?? "")"))
                 } else {

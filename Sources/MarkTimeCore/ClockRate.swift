@@ -86,3 +86,52 @@ public struct ClockRate: Hashable, Sendable, Codable {
                            provenance: provenance)
     }
 }
+
+/// The chronometer as the daemon shows it: the rate book's current rate, and, while every
+/// good source is gone, the sample the time is carried from.
+public struct Chronometer: Hashable, Sendable, Codable {
+    public var rate: ClockRate
+    public var carriedFrom: CarriedSample?
+
+    /// The sample time is carried from (a `ClockSample`, as stored).
+    public struct CarriedSample: Hashable, Sendable, Codable {
+        public var source: TimeSource
+        public var monotonicNanoseconds: Int64
+        public var utcNanoseconds: Int64
+        public var uncertainty: Double?
+
+        enum CodingKeys: String, CodingKey {
+            case source, monotonicNanoseconds = "monotonic_ns", utcNanoseconds = "utc_ns", uncertainty = "uncertainty_s"
+        }
+    }
+
+    public init(rate: ClockRate, carriedFrom sample: ClockSample?) {
+        self.rate = rate
+        carriedFrom = sample.map {
+            CarriedSample(source: $0.source, monotonicNanoseconds: $0.monotonicNanoseconds, utcNanoseconds: $0.utc.nanosecondsSinceEpoch,
+                          uncertainty: $0.uncertainty)
+        }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case rate, carriedFrom = "carried_from"
+    }
+
+    /// In words, at monotonic `now`: `carried 26 h 10 m from gps at −0.41 s/day ± 0.17
+    /// (learned over 2 h 00 m of gps)`, or, while a good source is heard, the rate alone.
+    public func sentence(now: Int64) -> String {
+        let learned = "learned over \(Self.duration(rate.span)) of \(rate.source.rawValue)"
+        guard let from = carriedFrom else { return "rate \(rate.text) (\(learned))" }
+        let since = UTCTime(nanosecondsSinceEpoch: from.utcNanoseconds).iso8601
+        return "carried \(Self.duration(Double(now - from.monotonicNanoseconds) / 1e9)) from \(from.source.rawValue) (last heard \(since)) "
+            + "at \(rate.text) (\(learned))"
+    }
+
+    /// `26 h 10 m`, `45 m 12 s`, `30 s`.
+    public static func duration(_ seconds: Double) -> String {
+        let whole = Int(max(0, seconds).rounded())
+        if whole >= 3600 { return String(format: "%d h %02d m", whole / 3600, whole % 3600 / 60) }
+        if whole >= 60 { return String(format: "%d m %02d s", whole / 60, whole % 60) }
+        return "\(whole) s"
+    }
+}

@@ -253,9 +253,22 @@ public struct ClockTrack: Hashable, Sendable {
         TimeSource.allCases.first { isFresh($0, now: now) }
     }
 
-    /// The newest sample of the best fresh source: what the daemon publishes.
+    /// The newest sample of the best fresh source: what the daemon publishes. With every
+    /// good source gone and a rate learned, the time carried to `now` instead (see `carrying`).
     public func currentSample(now: Int64) -> ClockSample? {
-        bestSource(now: now).flatMap { latest[$0]?.sample }
+        let best = bestSource(now: now)
+        if best == nil || best == .unsynced, let carried = carried(at: now) {
+            return ClockSample(source: carried.source, monotonicNanoseconds: now, utc: carried.utc, uncertainty: carried.uncertainty)
+        }
+        return best.flatMap { latest[$0]?.sample }
+    }
+
+    /// The chronometer at `now`: the rate learned, and the sample time is carried from
+    /// while every good source is gone; nil before a rate is learned.
+    public func chronometer(now: Int64) -> Chronometer? {
+        guard let rate else { return nil }
+        let best = bestSource(now: now)
+        return Chronometer(rate: rate, carriedFrom: best == nil || best == .unsynced ? lastGoodSample : nil)
     }
 
     /// The stamp for a press at `instant`, live at `now`: from the best source that is

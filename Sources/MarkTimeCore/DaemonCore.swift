@@ -445,9 +445,11 @@ public struct DaemonCore: Sendable {
     /// What `marktime status` shows, but for the sound's state, which the beeper knows.
     public func status(now: Int64, stopping: Bool = false) -> DaemonStatus {
         let gpsd = gpsdSilence.map { "silent for \(Quantity.whole(max(0, Double(now - $0.since) / 1e9))) s at \($0.address); reconnecting" } ?? gpsd
-        return DaemonStatus(pid: configuration.pid, bootID: bootID, startedAt: startedAt, heartbeat: now,
-                            clock: track.currentSample(now: now), fix: fix, gpsd: gpsd, buttonDevice: configuration.buttonDevice,
-                            buttonState: button, stopped: stopping)
+        var status = DaemonStatus(pid: configuration.pid, bootID: bootID, startedAt: startedAt, heartbeat: now,
+                                  clock: track.currentSample(now: now), fix: fix, gpsd: gpsd, buttonDevice: configuration.buttonDevice,
+                                  buttonState: button, stopped: stopping)
+        status.chronometer = track.chronometer(now: now)
+        return status
     }
 
     // MARK: The anchor watch

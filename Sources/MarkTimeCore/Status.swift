@@ -18,6 +18,8 @@ public struct DaemonStatus: Hashable, Sendable {
     public var stopped: Bool
     /// The anchor watch's live figures, while one is set.
     public var anchor: AnchorLive?
+    /// The chronometer, once a rate is learned: carrying the time while every good source is gone.
+    public var chronometer: Chronometer?
 
     public init(pid: Int32, bootID: String, startedAt: Int64, heartbeat: Int64, clock: ClockSample? = nil, fix: Fix? = nil,
                 gpsd: String = "", buttonDevice: String? = nil, buttonState: String = "", soundState: String = "",

@@ -122,4 +122,27 @@ struct ChronometerTests {
         // Then it is the same, rate and all
         #expect(back == p)
     }
+
+    @Test func theDaemonCarriesAPressAfterTheFixIsLostAndSaysSo() throws {
+        // Given a daemon core that heard two hours of GPS on a clock losing 0.432 s a day, then lost the fix
+        var core = startedCore()
+        for t in Int64(11)...7211 { _ = core.handle(.clock(sample(.gps, mono: t * second, utc: logDay + t * second + (t - 10) * 5_000, 0.5))) }
+        _ = core.handle(.noFix(mode: 1, at: 7211 * second + 500_000_000))
+        // When a key goes down an hour later, only the free-running clock to hand
+        let at = (7211 + 3600) * second
+        let sight = try #require(core.handle(.input(keyDown(at), clock: sample(.unsynced, mono: at, utc: 5 * second, nil))).inserts.first)
+        // Then it is stamped carried from GPS's last sample at the learned rate, its uncertainty grown by an hour at 2 ppm
+        #expect(sight.estimate.provenance?.method == .carried)
+        #expect(sight.estimate.source == .gps)
+        // (to 2 µs: the fit also holds the core's first 11 s, at rate 1)
+        #expect(abs(sight.estimate.utc.nanosecondsSinceEpoch - (logDay + (7211 + 3600) * second + 7201 * 5_000 + 18_000_000)) < 2_000)
+        #expect(abs(try #require(sight.estimate.uncertainty) - 0.5072) < 1e-9)
+        // And the status says the chronometer carries the time, and since when
+        let status = core.status(now: at)
+        #expect(status.chronometer?.carriedFrom?.monotonicNanoseconds == 7211 * second)
+        #expect(status.chronometer?.sentence(now: at)
+            == "carried 1 h 00 m from gps (last heard 2007-04-08T11:53:06.036Z) at −0.43 s/day ± 0.17 (learned over 2 h 00 m of gps)")
+        #expect(status.clock?.source == .gps)
+        #expect(status.clock?.uncertainty == sight.estimate.uncertainty)
+    }
 }

@@ -125,6 +125,24 @@ struct DaemonStoreTests {
         #expect(try db.daemonStatus() == stopped)
     }
 
+    @Test func theChronometerIsPublishedInTheFileAndTheRow() throws {
+        // Given a status whose chronometer carries the time from GPS
+        let tmp = TemporaryFolder()
+        let db = try AppDatabase(path: tmp.store, createDirectory: false)
+        let file = StatusFile(path: tmp.path + "/status.json")
+        var status = DaemonStatus(pid: 42, bootID: "boot-a", startedAt: second, heartbeat: 9 * second)
+        let rate = ClockRate(gain: -0.432, scatter: 0.1728, source: .gps, span: 7200, samples: 121, learnedAt: 8 * second)
+        status.chronometer = Chronometer(rate: rate, carriedFrom: ClockSample(source: .gps, monotonicNanoseconds: 8 * second,
+                                                                            utc: UTCTime(nanosecondsSinceEpoch: logDay), uncertainty: 0.5))
+        // When it is published in the row, then in the file
+        try db.publish(status, statusFile: file.path)
+        #expect(try db.daemonStatus() == status)
+        status.heartbeat = 10 * second
+        try file.write(status)
+        // Then each reads back whole
+        #expect(try db.daemonStatus() == status)
+    }
+
     @Test func aStatusFileFromAnotherDaemonIsIgnored() throws {
         let tmp = TemporaryFolder()
         let db = try AppDatabase(path: tmp.store, createDirectory: false)

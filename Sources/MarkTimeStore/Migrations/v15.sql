@@ -1,0 +1,3 @@
+-- The chronometer (#58): the monotonic clock's rate learned from a good source, and the
+-- sample the time is carried from while every good source is gone, as JSON.
+ALTER TABLE daemon_status ADD COLUMN chronometer TEXT;
