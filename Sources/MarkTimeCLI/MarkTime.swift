@@ -28,20 +28,21 @@ public struct MarkTime: AsyncParsableCommand {
 
     public init() {}
 
-    /// Runs the command. A parse error with a word such as `-1` in the arguments says
-    /// why: ArgumentParser reads it as an option, so `sight show -1` would otherwise only
-    /// say that the id is missing.
+    /// Runs the command. A parse error caused by a word such as `-1` or `-12.5` says why
+    /// (`ParseHint`): ArgumentParser reads it as an option, so `sight show -1` would
+    /// otherwise only say that the id is missing.
     public static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         var command: any ParsableCommand
         do {
             command = try await asyncParseAsRoot(arguments)
         } catch {
-            var lines = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-            guard exitCode(for: error) == .validationFailure, let word = arguments.first(where: Self.looksNegative),
-                  let first = lines.first, first.contains("Missing expected argument") || first.contains("Unknown option")
+            let message = fullMessage(for: error)
+            var lines = message.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            guard exitCode(for: error) == .validationFailure, let first = lines.first,
+                  let hinted = ParseHint.line(first, arguments: arguments, usage: message)
             else { fail(error) }
-            lines[0] += ": '\(word)' was read as an option; an id or a count is a whole number from 1 up, and a negative value goes after its option (--ie -1.5)"
+            lines[0] = hinted
             FileHandle.standardError.write(Data((cutLongValues(lines.map { Text.escaped($0) }.joined(separator: "\n")) + "\n").utf8))
             Foundation.exit(exitCode(for: error).rawValue)
         }
@@ -78,8 +79,4 @@ public struct MarkTime: AsyncParsableCommand {
         return text
     }
 
-    /// `-1`, `-0.5`: a word ArgumentParser takes for an option.
-    static func looksNegative(_ word: String) -> Bool {
-        word.count > 1 && word.hasPrefix("-") && Double(word) != nil
-    }
 }

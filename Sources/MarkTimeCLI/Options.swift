@@ -132,6 +132,8 @@ func cannotWrite(_ path: String, _ error: any Error, example: String = "out") ->
         return InputError("cannot write \(path): it is a folder; give a file name, e.g. \(path.hasSuffix("/") ? path : path + "/")\(example)")
     case .tooManySymbolicLinkLevels?:
         return InputError("cannot write \(path): its symbolic links go round in a loop; give another file")
+    case .fileNameTooLong?:
+        return InputError("cannot write \(path): its name is too long (\(FileKind.nameLimits)); give a shorter one")
     case .noSuchAddressOrDevice?:
         return InputError("cannot write \(path): it is a FIFO (named pipe) that no program read within \(SideFile.fifoReaderWait.components.seconds) s; "
             + "start its reader first, or choose a file")

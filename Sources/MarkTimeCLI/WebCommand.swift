@@ -36,27 +36,16 @@ extension MarkTime {
             guard let (host, port) = ConfigKey.address(text) else {
                 throw InputError("--listen '\(text)' is not HOST:PORT with a port from 1 to 65535, e.g. 0.0.0.0:8080")
             }
-            try Self.checkResolves(host, text)
             let tls = try settings.web.tls
+            var serving = WebServer.Configuration(host: host, port: port, tls: tls)
+            serving.given = listen != nil ? .option : .config(file: settings.values["web.listen"] != nil ? config.file.path : nil)
+            try WebServer.check(serving)
             let site = try Site(store: try store.open(), settings: settings, clock: try SystemClock(trustSynchronised: settings.clock.trustSystem),
                                 secure: tls != nil, logger: Logger(label: "marktime-web"))
-            var serving = WebServer.Configuration(host: host, port: port, tls: tls)
             // One I/O thread: the pages are made on Swift's concurrency pool, a thread a core.
             serving.ioThreads = 1
             try await WebServer.run(site, configuration: serving)
         }
 
-        /// Refuses a listening host that names no address (`getaddrinfo(3)`), in words, before
-        /// the server's own resolver answers with its raw error type.
-        static func checkResolves(_ host: String, _ text: String) throws {
-            var hints = addrinfo()
-            hints.ai_flags = AI_PASSIVE
-            hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-            var list: UnsafeMutablePointer<addrinfo>?
-            let code = getaddrinfo(host, nil, &hints, &list)
-            if code == 0 { freeaddrinfo(list); return }
-            throw InputError("cannot listen on '\(text)': \(host) is no address or name this machine can find (\(String(cString: gai_strerror(code)))); "
-                + "give one of its addresses, e.g. 0.0.0.0:8080 for every network or 127.0.0.1:8080 for this machine alone")
-        }
     }
 }

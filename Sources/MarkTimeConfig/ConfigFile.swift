@@ -40,6 +40,8 @@ public struct ConfigFile: Sendable {
         case .regular(let bytes): size = Int(bytes)
         case .loop:
             throw ConfigError("config file \(path): its symbolic links go round in a loop; point the link at a file, or remove it to use the defaults")
+        case .nameTooLong:
+            throw ConfigError("config file \(path): its name is too long (\(FileKind.nameLimits)); give a shorter one with --config")
         case .unknown(let reason):
             throw ConfigError("cannot read config file \(path): \(reason); let this user read it, or give another with --config")
         case .folder, .fifo, .socket, .device:

@@ -119,11 +119,18 @@ public final class AppDatabase: Sendable {
         guard !path.hasSuffix("/") || path == "/" else {
             throw .cannotOpen(path: path, reason: "a store path cannot end with /; give the file, e.g. --store \(path.trimmingCharacters(in: ["/"]).isEmpty ? "marktime.sqlite" : "/" + path.trimmingCharacters(in: ["/"]))")
         }
+        // SQLite keeps `NAME-wal` and `NAME-shm` beside the store: those names must fit too.
+        if (path as NSString).lastPathComponent.utf8.count + 4 > NAME_MAX {
+            throw .cannotOpen(path: path, reason: "its name is too long: SQLite keeps a -wal and a -shm file beside it, so a store's name may have "
+                + "at most \(NAME_MAX - 4) bytes; give a shorter one with --store")
+        }
         switch FileKind(path) {
         // A link whose target does not exist yet is a new store; one that loops is none.
         case .missing, .regular, .unknown: return
         case .loop:
             throw .cannotOpen(path: path, reason: "its symbolic links go round in a loop; point the link at the store file, or give another with --store")
+        case .nameTooLong:
+            throw .cannotOpen(path: path, reason: "its name is too long (\(FileKind.nameLimits)); give a shorter one with --store")
         case .folder:
             throw .cannotOpen(path: path, reason: "it is a folder; give the store file inside it, e.g. --store \((path as NSString).appendingPathComponent("marktime.sqlite"))")
         case let kind:

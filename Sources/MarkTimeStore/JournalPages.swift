@@ -36,13 +36,15 @@ extension AppDatabase {
     /// 2 GB video or a text file is refused from its first bytes, with memory kept small),
     /// then as `addPhoto(_:name:…)`.
     public func addPhoto(file: String, caption: String, given: UTCTime?, zone: any ZoneRules, now: UTCTime) throws -> PhotoAdded {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: file) else {
-            throw InputError("cannot read \(file): there is no such file; check the path")
+        let size: Int
+        switch FileKind(file) {
+        case .regular(let bytes): size = Int(bytes)
+        case .missing: throw InputError("cannot read \(file): there is no such file; check the path")
+        case .nameTooLong: throw InputError("cannot read \(file): its name is too long (\(FileKind.nameLimits)); check the path")
+        case .loop: throw InputError("cannot read \(file): its symbolic links go round in a loop; check the path")
+        case .unknown(let reason): throw InputError("cannot read \(file): \(reason); check the path and its permissions")
+        case .folder, .fifo, .socket, .device: throw InputError("\(file) is not a regular file: give a JPEG or PNG photo's file")
         }
-        guard attributes[.type] as? FileAttributeType == .typeRegular else {
-            throw InputError("\(file) is not a regular file: give a JPEG or PNG photo's file")
-        }
-        let size = (attributes[.size] as? Int) ?? 0
         guard size <= ImageInfo.maximumBytes else {
             throw InputError("\(file) is \(size / 1_048_576) MB: marktime keeps photos up to \(ImageInfo.maximumBytes / 1_048_576) MB; "
                 + "make it smaller (e.g. `convert \(file) -resize 50% smaller.jpg`) and add that: nothing added")

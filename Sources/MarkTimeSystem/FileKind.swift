@@ -7,6 +7,8 @@ public enum FileKind: Hashable, Sendable {
     case missing
     /// A symbolic link that goes round in a loop (ELOOP).
     case loop
+    /// A name longer than a file's name or path may be (ENAMETOOLONG): no file can have it.
+    case nameTooLong
     case regular(size: Int64)
     case folder
     case fifo
@@ -23,6 +25,7 @@ public enum FileKind: Hashable, Sendable {
             switch e {
             case ENOENT, ENOTDIR: self = .missing
             case ELOOP: self = .loop
+            case ENAMETOOLONG: self = .nameTooLong
             default: self = .unknown(reason: String(cString: strerror(e)))
             }
             return
@@ -41,6 +44,7 @@ public enum FileKind: Hashable, Sendable {
         switch self {
         case .missing: "nothing"
         case .loop: "a symbolic link that goes round in a loop"
+        case .nameTooLong: "a name longer than a file may have"
         case .regular: "a file"
         case .folder: "a folder"
         case .fifo: "a FIFO (named pipe)"
@@ -49,6 +53,11 @@ public enum FileKind: Hashable, Sendable {
         case .unknown(let reason): "unreadable (\(reason))"
         }
     }
+}
+
+extension FileKind {
+    /// Why no file can have a name, for refusals: the system's limits.
+    public static let nameLimits = "a file's name may have at most \(NAME_MAX) bytes, and its path \(PATH_MAX - 1)"
 }
 
 extension Files {

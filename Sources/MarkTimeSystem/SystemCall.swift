@@ -233,7 +233,7 @@ public enum SideFile {
     /// with `sync`, the new file is `fsync`ed before the rename and the folder after it.
     static func rewrite<T>(_ path: String, permissions: FilePermissions, sync: Bool,
                            _ body: (_ write: ([UInt8]) throws -> Void) throws -> T) throws -> T {
-        let temporary = path + ".tmp"
+        let temporary = temporaryName(path)
         var info = stat()
         let permissions = stat(path, &info) == 0 ? FilePermissions(rawValue: info.st_mode & 0o777) : permissions
         let fd: FileDescriptor
@@ -259,6 +259,17 @@ public enum SideFile {
         }
         if sync { syncFolder(of: path) }
         return result
+    }
+
+    /// `path.tmp`; for a name within 4 bytes of the longest a file may have, the name cut
+    /// short (at a whole character) before `.tmp`, so that a name the system takes is written.
+    static func temporaryName(_ path: String) -> String {
+        let name = (path as NSString).lastPathComponent
+        guard name.utf8.count + 4 > NAME_MAX else { return path + ".tmp" }
+        var cut = Substring(name)
+        // Never the name itself (a 255-byte name that ends in .tmp).
+        while cut.utf8.count + 4 > NAME_MAX || cut + ".tmp" == name { cut = cut.dropLast() }
+        return String(path.dropLast(name.count)) + cut + ".tmp"
     }
 
     /// Keeps `bytes` as the file `name` in `folder` (made if missing), written whole and

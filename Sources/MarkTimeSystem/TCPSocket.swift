@@ -40,4 +40,16 @@ public final class TCPSocket {
     }
 
     deinit { close(fd) }
+
+    /// Why `host` names no address this machine can listen on (`getaddrinfo(3)` with
+    /// `AI_PASSIVE`), in the resolver's words; nil when it names one.
+    public static func unresolvable(_ host: String) -> String? {
+        var hints = addrinfo()
+        hints.ai_flags = AI_PASSIVE
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let code = getaddrinfo(host, nil, &hints, &list)
+        if code == 0 { freeaddrinfo(list); return nil }
+        return String(cString: gai_strerror(code))
+    }
 }

@@ -21,6 +21,8 @@ public enum WebServer {
         public var host: String
         public var port: Int
         public var tls: WebSettings.TLSFiles?
+        /// Where the address was given, for a refusal that names it and its fix.
+        public var given = Given.option
         /// The connection limits (`ConnectionGuard`), and the count of those open.
         var limits = ConnectionGuard.Limits()
         var connections = ConnectionGuard.Counter()
@@ -40,6 +42,30 @@ public enum WebServer {
         }
     }
 
+
+    /// Where the listening address was given: `--listen`, or `web.listen` in a config file.
+    public enum Given: Sendable, Equatable {
+        case option
+        /// The config file's `web.listen`; nil when no file sets it (its default).
+        case config(file: String?)
+
+        /// The setting, as a refusal names it.
+        var name: String {
+            switch self {
+            case .option: "--listen"
+            case .config(let file?): "web.listen in \(file)"
+            case .config(nil): "web.listen's default"
+            }
+        }
+
+        /// How to give it `example` instead.
+        func fix(_ example: String) -> String {
+            switch self {
+            case .option: "--listen \(example)"
+            case .config: "`marktime config set web.listen \(example)`"
+            }
+        }
+    }
 
     /// Every route, behind the security headers and the access rules.
     public static func router(_ site: Site) -> Router<WebContext> {
@@ -88,8 +114,10 @@ public enum WebServer {
     /// which neither graceful shutdown nor cancellation ends.
     public static let shutdownDeadline = Duration.seconds(5)
 
-    /// Serves until SIGTERM or SIGINT, then stops within `shutdownDeadline`.
+    /// Serves until SIGTERM or SIGINT, then stops within `shutdownDeadline`. An address it
+    /// cannot listen on is refused with a sentence that names the setting and its fix.
     public static func run(_ site: Site, configuration: Configuration) async throws {
+        try check(configuration)
         var configuration = configuration
         let ownLoops = configuration.eventLoops == nil ? configuration.ioThreads.map { MultiThreadedEventLoopGroup(numberOfThreads: max(1, $0)) } : nil
         if let ownLoops { configuration.eventLoops = ownLoops }
@@ -115,24 +143,42 @@ public enum WebServer {
             }
             do { try await ServiceGroup(configuration: group).run() } catch let error as IOError {
                 throw listenError(error, configuration)
+            } catch let error as SocketAddressError {
+                throw unresolvable(configuration, reason: "\(error)")
             }
             tasks.cancelAll()
         }
     }
 
-    /// A socket error from listening, as a sentence that says what to do.
+    /// A socket error from listening, as a sentence that names the setting and says what to do.
     static func listenError(_ error: IOError, _ c: Configuration) -> InputError {
-        let at = "\(c.host):\(c.port)"
+        let at = "cannot listen on \(c.host):\(c.port) (\(c.given.name))"
         switch error.errnoCode {
         case EADDRINUSE:
-            return InputError("cannot listen on \(at): another program listens there already (`ss -ltnp` shows which); give another port with --listen or web.listen")
+            return InputError("\(at): another program listens there already (`ss -ltnp` shows which); give another port, e.g. \(c.given.fix("\(c.host):\(c.port == 8081 ? 8082 : 8081)"))")
         case EADDRNOTAVAIL:
-            return InputError("cannot listen on \(at): \(c.host) is not an address of this machine; use 0.0.0.0 for every network, or one that `ip -brief address` lists")
+            return InputError("\(at): \(c.host) is not an address of this machine; give 0.0.0.0 for every network, or one that `ip -brief address` lists, "
+                + "e.g. \(c.given.fix("0.0.0.0:\(c.port)"))")
         case EACCES:
-            return InputError("cannot listen on \(at): ports below 1024 need more rights than this user has; use a port such as 8080")
+            return InputError("\(at): ports below 1024 need more rights than this user has; give a port such as 8080, e.g. \(c.given.fix("\(c.host):8080"))")
+        case EINVAL where c.host.lowercased().hasPrefix("fe80:"):
+            return InputError("\(at): a link-local address needs its interface, as in [\(c.host)%eth0]:\(c.port); or give 0.0.0.0 for every network, "
+                + "e.g. \(c.given.fix("0.0.0.0:\(c.port)"))")
         default:
-            return InputError("cannot listen on \(at): \(String(cString: strerror(error.errnoCode)))")
+            return InputError("\(at): \(String(cString: strerror(error.errnoCode))); give another address, e.g. \(c.given.fix("0.0.0.0:8080"))")
         }
+    }
+
+    /// Refuses a listening host that names no address, in words: asked before anything is
+    /// opened, and before the server's own resolver, which answers with NIO's raw error type.
+    public static func check(_ c: Configuration) throws(InputError) {
+        if let reason = TCPSocket.unresolvable(c.host) { throw unresolvable(c, reason: reason) }
+    }
+
+    /// A listening host that names no address, in words.
+    static func unresolvable(_ c: Configuration, reason: String) -> InputError {
+        InputError("cannot listen on '\(c.host):\(c.port)' (\(c.given.name)): \(c.host) is no address or name this machine can find (\(reason)); "
+            + "give one of its addresses: \(c.given.fix("0.0.0.0:\(c.port)")) for every network, or \(c.given.fix("127.0.0.1:\(c.port)")) for this machine alone")
     }
 
     /// The application: the router, the live service, and TLS when configured.

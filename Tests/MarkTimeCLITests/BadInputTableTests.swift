@@ -6,7 +6,8 @@ import Testing
 /// One bad input: the arguments, the exit status, and the first line of standard error.
 /// In arguments, FOLDER, TEXTFILE and FOREIGN stand for a folder, a text file and another
 /// program's SQLite file, LOOPLINK for a symbolic link that points at itself and FIFOFILE
-/// for a FIFO that no program reads; in the expected line `{dir}` stands for the test's folder.
+/// for a FIFO that no program reads, LISTENCONF for a config whose web.listen is not this
+/// machine's address; in the expected line `{dir}` stands for the test's folder.
 struct BadInput: Sendable, CustomTestStringConvertible {
     var args: [String]
     var status: Int32
@@ -33,6 +34,7 @@ final class SeededStore: Sendable {
         try FileManager.default.createDirectory(atPath: folder + "/folder", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder + "/loop", withDestinationPath: folder + "/loop")
         guard mkfifo(folder + "/fifo", 0o600) == 0 else { throw POSIXError(.EEXIST) }
+        try Data("[web]\nlisten = \"198.51.100.1:8080\"\n".utf8).write(to: URL(fileURLWithPath: folder + "/listen.toml"))
         let foreign = try DatabaseQueue(path: folder + "/foreign.db")
         try foreign.write { try $0.execute(sql: "CREATE TABLE foo (x); INSERT INTO foo VALUES (1)") }
         for args in [["config", "set", "home.zone", "Australia/Brisbane"], ["mark", "--note", "seed"],
@@ -51,7 +53,7 @@ final class SeededStore: Sendable {
         let real = args.map {
             $0.replacingOccurrences(of: "TEXTFILE", with: folder + "/text.txt").replacingOccurrences(of: "FOLDER", with: folder + "/folder")
                 .replacingOccurrences(of: "FOREIGN", with: folder + "/foreign.db").replacingOccurrences(of: "LOOPLINK", with: folder + "/loop")
-                .replacingOccurrences(of: "FIFOFILE", with: folder + "/fifo")
+                .replacingOccurrences(of: "FIFOFILE", with: folder + "/fifo").replacingOccurrences(of: "LISTENCONF", with: folder + "/listen.toml")
         }
         return try cli.run(real, storeFlag: false, environment: ["MARKTIME_STORE": cli.store])
     }
@@ -395,14 +397,31 @@ struct BadInputTableTests {
         BadInput(["status", "--store", "FIFOFILE"], 1, "Error: cannot open store {dir}/fifo: it is a FIFO (named pipe), not a file: a store is a regular file; give one with --store, e.g. --store marktime.sqlite"),
         BadInput(["mark", "--store", "FIFOFILE"], 1, "Error: cannot open store {dir}/fifo: it is a FIFO (named pipe), not a file: a store is a regular file; give one with --store, e.g. --store marktime.sqlite"),
         BadInput(["status", "--config", "LOOPLINK"], 1, "Error: config file {dir}/loop: its symbolic links go round in a loop; point the link at a file, or remove it to use the defaults"),
-        BadInput(["web", "--listen", "nohost.invalid:8080"], 1, "Error: cannot listen on 'nohost.invalid:8080': nohost.invalid is no address or name this machine can find (", prefix: true),
+        BadInput(["web", "--listen", "nohost.invalid:8080"], 1, "Error: cannot listen on 'nohost.invalid:8080' (--listen): nohost.invalid is no address or name this machine can find (", prefix: true),
         BadInput(["average", "--limit", "-1"], 64, "Error: --limit must be 0.1 to 60 arc-minutes, not -1.0"),
         BadInput(["identify", "--altitude", "40", "--zn", "100", "--radius", "-5", "--position", "40 N 70 W"], 64, "Error: --radius must be 0.1 to 90 degrees, not -5.0"),
         BadInput(["identify", "--altitude", "-5", "--zn", "100", "--position", "40 N 70 W"], 1, "Error: --altitude -5 is below the horizon: an altitude is from 0° on the horizon to 90° at the zenith; give one such as \"40 12.5\""),
         BadInput(["polaris", "--ho", "-0 30", "--at", "2026-02-01T03:00:00Z", "--position", "50 N 4 W"], 1, "Error: --ho -0 30 is below the horizon: an altitude is from 0° on the horizon to 90° at the zenith; give one such as \"40 12.5\""),
         BadInput(["export", "csv", "--output", "/proc/version"], 1, "Error: cannot write /proc/version: folder /proc takes no new files (a system folder such as /proc or /sys); choose a file in another folder"),
+        // Negative numbers and missing options: the cause and the fix, not a value taken for an option (issue 57)
+        BadInput(["sky", "--lon", "-12.5", "--at", "2026-11-22T12:00:00Z"], 64, "Error: there is no --lon: give the position as one value, e.g. --position \"50 10.5 N 004 20.0 W\", or in signed decimal degrees --position \"50.175 -4.333\" (south and west negative)"),
+        BadInput(["noon", "--lat", "50", "--lon", "-4"], 64, "Error: there is no --lat: give the position as one value, e.g. --position \"50 10.5 N 004 20.0 W\", or in signed decimal degrees --position \"50.175 -4.333\" (south and west negative)"),
+        BadInput(["sky", "--position", "-50", "-12.5", "--at", "2026-11-22T12:00:00Z"], 64, "Error: Unknown option '-12.5': '-12.5' was read as an option; a value with a space is one argument: quote it, e.g. --position \"-50 -12.5\""),
+        BadInput(["almanac", "Sun", "--position", "50", "N", "-4.5"], 64, "Error: Unknown option '-4.5': '-4.5' was read as an option; a value with a space is one argument: quote it, e.g. --position \"50 N -4.5\""),
+        BadInput(["sight", "edit", "1", "--hs", "-0", "30"], 64, "Error: Unexpected argument '30': a value with a space is one argument: quote it, e.g. --hs \"-0 30\""),
+        BadInput(["task", "add", "X", "--due", "-2h"], 64, "Error: Missing value for '--due <when>': '-2h' was read as an option; give a value that starts with - after =, e.g. --due=-2h"),
+        BadInput(["mark", "--ie", "-2"], 64, "Error: Unknown option '--ie'. Did you mean '--note'?"),
         BadInput(["polaris", "--ho", "abc", "--at", "2026-02-01T03:00:00Z", "--position", "50 N 4 W"], 1, "Error: cannot read --ho 'abc': unexpected 'a'; write it as `34 12.3` (degrees, minutes), `34°12'.3` or `34.205`"),
         BadInput(["identify", "--altitude", "4O", "--zn", "100", "--position", "40 N 70 W"], 1, "Error: cannot read --altitude '4O': unexpected 'O'; write it as `34 12.3` (degrees, minutes), `34°12'.3` or `34.205`"),
+        // Names longer than a file may have: said so, with the limits, and the name cut
+        BadInput(["export", "csv", "--output", "/tmp/" + String(repeating: "x", count: 300)], 1, "Error: cannot write " + "/tmp/" + String(repeating: "x", count: 67) + "… (305 characters)" + ": its name is too long (a file's name may have at most 255 bytes, and its path 4095); give a shorter one"),
+        BadInput(["sights", "--store", "/tmp/" + String(repeating: "x", count: 300)], 1, "Error: cannot open store " + "/tmp/" + String(repeating: "x", count: 67) + "… (305 characters)" + ": its name is too long: SQLite keeps a -wal and a -shm file beside it, so a store's name may have at most 251 bytes; give a shorter one with --store"),
+        BadInput(["mark", "--store", "/tmp/" + String(repeating: "s", count: 253)], 1, "Error: cannot open store /tmp/" + String(repeating: "s", count: 67) + "… (258 characters): its name is too long: SQLite keeps a -wal and a -shm file beside it, so a store's name may have at most 251 bytes; give a shorter one with --store"),
+        BadInput(["status", "--config", "/tmp/" + String(repeating: "x", count: 300)], 1, "Error: config file " + "/tmp/" + String(repeating: "x", count: 67) + "… (305 characters)" + ": its name is too long (a file's name may have at most 255 bytes, and its path 4095); give a shorter one with --config"),
+        BadInput(["day", "photo", "add", "/tmp/" + String(repeating: "x", count: 300)], 1, "Error: cannot read " + "/tmp/" + String(repeating: "x", count: 67) + "… (305 characters)" + ": its name is too long (a file's name may have at most 255 bytes, and its path 4095); check the path"),
+        // A listening address that is not this machine's: the setting named, with its fix
+        BadInput(["web", "--listen", "198.51.100.1:8080"], 1, "Error: cannot listen on 198.51.100.1:8080 (--listen): 198.51.100.1 is not an address of this machine; give 0.0.0.0 for every network, or one that `ip -brief address` lists, e.g. --listen 0.0.0.0:8080"),
+        BadInput(["web", "--config", "LISTENCONF"], 1, "Error: cannot listen on 198.51.100.1:8080 (web.listen in {dir}/listen.toml): 198.51.100.1 is not an address of this machine; give 0.0.0.0 for every network, or one that `ip -brief address` lists, e.g. `marktime config set web.listen 0.0.0.0:8080`"),
         BadInput(["mark", "--store", "/nonexistent/dir/s.sqlite"], 1, "Error: cannot open store /nonexistent/dir/s.sqlite: folder /nonexistent/dir does not exist; create it, or choose another store with --store"),
     ]
 }

@@ -25,6 +25,19 @@ struct OutputPathTests {
         #expect(!FileManager.default.fileExists(atPath: cli.folder + "/-"))
     }
 
+    @Test("A file whose name is near the longest a name may have is written: its temporary name is cut to fit")
+    func aNameOf253BytesIsWritten() throws {
+        // Given a file name of 253 bytes, to which `.tmp` would add 4 past the 255 allowed
+        let (cli, csv) = try seeded()
+        let file = cli.folder + "/" + String(repeating: "n", count: 249) + ".csv"
+        // When the export is written to it
+        let r = try cli.run(["export", "csv", "-o", file])
+        // Then it holds the CSV, and no temporary file is left beside it
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try String(contentsOfFile: file, encoding: .utf8) == csv)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: cli.folder).filter { $0.hasSuffix(".tmp") } == [])
+    }
+
     @Test("A FIFO is written through and stays a FIFO")
     func aFIFOIsWrittenThrough() throws {
         // Given a FIFO with a reader, its read end open before the export starts (a FIFO

@@ -27,7 +27,29 @@ struct WebErrorTests {
         defer { close(fd) }
         let r = try cli.run(["web", "--listen", "127.0.0.1:\(port)"])
         #expect(r.status == 1)
-        #expect(r.stderr.hasSuffix("Error: cannot listen on 127.0.0.1:\(port): another program listens there already (`ss -ltnp` shows which); give another port with --listen or web.listen\n"))
+        #expect(r.stderr.hasSuffix("Error: cannot listen on 127.0.0.1:\(port) (--listen): another program listens there already (`ss -ltnp` shows which); "
+            + "give another port, e.g. --listen 127.0.0.1:\(port == 8081 ? 8082 : 8081)\n"), "\(r.stderr)")
+    }
+
+    @Test("A web.listen that names no address is named with its config file and the command that fixes it, and no store is made")
+    func anUnresolvableListenInTheConfig() throws {
+        // Given web.listen set to a name no resolver knows, and no store yet
+        let cli = CLI()
+        #expect(try cli.run(["config", "set", "web.listen", "nohost.invalid:8080"], storeFlag: false).status == 0)
+        var hints = addrinfo()
+        hints.ai_flags = AI_PASSIVE
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let code = getaddrinfo("nohost.invalid", nil, &hints, &list)
+        try #require(code != 0)
+        // When the page is started
+        let r = try cli.run(["web"])
+        // Then the sentence names the setting, its file and the fix, in words, and nothing is written
+        #expect(r.status == 1)
+        #expect(r.stderr == "Error: cannot listen on 'nohost.invalid:8080' (web.listen in \(cli.config)): nohost.invalid is no address or name this machine can find "
+            + "(\(String(cString: gai_strerror(code)))); give one of its addresses: `marktime config set web.listen 0.0.0.0:8080` for every network, "
+            + "or `marktime config set web.listen 127.0.0.1:8080` for this machine alone\n", "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: cli.store))
     }
 
     @Test("Under TLS every answer tells the browser to keep to HTTPS for a year (HSTS)", .timeLimit(.minutes(10)))
