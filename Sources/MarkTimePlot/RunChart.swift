@@ -49,10 +49,15 @@ public struct RunChart: Hashable, Sendable {
         let corner = pixel(minutes: b.minutes.lowerBound, hs: b.hs.lowerBound), far = pixel(minutes: b.minutes.upperBound, hs: b.hs.upperBound)
         w.line(corner, (far.0, corner.1), [("class", "grid")])
         w.line(corner, (corner.0, far.1), [("class", "grid")])
-        w.label((corner.0, Self.height - 16), b.t0.sightTimeOfDay, [("class", "grid-label")])
-        w.label((far.0 - 80, Self.height - 16), b.t0.adding(nanoseconds: Int64(b.minutes.upperBound * 6e10)).sightTimeOfDay, [("class", "grid-label")])
-        w.label((4, corner.1), SextantAngle.format(b.hs.lowerBound / 60), [("class", "grid-label")])
-        w.label((4, far.1 + 12), SextantAngle.format(b.hs.upperBound / 60), [("class", "grid-label")])
+        // The times below the axis at its ends (else inside the chart), the Hs left of it (else inside).
+        w.label((corner.0, Self.height - 16), b.t0.sightTimeOfDay,
+                Label(what: "axis", rank: 1, spots: [.init(corner, .se), .init(corner, .ne)]), class: "grid-label")
+        w.label((far.0 - 80, Self.height - 16), b.t0.adding(nanoseconds: Int64(b.minutes.upperBound * 6e10)).sightTimeOfDay,
+                Label(what: "axis", rank: 1, spots: [.init((far.0, corner.1), .sw), .init((far.0, corner.1), .nw)]), class: "grid-label")
+        w.label((4, corner.1), SextantAngle.format(b.hs.lowerBound / 60),
+                Label(what: "axis", rank: 2, spots: [.init(corner, .nw), .init(corner, .ne)]), class: "grid-label")
+        w.label((4, far.1 + 12), SextantAngle.format(b.hs.upperBound / 60),
+                Label(what: "axis", rank: 2, spots: [.init((corner.0, far.1), .sw), .init((corner.0, far.1), .se)]), class: "grid-label")
         // The lines through the averaged point (almanac's slope) and the least-squares one.
         let x0 = b.minutes.lowerBound, x1 = b.minutes.upperBound, xa = minutes(average.utc, from: b.t0)
         func through(_ hs: Double, _ slope: Double, _ x: Double) -> Double { hs * 60 + slope * (x - xa) }
@@ -69,8 +74,9 @@ public struct RunChart: Hashable, Sendable {
         }
         let a = pixel(minutes: xa, hs: average.hs * 60)
         w.element("rect", [("class", "average"), ("x", SVGWriter.number(a.0 - 6)), ("y", SVGWriter.number(a.1 - 6)), ("width", "12"), ("height", "12")])
-        w.label((a.0 + 10, a.1 - 10), "average " + SextantAngle.format(average.hs), [("class", "label")])
-        w.raw("</svg>")
+        w.label((a.0 + 10, a.1 - 10), "average " + SextantAngle.format(average.hs),
+                Label(what: "average", rank: 0, spots: Label.around(a, first: [.ne]), shorter: [SextantAngle.format(average.hs)]))
+        w.close()
         return w.text
     }
 }

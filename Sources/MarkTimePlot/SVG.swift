@@ -8,6 +8,8 @@ struct SVGWriter {
     /// The drawing's width and height: lines are clipped to it and labels kept inside, so
     /// that nothing reaches outside the picture (a phone's page would scroll sideways).
     let width: Double, height: Double
+    /// The labels, written last (`close`), over everything else.
+    private var labels: [String] = []
 
     init(width: Double, height: Double) {
         self.width = width
@@ -20,9 +22,13 @@ struct SVGWriter {
 
     mutating func raw(_ s: String) { text += s + "\n" }
 
+    static func element(_ name: String, _ attributes: [(String, String)], content: String? = nil) -> String {
+        let attrs = attributes.map { " \($0.0)=\"\(escaped($0.1))\"" }.joined()
+        if let content { return "<\(name)\(attrs)>\(escaped(content))</\(name)>" } else { return "<\(name)\(attrs)/>" }
+    }
+
     mutating func element(_ name: String, _ attributes: [(String, String)], content: String? = nil) {
-        let attrs = attributes.map { " \($0.0)=\"\(Self.escaped($0.1))\"" }.joined()
-        if let content { text += "<\(name)\(attrs)>\(Self.escaped(content))</\(name)>\n" } else { text += "<\(name)\(attrs)/>\n" }
+        raw(Self.element(name, attributes, content: content))
     }
 
     /// A line from `a` to `b`, the part inside the drawing (Liang–Barsky); nothing when none is.
@@ -42,10 +48,59 @@ struct SVGWriter {
         element("line", [("x1", Self.number(c.0)), ("y1", Self.number(c.1)), ("x2", Self.number(d.0)), ("y2", Self.number(d.1))] + attributes)
     }
 
-    /// Text at `at`, moved in from the edges so that all of it is inside (22 px type, about 12.5 px a character).
-    mutating func label(_ at: (Double, Double), _ text: String, _ attributes: [(String, String)]) {
+    /// A label of `label.for`, drawn at `at` (moved in from the edges so that all of it is
+    /// inside: 22 px type, about 12.5 px a character) and carrying where else it may go, for
+    /// the page's script to place it at the page's text size (`Label`).
+    mutating func label(_ at: (Double, Double), _ text: String, _ label: Label, class cls: String = "label") {
         let x = max(2, min(at.0, width - 2 - 12.5 * Double(text.count))), y = max(22, min(at.1, height - 6))
-        element("text", [("x", Self.number(x)), ("y", Self.number(y))] + attributes, content: text)
+        labels.append(Self.element("text", [("x", Self.number(x)), ("y", Self.number(y)), ("class", cls)] + label.attributes, content: text))
+    }
+
+    /// The labels, over everything drawn, and the end of the drawing.
+    mutating func close() {
+        if !labels.isEmpty { raw("<g class=\"labels\">\n" + labels.joined(separator: "\n") + "\n</g>") }
+        raw("</svg>")
+    }
+}
+
+/// Where a drawing's label may go, for the phone page's script, which shows the labels at
+/// the page's text size whatever the drawing's scale: it takes the labels by `rank` (0
+/// first), and puts each at the first of its `spots` (then in its `shorter` forms) where it
+/// overlaps no label placed before it, no marker (a fix, DR, GPS, AP, a run's point) and
+/// stays inside the drawing; a label with no such spot is hidden.
+struct Label: Hashable {
+    /// A point beside which the label may sit, and the side of it: `ne` puts the label's
+    /// bottom-left corner just up and right of the point, `n` its bottom edge centred just
+    /// above it, `c` its centre on it.
+    struct Spot: Hashable {
+        enum Side: String { case ne, se, sw, nw, n, e, s, w, c }
+        var x: Double, y: Double, side: Side
+
+        init(_ p: (Double, Double), _ side: Side) { (x, y, self.side) = (p.0, p.1, side) }
+    }
+
+    /// What it labels (`fix`, `lop`, `grid`…), and the sight, for a line's.
+    var what: String
+    var sight: Int64? = nil
+    var rank: Int
+    var spots: [Spot]
+    /// Shorter forms to try, longest first, when the whole label has no room.
+    var shorter: [String] = []
+
+    /// Every side of a point, the first ones first.
+    static func around(_ p: (Double, Double), first: [Spot.Side]) -> [Spot] {
+        (first + [.ne, .se, .nw, .sw, .e, .w, .n, .s].filter { !first.contains($0) }).map { Spot(p, $0) }
+    }
+
+    /// Its attributes: `data-for`, `data-sight`, `data-rank`, `data-spots` (`x,y,side`
+    /// separated by spaces) and `data-short` (the shorter forms separated by `|`).
+    var attributes: [(String, String)] {
+        var all = [("data-for", what)]
+        if let sight { all.append(("data-sight", String(sight))) }
+        all.append(("data-rank", String(rank)))
+        all.append(("data-spots", spots.map { s in "\(SVGWriter.number(s.x)),\(SVGWriter.number(s.y)),\(s.side.rawValue)" }.joined(separator: " ")))
+        if !shorter.isEmpty { all.append(("data-short", shorter.joined(separator: "|"))) }
+        return all
     }
 }
 
@@ -66,6 +121,11 @@ func gridLabel(_ value: Double, positive: String, negative: String) -> String {
 }
 
 extension PlottingSheet {
+    /// The order in which a page places the sheet's labels (`Label`): the fix and the lines first, the grid last.
+    enum Rank {
+        static let fix = 0, lop = 0, scale = 1, gps = 2, dr = 3, rose = 4, grid = 5
+    }
+
     /// The drawing's side, px (its viewBox; it scales to its container).
     public static let side = 800.0
     /// Room for the grid's labels, px.
@@ -104,7 +164,7 @@ extension PlottingSheet {
             let p = pixel(dr)
             w.element("circle", [("class", "dr"), ("cx", SVGWriter.number(p.0)), ("cy", SVGWriter.number(p.1)), ("r", "7"),
                                  ("data-lat", "\(dr.latitude)"), ("data-lon", "\(dr.longitude)")])
-            w.label((p.0 + 10, p.1 + 18), "DR", [("class", "label")])
+            w.label((p.0 + 10, p.1 + 18), "DR", Label(what: "dr", rank: Rank.dr, spots: Label.around(p, first: [.se])))
         }
         if let fix {
             let p = pixel(fix)
@@ -117,18 +177,20 @@ extension PlottingSheet {
             }
             w.element("circle", [("class", "fix"), ("cx", SVGWriter.number(p.0)), ("cy", SVGWriter.number(p.1)), ("r", "6"),
                                  ("data-lat", "\(fix.latitude)"), ("data-lon", "\(fix.longitude)")])
-            w.label((p.0 + 10, p.1 - 10), "Fix" + (utc.map { " " + $0.isoTimeOfDayMinutes } ?? ""), [("class", "label")])
+            w.label((p.0 + 10, p.1 - 10), "Fix" + (utc.map { " " + $0.isoTimeOfDayMinutes } ?? ""),
+                    Label(what: "fix", rank: Rank.fix, spots: Label.around(p, first: [.ne]), shorter: utc == nil ? [] : ["Fix"]))
         }
         if let gps {
             let p = pixel(gps)
             w.element("rect", [("class", "gps"), ("x", SVGWriter.number(p.0 - 6)), ("y", SVGWriter.number(p.1 - 6)), ("width", "12"), ("height", "12"),
                                ("data-lat", "\(gps.latitude)"), ("data-lon", "\(gps.longitude)")])
             let distance = gpsDistance.map { String(format: " %.1f nm", $0) } ?? ""
-            w.label((p.0 + 10, p.1 + 22), "GPS" + distance, [("class", "label")])
+            w.label((p.0 + 10, p.1 + 22), "GPS" + distance,
+                    Label(what: "gps", rank: Rank.gps, spots: Label.around(p, first: [.se]), shorter: distance.isEmpty ? [] : ["GPS"]))
         }
         drawScale(&w)
         drawRose(&w)
-        w.raw("</svg>")
+        w.close()
         return w.text
     }
 
@@ -143,7 +205,9 @@ extension PlottingSheet {
             guard abs(lat) < 90, let p = try? Position(latitude: lat, longitude: center.longitude) else { m += step; continue }
             let y = pixel(p).1
             w.line((0, y), (s, y), [("class", "grid lat"), ("data-lat", "\(lat)")])
-            w.label((4, y - 6), gridLabel(lat, positive: "N", negative: "S"), [("class", "grid-label")])
+            w.label((4, y - 6), gridLabel(lat, positive: "N", negative: "S"),
+                    Label(what: "grid", rank: Rank.grid, spots: [.init((0, y), .ne), .init((0, y), .se), .init((s, y), .nw), .init((s, y), .sw)]),
+                    class: "grid-label")
             m += step
         }
         let halfLon = radius / 60 / max(0.01, cos(radians(center.latitude)))
@@ -153,7 +217,9 @@ extension PlottingSheet {
             lon -= 360 * (lon / 360).rounded()
             let x = pixel(try! Position(latitude: center.latitude, longitude: lon)).0
             w.line((x, 0), (x, s), [("class", "grid lon"), ("data-lon", "\(lon)")])
-            w.label((x + 4, s - 8), gridLabel(lon, positive: "E", negative: "W"), [("class", "grid-label")])
+            w.label((x + 4, s - 8), gridLabel(lon, positive: "E", negative: "W"),
+                    Label(what: "grid", rank: Rank.grid, spots: [.init((x, s), .ne), .init((x, s), .nw), .init((x, 0), .se), .init((x, 0), .sw)]),
+                    class: "grid-label")
             n += step
         }
     }
@@ -173,7 +239,11 @@ extension PlottingSheet {
         w.line(toward(foot, bearing: line.azimuth - 90, nm: half), toward(foot, bearing: line.azimuth + 90, nm: half),
                [("class", line.rejected ? "lop-line rejected" : advanced ? "lop-line original" : "lop-line"), ("data-foot-lat", "\(line.foot.latitude)"), ("data-foot-lon", "\(line.foot.longitude)")])
         let labelAt = toward(foot, bearing: line.azimuth + 90, nm: half * 0.8)
-        w.label((labelAt.0 + 4, labelAt.1 - 6), "\(line.body) \(line.utc.isoTimeOfDayMinutes)", [("class", "label")])
+        // Beside the line, from near its end toward its middle, on either side of the foot.
+        let along = [0.8, -0.8, 0.6, -0.6, 0.4, -0.4, 1, -1, 0.2, -0.2].map { toward(foot, bearing: line.azimuth + 90, nm: half * $0) }
+        w.label((labelAt.0 + 4, labelAt.1 - 6), "\(line.body) \(line.utc.isoTimeOfDayMinutes)",
+                Label(what: "lop", sight: line.id, rank: Rank.lop, spots: along.flatMap { p in [Label.Spot.Side.ne, .sw, .nw, .se].map { Label.Spot(p, $0) } },
+                      shorter: [line.body] + (line.id.map { [String($0)] } ?? [])))
         if let a = line.advancedFoot {
             let p = pixel(a)
             w.line(foot, p, [("class", "run"), ("marker-end", "url(#arrow)")])
@@ -189,7 +259,9 @@ extension PlottingSheet {
         let y = Self.side - 50, x = Self.margin + 10
         w.raw("<g class=\"scale\" data-nm=\"\(nm)\">")
         w.line((x, y), (x + nm * scale, y), [])
-        w.label((x, y - 10), "\(Position.plain(nm)) nm", [("class", "label")])
+        let end = (x + nm * scale, y)
+        w.label((x, y - 10), "\(Position.plain(nm)) nm",
+                Label(what: "scale", rank: Rank.scale, spots: [.init((x, y), .ne), .init((x, y), .se), .init(end, .e), .init(end, .ne)]))
         w.raw("</g>")
     }
 
@@ -205,7 +277,8 @@ extension PlottingSheet {
         }
         for (degree, name) in [(0.0, "N"), (90, "E"), (180, "S"), (270, "W")] {
             let at = (c.0 + (r - 34) * sin(radians(degree)) - 7, c.1 - (r - 34) * cos(radians(degree)) + 8)
-            w.label(at, name, [("class", "label")])
+            let spot = (c.0 + (r - 34) * sin(radians(degree)), c.1 - (r - 34) * cos(radians(degree)))
+            w.label(at, name, Label(what: "rose", rank: Rank.rose, spots: [.init(spot, .c)]))
         }
         w.raw("</g>")
     }

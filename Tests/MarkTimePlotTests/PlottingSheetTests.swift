@@ -158,6 +158,87 @@ struct PlottingSheetTests {
     }
 }
 
+@Suite("The drawings' labels: where else each may go")
+struct LabelTests {
+    static func f(_ x: Double, _ y: Double, _ side: String) -> String { String(format: "%.2f,%.2f,%@", x, y, side) }
+
+    @Test func theSheetsLabelsComeLastEachWithItsSpots() throws {
+        // Given the running fix of three stars' sheet
+        let sights = try PlottingSheetTests.sights()
+        let fix = try CelestialFix(sights, run: .courseAndSpeed(course: PlottingSheetTests.course, knots: PlottingSheetTests.knots))
+        let sheet = PlottingSheet(fix: fix, sights: sights)
+        let svg = try SVGElements(sheet.svg())
+        // Then the labels are drawn last, over everything, in one group
+        let group = try #require(svg.elements.firstIndex { $0.name == "g" && $0.attributes["class"] == "labels" })
+        let labels = svg.elements[(group + 1)...].map(\.attributes)
+        #expect(svg.elements[(group + 1)...].allSatisfy { $0.name == "text" })
+        let lats = svg.all("line", class: "grid lat"), lons = svg.all("line", class: "grid lon")
+        #expect(labels.map { $0["data-for"] ?? "" } == Array(repeating: "grid", count: lats.count + lons.count) + ["lop", "lop", "lop", "dr", "fix", "gps", "scale", "rose", "rose", "rose", "rose"])
+        // And a latitude's label may go at either end of its line, above or below it; a longitude's at its foot or head
+        for (label, line) in zip(labels, lats) {
+            let y = Double(line["y1"]!)!
+            #expect(label["data-spots"] == [Self.f(0, y, "ne"), Self.f(0, y, "se"), Self.f(800, y, "nw"), Self.f(800, y, "sw")].joined(separator: " "))
+            #expect(label["data-rank"] == "5")
+        }
+        for (label, line) in zip(labels.dropFirst(lats.count), lons) {
+            let x = Double(line["x1"]!)!
+            #expect(label["data-spots"] == [Self.f(x, 800, "ne"), Self.f(x, 800, "nw"), Self.f(x, 0, "se"), Self.f(x, 0, "sw")].joined(separator: " "))
+        }
+        // And a line's label goes beside it, from near its ends toward its foot; shorter, the body, then the sight's number
+        let lop = labels[lats.count + lons.count]
+        let line = sheet.lines[0], foot = sheet.pixel(line.foot), half = sheet.radius * 0.6, bearing = (line.azimuth + 90) * .pi / 180
+        var spots: [String] = []
+        for t: Double in [0.8, -0.8, 0.6, -0.6, 0.4, -0.4, 1, -1, 0.2, -0.2] {
+            let nm: Double = half * t
+            let x: Double = foot.0 + nm * sheet.scale * sin(bearing), y: Double = foot.1 - nm * sheet.scale * cos(bearing)
+            spots += ["ne", "sw", "nw", "se"].map { Self.f(x, y, $0) }
+        }
+        #expect(lop["data-spots"] == spots.joined(separator: " "))
+        #expect((lop["data-sight"], lop["data-short"], lop["data-rank"]) == ("1", "Sirius|1", "0"))
+        // And the fix's label may go on any side of it, up and right first; shorter, without its time
+        let fixLabel = try #require(labels.first { $0["data-for"] == "fix" }), p = sheet.pixel(fix.position)
+        #expect(fixLabel["data-spots"] == ["ne", "se", "nw", "sw", "e", "w", "n", "s"].map { Self.f(p.0, p.1, $0) }.joined(separator: " "))
+        #expect((fixLabel["data-short"], fixLabel["data-rank"]) == ("Fix", "0"))
+        // And the DR's and the GPS's first below and right
+        let dr = try #require(labels.first { $0["data-for"] == "dr" }), d = sheet.pixel(sheet.dr!)
+        #expect(dr["data-spots"] == ["se", "ne", "nw", "sw", "e", "w", "n", "s"].map { Self.f(d.0, d.1, $0) }.joined(separator: " "))
+        #expect((dr["data-short"], dr["data-rank"]) == (nil, "3"))
+        let gps = try #require(labels.first { $0["data-for"] == "gps" })
+        #expect((gps["data-short"], gps["data-rank"]) == ("GPS", "2"))
+        // And the scale's above or below the bar's start, else after its end
+        let nm = Double(svg.elements.first { $0.name == "g" && $0.attributes["class"] == "scale" }!.attributes["data-nm"]!)!
+        let end = 70 + nm * sheet.scale
+        #expect(labels.first { $0["data-for"] == "scale" }?["data-spots"]
+                == [Self.f(70, 750, "ne"), Self.f(70, 750, "se"), Self.f(end, 750, "e"), Self.f(end, 750, "ne")].joined(separator: " "))
+        // And the rose's letters are centred 46 px from its centre (706, 94)
+        #expect(labels.filter { $0["data-for"] == "rose" }.map { $0["data-spots"] ?? "" } == ["706.00,48.00,c", "752.00,94.00,c", "706.00,140.00,c", "660.00,94.00,c"])
+    }
+
+    @Test func theRunChartsLabelsKeepToItsAxesAndItsAverage() throws {
+        // Given a run of three Sun sights a minute apart
+        let t0 = UTCTime(year: 2026, month: 6, day: 1, hour: 14)!
+        let here = try Position(latitude: 40, longitude: -70)
+        var run: [(id: Int64?, utc: UTCTime, hs: Double)] = []
+        for k in 0..<3 {
+            let hs: Double = 30 + Double(k) * 0.1
+            run.append((Int64(k + 1), t0.adding(nanoseconds: Int64(k) * 60_000_000_000), hs))
+        }
+        let chart = RunChart(try SightAverage(run, body: .sun, near: here, limit: 10))
+        // When drawn
+        let svg = try SVGElements(chart.svg())
+        let labels = svg.elements.filter { $0.name == "text" }.map(\.attributes)
+        // Then the times sit under the axis's ends (else above), the Hs left of its ends (else right)
+        #expect(labels.map { $0["data-spots"] ?? "" }.prefix(4) == ["130.00,350.00,se 130.00,350.00,ne", "780.00,350.00,sw 780.00,350.00,nw",
+                                                               "130.00,350.00,nw 130.00,350.00,ne", "130.00,30.00,sw 130.00,30.00,se"])
+        #expect(labels.map { $0["data-rank"] ?? "" } == ["1", "1", "2", "2", "0"])
+        // And the average's label goes round its point first up and right; shorter, its Hs alone
+        let average = try #require(labels.last), a = chart.pixel(minutes: 1, hs: chart.average.hs * 60)
+        #expect(average["data-for"] == "average")
+        #expect(average["data-spots"] == ["ne", "se", "nw", "sw", "e", "w", "n", "s"].map { Self.f(a.0, a.1, $0) }.joined(separator: " "))
+        #expect(average["data-short"] == SextantAngle.format(chart.average.hs))
+    }
+}
+
 @Suite("The run chart")
 struct RunChartTests {
     @Test func eachSightIsDrawnAtItsTimeAndHs() throws {
