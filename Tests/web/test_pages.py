@@ -331,6 +331,146 @@ class PhonePage(unittest.TestCase):
             self.browser.save_screenshot(os.path.join(SHOTS, f"{name}-{theme}.png"))
         self.set_theme("day")
 
+    def default_font_size(self, px):
+        """Chromium's default font size (its text-size setting; 16 px out of the box), for
+        every page opened from now until the scenario ends."""
+        self.browser.execute_cdp_cmd("Page.setFontSizes", {"fontSizes": {"standard": px, "fixed": round(px * 13 / 16)}})
+        if px != 16:
+            self.addCleanup(self.browser.execute_cdp_cmd, "Page.setFontSizes", {"fontSizes": {"standard": 16, "fixed": 13}})
+
+    def drawn_labels(self, drawing, at):
+        """The labels of the drawing `drawing` (a CSS selector) once the page has placed them,
+        after checking that they are no smaller than the page's smallest text (outside the
+        drawings) and all one size, that none overlaps another or leaves the drawing, and that
+        the page is no wider than the phone. Each label: its text, what it labels (`for`,
+        `sight`), its font size in CSS px as shown, and its box."""
+        self.wait(lambda: self.find(drawing).get_attribute("data-labels") == "placed", what=f"the labels of {drawing} placed")
+        labels, body, sheet, width = self.browser.execute_script("""
+            const shown = (e) => { const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+                                   return r.width > 0 && r.height > 0 && s.visibility === "visible" && s.display !== "none"; };
+            const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+            const svg = document.querySelector(arguments[0]);
+            const labels = [...svg.querySelectorAll("text")].filter(shown).map((t) => ({
+              text: t.textContent, for: t.dataset.for || "", sight: t.dataset.sight || "",
+              size: parseFloat(getComputedStyle(t).fontSize) * t.getScreenCTM().a, box: box(t)}));
+            const own = [...document.querySelectorAll("body *")].filter((e) => !e.closest("svg") && shown(e)
+              && [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim()));
+            return [labels, Math.min(...own.map((e) => parseFloat(getComputedStyle(e).fontSize))), box(svg), document.documentElement.scrollWidth];""", drawing)
+        self.assertEqual([(l["text"], round(l["size"], 2)) for l in labels if l["size"] < body - 0.01], [], f"labels under the page's {body} px {at}")
+        self.assertEqual(len({round(l["size"], 2) for l in labels}), 1, at)
+        meet = lambda a, b: a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+        self.assertEqual([(a["text"], b["text"]) for i, a in enumerate(labels) for b in labels[i + 1:] if meet(a["box"], b["box"])], [], at)
+        self.assertEqual([l["text"] for l in labels if l["box"][0] < sheet[0] - 0.5 or l["box"][1] < sheet[1] - 0.5
+                          or l["box"][2] > sheet[2] + 0.5 or l["box"][3] > sheet[3] + 0.5], [], at)
+        self.assertEqual(width, 390, at)
+        print(f"\n  {drawing} {at}: labels {labels[0]['size']:.1f} px (the page's smallest text {body:.1f} px), {len(labels)} shown: "
+              + ", ".join(l["text"] for l in labels), end="")
+        return labels
+
+    def small_links(self):
+        """Every link and button shown that is less than 44 × 44 CSS px."""
+        return self.browser.execute_script("""
+            return [...document.querySelectorAll("a, button")].filter((e) => {
+              const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+              return r.width > 0 && r.height > 0 && s.visibility === "visible" && (r.width < 44 || r.height < 44);
+            }).map((e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + " '" + e.textContent.trim().slice(0, 30) + "' "
+                          + Math.round(e.getBoundingClientRect().width) + "×" + Math.round(e.getBoundingClientRect().height) + " px");""")
+
+    @staticmethod
+    def contrast(a, b):
+        """WCAG 2 contrast ratio of two sRGB colours."""
+        def luminance(c):
+            f = lambda v: v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+            r, g, b = (f(v / 255) for v in c[:3])
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b
+        hi, lo = sorted((luminance(a), luminance(b)), reverse=True)
+        return (hi + 0.05) / (lo + 0.05)
+
+    def low_contrast(self, minimum=4.5):
+        """Every text shown on the page (an element's own text, a field's value or its
+        placeholder, a file field's button, a `::before` label, a drawing's text) whose
+        contrast against what is behind it is under `minimum`: its colour laid over the
+        background colours of it and its ancestors (a drawing's paper for its text). Text
+        under a CSS filter is read from a screenshot instead: its most common pixel is the
+        background and the pixel most unlike it the ink. Disabled controls are exempt (WCAG)."""
+        import io
+        from collections import Counter
+        from PIL import Image
+        found, filtered, lowest = self.browser.execute_script("""
+            const minimum = arguments[0];
+            const rgba = (c) => { const p = (String(c).match(/[\\d.]+/g) || []).map(Number);
+                                  return /^rgba?\\(/.test(c) && p.length >= 3 ? [p[0], p[1], p[2], p.length > 3 ? p[3] : 1] : null; };
+            const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat([1]);
+            const lum = (c) => { const f = (v) => (v /= 255) <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+                                 return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+            const ratio = (a, b) => { const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+            const shown = (e) => { const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+                                   return r.width > 0 && r.height > 0 && s.visibility === "visible"; };
+            const background = (e) => {
+              const layers = [];
+              for (let n = e; n; n = n.parentElement) {
+                const c = rgba(getComputedStyle(n).backgroundColor);
+                if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+              }
+              return layers.reverse().reduce((under, c) => over(c, under), [255, 255, 255, 1]);
+            };
+            const opacity = (e) => { let o = 1; for (let n = e; n; n = n.parentElement) o *= parseFloat(getComputedStyle(n).opacity); return o; };
+            const name = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + (typeof e.className === "string" && e.className ? "." + e.className.split(" ").join(".") : "");
+            const found = [], filtered = [], lowest = [Infinity, ""];
+            const check = (e, what, colour, bg) => {
+              const c = rgba(colour);
+              if (!c || c[3] === 0) return;
+              c[3] *= opacity(e);
+              const r = ratio(over(c, bg), bg);
+              if (r < lowest[0]) lowest.splice(0, 2, r, name(e) + " " + what);
+              if (r < minimum) found.push(name(e) + " " + what + ": " + colour + " on rgb(" + bg.slice(0, 3).map(Math.round).join(", ") + ") " + r.toFixed(2) + ":1");
+            };
+            for (const e of document.querySelectorAll("body *")) {
+              if (!shown(e) || e.closest(":disabled")) continue;
+              const s = getComputedStyle(e);
+              const own = [...e.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim()).map((n) => n.textContent.trim()).join(" ");
+              let filter = false;
+              for (let n = e; n; n = n.parentElement) if (getComputedStyle(n).filter !== "none") filter = true;
+              if (filter) { if (own && e instanceof SVGTextElement) filtered.push(e); continue; }
+              const svg = e instanceof SVGElement ? e.ownerSVGElement : null;
+              if (svg) {
+                if (!(e instanceof SVGTextElement) || !own) continue;
+                const paper = svg.querySelector(".sheet-bg");
+                check(e, "'" + own.slice(0, 30) + "'", s.fill, paper ? over(rgba(getComputedStyle(paper).fill), background(svg)) : background(svg));
+                continue;
+              }
+              const bg = background(e);
+              if (own) check(e, "'" + own.slice(0, 30) + "'", s.color, bg);
+              if (e.matches("input:not([type=checkbox]):not([type=radio]):not([type=range]):not([type=file]), textarea, select")) {
+                if (e.value) check(e, "value", s.color, bg);
+                else if (e.placeholder) check(e, "placeholder", getComputedStyle(e, "::placeholder").color, bg);
+              }
+              if (e.matches("input[type=file]")) {
+                const b = getComputedStyle(e, "::file-selector-button");
+                check(e, "file button", b.color, over(rgba(b.backgroundColor) || [0, 0, 0, 0], bg));
+                check(e, "file name", s.color, bg);
+              }
+              const before = getComputedStyle(e, "::before");
+              if (before.content && before.content !== "none" && before.content !== "normal" && before.content !== '""')
+                check(e, "::before " + before.content.slice(0, 30), before.color, bg);
+            }
+            return [found, filtered, lowest];""", minimum)
+        for e in filtered:
+            self.browser.execute_script("arguments[0].scrollIntoView({block: 'center'})", e)
+            left, top, right, bottom = self.browser.execute_script(
+                "const r = arguments[0].getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]", e)
+            image = Image.open(io.BytesIO(self.browser.get_screenshot_as_png())).convert("RGB")
+            data = image.crop((int(left), int(top), int(right + 0.999), int(bottom + 0.999))).tobytes()
+            pixels = Counter(tuple(data[i:i + 3]) for i in range(0, len(data), 3))
+            paper = pixels.most_common(1)[0][0]
+            ink = max(pixels, key=lambda c: self.contrast(c, paper))
+            if self.contrast(ink, paper) < lowest[0]:
+                lowest = [self.contrast(ink, paper), f"{e.tag_name} '{e.text[:30]}' (under a filter)"]
+            if self.contrast(ink, paper) < minimum:
+                found.append(f"{e.tag_name} '{e.text[:30]}' (under a filter): rgb{ink} on rgb{paper} {self.contrast(ink, paper):.2f}:1")
+        self.lowest_contrast = min(getattr(self, "lowest_contrast", [float("inf"), ""]), lowest)
+        return found
+
     # Scenarios
 
     def test_a_stop_ends_even_with_an_idle_connection(self):
@@ -678,6 +818,24 @@ class PhonePage(unittest.TestCase):
                     if theme == "day":
                         self.browser.save_screenshot(os.path.join(SHOTS, f"width-{font}{path.replace('/', '-')}.png"))
 
+    def test_no_page_is_wider_than_a_phone_at_the_phones_larger_text_sizes(self):
+        # The page's text sizes follow the phone's own (Chromium's default font here)
+        paths = self.a_full_boat()
+        self.log_in()
+        wide = {}
+        for default in [24, 32]:
+            self.default_font_size(default)
+            for font in ["normal", "large"]:
+                self.set_appearance("day", font)
+                for path in paths:
+                    self.open(path)
+                    outside, width = self.overflow()
+                    if outside or width != 390 or self.small_targets():
+                        wide[f"{path} at {font} text, {default} px default"] = (width, outside[:4], self.small_targets())
+                    self.browser.save_screenshot(os.path.join(SHOTS, f"width-{default}px-{font}{path.replace('/', '-')}.png"))
+        self.maxDiff = None
+        self.assertEqual(wide, {})
+
     def test_the_night_theme_is_dark_red_everywhere(self):
         paths = self.a_full_boat()
         self.log_in()
@@ -689,6 +847,126 @@ class PhonePage(unittest.TestCase):
         self.submit("#logout")
         self.assertEqual(self.find("html").get_attribute("data-theme"), "night")
         self.assertEqual(self.bright_pixels("night-login.png"), (0, []), "/login")
+
+    def test_the_sheets_labels_grow_with_the_text_size_and_never_overlap(self):
+        # Given a fix of five lines (Sirius twice, so two lines side by side) on a 390 px phone
+        fix = self.star_sights()
+        self.log_in()
+        sizes = {}
+        for default in [16, 24, 32]:
+            # When the phone's text size (Chromium's default font) and the page's own are changed
+            self.default_font_size(default)
+            for font in ["small", "normal", "large"]:
+                self.set_appearance("day", font)
+                self.open("/fix?ids=" + ",".join(fix))
+                at = f"at {font} text, {default} px default"
+                # Then no label is smaller than the page's smallest text, all are one size, none
+                # overlaps another or leaves the sheet, and the page is no wider than the phone
+                labels = self.drawn_labels("svg.plotting-sheet", at)
+                self.browser.execute_script("arguments[0].scrollIntoView()", self.find("svg.plotting-sheet"))
+                self.browser.save_screenshot(os.path.join(SHOTS, f"sheet-{default}px-{font}.png"))
+                sizes[default, font] = labels[0]["size"]
+                # And the fix and every line keep a label
+                self.assertEqual(sorted({l["sight"] for l in labels if l["for"] == "lop"}), sorted(fix), at)
+                self.assertEqual([l["for"] for l in labels].count("fix"), 1, at)
+                # And so does the chart of a run, with its average labelled
+                self.open("/tools?tool=average&ids=" + ",".join(fix[:2]))
+                chart = self.drawn_labels("svg.run-chart", at)
+                self.assertAlmostEqual(chart[0]["size"], labels[0]["size"], places=2)
+                self.assertIn("average", [l["for"] for l in chart], at)
+                self.browser.execute_script("arguments[0].scrollIntoView()", self.find("svg.run-chart"))
+                self.browser.save_screenshot(os.path.join(SHOTS, f"run-chart-{default}px-{font}.png"))
+        # And the labels grow with both text sizes
+        for font in ["small", "normal", "large"]:
+            self.assertAlmostEqual(sizes[24, font] / sizes[16, font], 1.5, delta=0.02, msg=font)
+            self.assertAlmostEqual(sizes[32, font] / sizes[16, font], 2, delta=0.02, msg=font)
+        for default in [16, 24, 32]:
+            self.assertLess(sizes[default, "small"], sizes[default, "normal"])
+            self.assertLess(sizes[default, "normal"], sizes[default, "large"])
+
+    def test_the_fix_page_says_each_warning_once(self):
+        # Given five sights past the last measured ΔT, each flagged by the library
+        fix = self.star_sights()
+        flags = [f["message"] for f in json.loads(self.pi.cli("fix", *fix, "--format", "json"))["flags"]]
+        delta_t = [f.split(": ", 1)[1] for f in flags if f.split(": ", 1)[1].startswith("past the last measured ΔT")]
+        self.assertEqual(len(delta_t), 5)
+        self.assertEqual(len(set(delta_t)), 1)
+        # When their fix is shown
+        self.log_in()
+        self.open("/fix?ids=" + ",".join(fix))
+        # Then the warning is said once, naming its sights, and no warning twice
+        said = [li.text for li in self.found("ul.flags li")]
+        self.assertEqual([t for t in said if "ΔT" in t], [f"sights {', '.join(fix)}: {delta_t[0]}"])
+        self.assertEqual(len(said), len(set(said)))
+        top = self.browser.execute_script("return document.querySelector('svg.plotting-sheet').getBoundingClientRect().top + scrollY")
+        print(f"\n  the sheet's top: {top:.0f} px down the page", end="")
+
+    def test_a_long_address_wraps_and_widens_no_page(self):
+        # Given a moment, a sight's note and a photo's caption that are each a 300-character
+        # address, and a task, a place and a person named with a 100-character one (the
+        # longest name), with the rest of a full boat
+        url = "https://example.com/" + "ChartCorrections2026" * 14  # no hyphen or other break after its first slash
+        self.assertEqual(len(url), 300)
+        paths = self.a_full_boat()
+        self.pi.cli("task", "add", url[:100], "--due", "2030-01-01T17:00Z")
+        self.pi.cli("place", "add", url[:100], "--position", "-27.5 153.5", "--radius", "100")
+        self.pi.cli("people", "add", url[:100], "london")
+        self.pi.cli("day", "note", url)
+        self.pi.cli("sight", "edit", "1", "--note", url)
+        self.pi.cli("day", "photo", "add", self.picture("chart.png"), "--caption", url)
+        self.log_in()
+        wide = {}
+        for font in ["small", "normal", "large"]:
+            self.set_appearance("day", font)
+            for path in paths + ["/tasks?all=1"]:
+                self.open(path)
+                # Then it wraps: nothing reaches past the phone's 390 px and no text leaves its box
+                outside, width = self.overflow()
+                if outside or width != 390:
+                    wide[f"{path} at {font} text"] = (width, outside[:4])
+        self.maxDiff = None
+        self.assertEqual(wide, {})
+
+    def test_every_link_and_button_is_a_44_px_target(self):
+        paths = self.a_full_boat()
+        self.log_in()
+        small = {}
+        for font in ["small", "normal", "large"]:
+            self.set_appearance("day", font)
+            for path in paths + ["/tasks?all=1"]:
+                self.open(path)
+                if self.small_links():
+                    small[f"{path} at {font} text"] = self.small_links()
+        self.submit("#logout")
+        self.expected_statuses = [404]
+        for path in ["/login", "/signup", "/no-such-page"]:
+            self.open(path)
+            if self.small_links():
+                small[path] = self.small_links()
+        self.maxDiff = None
+        self.assertEqual(small, {})
+
+    def test_every_text_in_the_night_theme_meets_4_5_to_1(self):
+        paths = self.a_full_boat()
+        self.log_in()
+        self.set_appearance("night", "normal")
+        low = {}
+        for path in paths + ["/tasks?all=1"]:
+            self.open(path)
+            if path == "/":
+                self.live()  # MARK is disabled (and exempt) until the clock syncs
+            if found := self.low_contrast():
+                low[path] = found
+        self.submit("#logout")
+        self.expected_statuses = [404]
+        for path in ["/login", "/signup", "/no-such-page"]:
+            self.open(path)
+            self.assertEqual(self.find("html").get_attribute("data-theme"), "night")
+            if found := self.low_contrast():
+                low[path] = found
+        print(f"\n  the lowest contrast: {self.lowest_contrast[0]:.2f}:1 ({self.lowest_contrast[1]})", end="")
+        self.maxDiff = None
+        self.assertEqual(low, {})
 
     def test_the_login_follows_a_phones_dark_preference(self):
         # Given a phone set to dark that never logged in here (this Pi's origin is new)

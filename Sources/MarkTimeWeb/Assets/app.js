@@ -253,3 +253,76 @@
     if (r.ok) form.reset();
   });
 })();
+
+// The drawings' labels (the plotting sheet, the run chart): app.css sizes them to the page's
+// text whatever the drawing's scale; here each is placed clear of the others and of the
+// markers, inside the drawing, at the first of its spots (written by the Pi, MarkTimePlot)
+// with room. Rank by rank (0 first): first every label of the rank in its shortest form, so
+// that each gets a place if one is left, then each in the longest form that has room; a
+// label with no room at all is hidden. Again whenever a drawing's size changes (a turned
+// phone, another text size) or a refresh brings a new one.
+(function () {
+  const markers = ".fix, .dr, .gps, .ap, .point, .average";
+  const meet = (a, b, pad) => a.x < b.x + b.width + pad && b.x < a.x + a.width + pad && a.y < b.y + b.height + pad && b.y < a.y + a.height + pad;
+  const place = (svg) => {
+    const view = svg.viewBox.baseVal;
+    const labels = [...svg.querySelectorAll("text[data-spots]")];
+    if (!view || !labels.length) return;
+    const em = parseFloat(getComputedStyle(labels[0]).fontSize); // in the drawing's units
+    const gap = 0.25 * em + 8, pad = 0.15 * em; // clear of a marker (7 units at most), and of each other
+    const fixed = [...svg.querySelectorAll(markers)].map((m) => m.getBBox());
+    const rose = svg.querySelector(".rose circle"), scale = svg.querySelector(".scale line");
+    const boxes = new Map(); // label → its box
+    // The label in `form` at its first spot with room, moved there; its box, or null.
+    const fit = (t, form, avoid) => {
+      t.textContent = form;
+      const b = t.getBBox(), dx = b.x - t.x.baseVal.getItem(0).value, dy = b.y - t.y.baseVal.getItem(0).value, w = b.width, h = b.height;
+      for (const [x, y, side] of t.spots) {
+        const [left, top] = {
+          ne: [x + gap, y - gap - h], se: [x + gap, y + gap], sw: [x - gap - w, y + gap], nw: [x - gap - w, y - gap - h],
+          n: [x - w / 2, y - gap - h], s: [x - w / 2, y + gap], e: [x + gap, y - h / 2], w: [x - gap - w, y - h / 2], c: [x - w / 2, y - h / 2],
+        }[side];
+        const at = { x: left, y: top, width: w, height: h };
+        if (left < 0 || top < 0 || left + w > view.width || top + h > view.height) continue;
+        if ([...boxes].some(([other, box]) => other !== t && meet(at, box, pad)) || avoid.some((m) => meet(at, m, 2))) continue;
+        t.setAttribute("x", (left - dx).toFixed(2));
+        t.setAttribute("y", (top - dy).toFixed(2));
+        return at;
+      }
+      return null;
+    };
+    const ranks = new Map();
+    for (const t of labels) {
+      if (t.dataset.full === undefined) t.dataset.full = t.textContent;
+      t.classList.remove("unplaced");
+      t.forms = [t.dataset.full].concat(t.dataset.short ? t.dataset.short.split("|") : []);
+      t.spots = t.dataset.spots.split(" ").map((s) => s.split(",")).map(([x, y, side]) => [Number(x), Number(y), side]);
+      t.avoid = fixed.concat([rose && t.dataset.for !== "rose" ? rose.getBBox() : null, scale && t.dataset.for !== "scale" ? scale.getBBox() : null].filter(Boolean));
+      const rank = Number(t.dataset.rank);
+      ranks.set(rank, (ranks.get(rank) || []).concat([t]));
+    }
+    for (const rank of [...ranks.keys()].sort((a, b) => a - b)) {
+      const group = ranks.get(rank);
+      for (const t of group) {
+        const box = fit(t, t.forms[t.forms.length - 1], t.avoid);
+        if (box) boxes.set(t, box);
+        else { t.textContent = t.dataset.full; t.classList.add("unplaced"); }
+      }
+      for (const t of group.filter((t) => boxes.has(t))) {
+        const kept = [t.getAttribute("x"), t.getAttribute("y"), t.textContent];
+        let longer = null;
+        for (const form of t.forms.slice(0, -1)) if ((longer = fit(t, form, t.avoid))) break;
+        if (longer) boxes.set(t, longer);
+        else { t.setAttribute("x", kept[0]); t.setAttribute("y", kept[1]); t.textContent = kept[2]; }
+      }
+    }
+    svg.dataset.labels = "placed";
+  };
+  const sizes = new ResizeObserver((entries) => entries.forEach((e) => place(e.target)));
+  const watch = (root) => root.querySelectorAll("svg.drawing").forEach((svg) => sizes.observe(svg));
+  watch(document);
+  // A section fetched again (data-live) brings its drawing anew.
+  new MutationObserver((changes) => changes.forEach((c) => c.addedNodes.forEach((n) => {
+    if (n instanceof Element) { if (n.matches("svg.drawing")) sizes.observe(n); else watch(n); }
+  }))).observe(document.querySelector("main") || document.body, { childList: true, subtree: true });
+})();
