@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MarkTimeCore
+import MarkTimeDevices
 import MarkTimePlaces
 import MarkTimeStore
 import MarkTimeSystem
@@ -9,6 +10,51 @@ import Rainbow
 extension MarkTime {
     struct Clock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            abstract: "The family clock (`marktime clock`), and the chronometer's trust-gps.",
+            subcommands: [FamilyClock.self, TrustGPS.self], defaultSubcommand: FamilyClock.self)
+    }
+
+    struct TrustGPS: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "trust-gps",
+            abstract: "Accept GPS time that the daemon set aside because it disagreed with the time carried.",
+            discussion: """
+                When GPS comes back, or jumps, with a time that disagrees with the time the daemon carried from the \
+                last one it trusted by more than both uncertainties allow (a spoofer's offset, a receiver's week \
+                rollover), the daemon sets GPS aside: presses are stamped from the carried time, nothing is \
+                re-stamped from GPS, and `marktime status` says so with the difference. Check the time another way (a \
+                radio time signal, a phone on the cellular network, `marktime lunar`); if GPS is right, this accepts \
+                it, and it counts again from now. Sights already stored keep their stamps.
+                  marktime clock trust-gps
+                """)
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            let db = try store.openForReading()
+            guard case .daemon = DaemonLock.holder(store: db.path), let status = try db.daemonStatus(), !status.stopped else {
+                throw InputError("the daemon is not running on \(db.path): GPS time is only set aside by a running daemon (`marktime daemon` starts it)")
+            }
+            guard let aside = status.gpsSetAside else {
+                print("gps time is not set aside: nothing to accept")
+                return
+            }
+            print("gps is set aside: \(aside)")
+            Doorbell.ring(store: db.path, message: DoorbellMessage.trustGPS.text)
+            // The daemon says it in its next status, within a heartbeat.
+            let clock = try SystemClock().read().instant
+            while try db.daemonStatus()?.gpsSetAside != nil {
+                guard try SystemClock().read().instant.nanoseconds - clock.nanoseconds < 5_000_000_000 else {
+                    throw InputError("the daemon did not take it within 5 s: see its log (`journalctl -u marktime`), and try again")
+                }
+                try await Task.sleep(nanoseconds: 100_000_000)
+            }
+            print("gps time accepted: it counts again")
+        }
+    }
+
+    struct FamilyClock: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "family",
             abstract: "The family clock: one hand per member, pointing at the kind of place they are at.",
             discussion: """
                 Sectors are the place kinds (home, work, school, harbour, anchorage, other) and Unknown. \

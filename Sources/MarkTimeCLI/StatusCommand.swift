@@ -57,6 +57,7 @@ extension MarkTime {
                     ("button_device", .from(published?.buttonDevice)),
                     ("button", .from(published?.buttonState)),
                     ("sound", .from(published?.soundState)),
+                    ("gps_set_aside", .from(published?.gpsSetAside)),
                     ("chronometer", published?.chronometer.map { c in
                         JSON.object([
                             ("rate_s_per_day", .number(c.rate.gain)), ("scatter_s_per_day", .number(c.rate.scatter)),
@@ -89,6 +90,7 @@ extension MarkTime {
                     }
                     lines.append(("button", [published.buttonDevice, published.buttonState].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": ")))
                     lines.append(("sound", published.soundState))
+                    if let aside = published.gpsSetAside { lines.append(("gps set aside", aside)) }
                     if let c = published.chronometer, reading.instant.bootID == published.bootID {
                         lines.append(("chronometer", c.sentence(now: reading.instant.nanoseconds)))
                     }

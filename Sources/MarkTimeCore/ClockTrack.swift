@@ -105,6 +105,11 @@ public struct ClockTrack: Hashable, Sendable {
     public private(set) var rate: ClockRate?
     /// The first sample of each source's latest run.
     private var runStart: [TimeSource: Entry] = [:]
+    /// GPS runs set aside, by segment: their time disagreed with the time carried from the
+    /// last sample trusted when they began.
+    public private(set) var suspicions: [Int: Suspicion] = [:]
+    /// The newest sample per source in a run not set aside.
+    public private(set) var lastTrusted: [TimeSource: Entry] = [:]
 
     public init(maxSampleAge seconds: Double = 10, interval: Double = 60, driftPPM: Double = 100) {
         maxSampleAgeNanoseconds = Int64(seconds * 1e9)
@@ -118,6 +123,7 @@ public struct ClockTrack: Hashable, Sendable {
             entries[e.sample.source, default: []].append(e)
             if (latest[e.sample.source]?.sample.monotonicNanoseconds ?? .min) < e.sample.monotonicNanoseconds { latest[e.sample.source] = e }
             if runStart[e.sample.source]?.segment != e.segment { runStart[e.sample.source] = e }
+            if (lastTrusted[e.sample.source]?.sample.monotonicNanoseconds ?? .min) < e.sample.monotonicNanoseconds { lastTrusted[e.sample.source] = e }
             nextSegment = max(nextSegment, e.segment + 1)
         }
         for source in [TimeSource.gps, .system, .pps] { learn(source) }
@@ -126,7 +132,7 @@ public struct ClockTrack: Hashable, Sendable {
     /// Learns the rate from `source`'s current run, when it is long enough and `source` is
     /// as good as the one the rate came from, or that one's run has ended.
     private mutating func learn(_ source: TimeSource) {
-        guard let last = latest[source] else { return }
+        guard let last = latest[source], suspicions[last.segment] == nil else { return }
         var run = (entries[source] ?? []).reversed().prefix { $0.segment == last.segment }.reversed().map(\.sample)
         if run.last != last.sample { run.append(last.sample) }
         guard let fitted = ClockRate.fit(run) else { return }
@@ -137,14 +143,15 @@ public struct ClockTrack: Hashable, Sendable {
 
     /// The newest sample of a good source (pps, system or gps), fresh or not.
     public var lastGoodSample: ClockSample? {
-        [TimeSource.pps, .system, .gps].compactMap { latest[$0]?.sample }.max { $0.monotonicNanoseconds < $1.monotonicNanoseconds }
+        [TimeSource.pps, .system, .gps].compactMap { lastTrusted[$0]?.sample }.max { $0.monotonicNanoseconds < $1.monotonicNanoseconds }
     }
 
-    /// The stamp for `instant` with every good source gone: the last good sample carried
-    /// at the learned rate; nil before a rate is learned.
+    /// The stamp for `instant` with every good source gone: the last trusted sample
+    /// carried at the learned rate; nil before a rate is learned, unless GPS is set aside
+    /// (then at rate 1 within the drift bound).
     public func carried(at instant: Int64) -> UTCEstimate? {
-        guard let rate, let last = lastGoodSample else { return nil }
-        return rate.carry(last, to: instant)
+        guard rate != nil || suspect != nil, let last = lastGoodSample else { return nil }
+        return carry(last, to: instant)
     }
 
     /// A sample whose time did not run as the monotonic clock did since the one before it.
@@ -175,6 +182,32 @@ public struct ClockTrack: Hashable, Sendable {
         public var kept: Bool
         /// It started a new run because its time jumped.
         public var jump: Jump?
+        /// It started a GPS run whose time disagrees with the trusted time carried to it:
+        /// the run is set aside.
+        public var suspicion: Suspicion?
+        /// It started a GPS run that agrees again, after one set aside.
+        public var cleared: Suspicion?
+    }
+
+    /// A GPS run whose time disagrees with the time carried from the last sample trusted:
+    /// a jump, a week rollover, a spoofer's offset. Its samples stamp nothing and re-stamp
+    /// nothing until GPS agrees again or the navigator accepts it (`trust`).
+    public struct Suspicion: Hashable, Sendable {
+        public var segment: Int
+        /// The run's first sample, and the trusted time carried to its instant.
+        public var sample: ClockSample
+        public var reference: UTCEstimate
+        /// How far GPS is off the carried time, in seconds, and how far it could be without disagreeing.
+        public var seconds: Double
+        public var allowed: Double
+
+        /// The suspicion in words, for the log and the status.
+        public var sentence: String {
+            let from = reference.provenance?.samples.first.map { "\($0.source.rawValue) at \(UTCTime(nanosecondsSinceEpoch: $0.utcNanoseconds).iso8601)" }
+            return "gps time disagrees with the time carried from \(from ?? "the last good sample"): it is "
+                + "\(String(format: "%+.3f", seconds)) s off where at most ±\(String(format: "%.3f", allowed)) s is possible; gps is set aside "
+                + "(stamps are carried, nothing is re-stamped from it) until it agrees again or `marktime clock trust-gps` accepts it"
+        }
     }
 
     /// Adds a sample; returns whether the track kept it, and the jump it made, if any.
@@ -198,22 +231,37 @@ public struct ClockTrack: Hashable, Sendable {
         else {
             segment = -1
         }
+        var suspicion: Suspicion?, cleared: Suspicion?
         if segment < 0 || jump != nil {
             // A gap or a jump: the run before it ends at its last sample, which must be on the track.
             if let last = latest[source], entries[source]?.last != last { keep(last) }
+            let before = latest[source].flatMap { suspicions[$0.segment] }
             segment = nextSegment
             nextSegment += 1
+            // A new GPS run must agree with the trusted time carried to it; with none yet
+            // (the boot's first fix), GPS is taken as it is.
+            if source == .gps, let reference = trustedReference(at: sample.monotonicNanoseconds) {
+                let seconds = Double(sample.utc.nanosecondsSinceEpoch - reference.utc.nanosecondsSinceEpoch) / 1e9
+                let allowed = (sample.uncertainty ?? 0) + (reference.uncertainty ?? 0)
+                if abs(seconds) > allowed {
+                    suspicion = Suspicion(segment: segment, sample: sample, reference: reference, seconds: seconds, allowed: allowed)
+                    suspicions[segment] = suspicion
+                } else {
+                    cleared = before
+                }
+            }
         }
         let entry = Entry(sample: sample, segment: segment)
         latest[source] = entry
+        if suspicions[segment] == nil { lastTrusted[source] = entry }
         if runStart[source]?.segment != segment { runStart[source] = entry }
         let lastKept = entries[source]?.last
         if lastKept?.segment != segment || sample.monotonicNanoseconds - (lastKept?.sample.monotonicNanoseconds ?? .min) >= intervalNanoseconds {
             keep(entry)
             learn(source)
-            return Addition(kept: true, jump: jump)
+            return Addition(kept: true, jump: jump, suspicion: suspicion, cleared: cleared)
         }
-        return Addition(kept: false, jump: jump)
+        return Addition(kept: false, jump: jump, suspicion: suspicion, cleared: cleared)
     }
 
     /// The jump from `a` to the later `b` of one source, when their times differ by more
@@ -227,7 +275,28 @@ public struct ClockTrack: Hashable, Sendable {
 
     private mutating func keep(_ entry: Entry) {
         entries[entry.sample.source, default: []].append(entry)
-        unsaved.append(entry)
+        // A run set aside is not saved: a restarted daemon checks it again.
+        if suspicions[entry.segment] == nil { unsaved.append(entry) }
+    }
+
+    /// The trusted time carried to `instant` from the newest trusted sample of a good source.
+    func trustedReference(at instant: Int64) -> UTCEstimate? {
+        lastGoodSample.map { carry($0, to: instant) }
+    }
+
+    /// The GPS run set aside now, if the newest GPS sample is in one.
+    public var suspect: Suspicion? {
+        latest[.gps].flatMap { suspicions[$0.segment] }
+    }
+
+    /// The navigator accepts GPS as it is: the run set aside counts from now on, as trusted.
+    /// Returns the suspicion lifted, if there was one.
+    @discardableResult
+    public mutating func trust() -> Suspicion? {
+        guard let last = latest[.gps], let lifted = suspicions.removeValue(forKey: last.segment) else { return nil }
+        lastTrusted[.gps] = last
+        unsaved += (entries[.gps] ?? []).filter { $0.segment == last.segment }
+        return lifted
     }
 
     /// Hands out the kept samples not yet saved, and forgets them as unsaved.
@@ -244,7 +313,7 @@ public struct ClockTrack: Hashable, Sendable {
 
     /// Whether `source` has a sample no older than the limit at `now`, and is not suspended.
     public func isFresh(_ source: TimeSource, now: Int64) -> Bool {
-        guard !suspended.contains(source), let last = latest[source] else { return false }
+        guard !suspended.contains(source), let last = latest[source], suspicions[last.segment] == nil else { return false }
         return now - last.sample.monotonicNanoseconds <= maxSampleAgeNanoseconds
     }
 
@@ -289,6 +358,7 @@ public struct ClockTrack: Hashable, Sendable {
     public func estimate(at instant: Int64, from source: TimeSource) -> UTCEstimate? {
         var list = entries[source] ?? []
         if let last = latest[source], list.last != last { list.append(last) }
+        if !suspicions.isEmpty { list.removeAll { suspicions[$0.segment] != nil } }
         guard !list.isEmpty else { return nil }
         // The first sample at or after the instant.
         var lo = 0, hi = list.count

@@ -413,11 +413,24 @@ public struct DaemonCore: Sendable {
         if sample.source == .gps, gpsdSilence == nil { track.resume(.gps) }
         let added = track.add(sample)
         if added.kept { backfillDue = true }
-        guard let jump = added.jump else { return [] }
-        return [.log(LogLine(.warning, jump.sentence, [
-            "source": jump.source.rawValue, "before_utc": jump.before.utc.iso8601, "after_utc": jump.after.utc.iso8601,
-            "jump_s": "\(jump.seconds)", "monotonic_ns": "\(jump.after.monotonicNanoseconds)",
-        ]))]
+        var said: [Action] = []
+        if let jump = added.jump {
+            said.append(.log(LogLine(.warning, jump.sentence, [
+                "source": jump.source.rawValue, "before_utc": jump.before.utc.iso8601, "after_utc": jump.after.utc.iso8601,
+                "jump_s": "\(jump.seconds)", "monotonic_ns": "\(jump.after.monotonicNanoseconds)",
+            ])))
+        }
+        if let suspicion = added.suspicion {
+            said.append(.log(LogLine(.warning, suspicion.sentence, [
+                "gps_utc": suspicion.sample.utc.iso8601, "carried_utc": suspicion.reference.utc.iso8601, "offset_s": "\(suspicion.seconds)",
+            ])))
+        }
+        if let cleared = added.cleared {
+            said.append(.log(LogLine(.notice, "gps time agrees again with the time carried: it counts again", [
+                "was_off_s": "\(cleared.seconds)",
+            ])))
+        }
+        return said
     }
 
     private mutating func tick(now: Int64, clock: ClockSample?, stopping: Bool) -> [Action] {
@@ -449,6 +462,7 @@ public struct DaemonCore: Sendable {
                                   clock: track.currentSample(now: now), fix: fix, gpsd: gpsd, buttonDevice: configuration.buttonDevice,
                                   buttonState: button, stopped: stopping)
         status.chronometer = track.chronometer(now: now)
+        status.gpsSetAside = track.suspect?.sentence
         return status
     }
 
@@ -471,8 +485,15 @@ public struct DaemonCore: Sendable {
 
     // MARK: The doorbell
 
-    private func doorbell(_ message: DoorbellMessage) -> [Action] {
+    private mutating func doorbell(_ message: DoorbellMessage) -> [Action] {
         switch message {
+        case .trustGPS:
+            guard let lifted = track.trust() else {
+                return [.log(LogLine(.info, "trust-gps asked, but gps time is not set aside: nothing to accept"))]
+            }
+            backfillDue = true
+            return [.log(LogLine(.warning, "gps time accepted by the navigator as it is: it counts again, "
+                + "\(String(format: "%+.3f", lifted.seconds)) s off the time carried before", ["offset_s": "\(lifted.seconds)"]))]
         case .tasksChanged, .mark:
             return []
         case .placesChanged:

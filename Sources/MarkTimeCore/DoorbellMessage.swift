@@ -10,12 +10,15 @@ public enum DoorbellMessage: Hashable, Sendable {
     /// Record a press at this instant (`marktime mark`'s own CLOCK_MONOTONIC reading), with
     /// an optional note; the daemon answers with a `MarkAnswer`.
     case mark(MonotonicInstant, note: String?)
+    /// The navigator accepts GPS time that was set aside as disagreeing (`marktime clock trust-gps`).
+    case trustGPS
 
     /// The message a datagram holds; nil for anything else.
     public init?(_ text: String) {
         switch text {
         case "tasks": self = .tasksChanged
         case "places": self = .placesChanged
+        case "trust gps": self = .trustGPS
         default:
             if text.hasPrefix("beep "), let tone = Tone(rawValue: String(text.dropFirst(5))) {
                 self = .beep(tone)
@@ -36,6 +39,7 @@ public enum DoorbellMessage: Hashable, Sendable {
         case .placesChanged: "places"
         case .beep(let tone): "beep \(tone.rawValue)"
         case .mark(let instant, let note): "mark \(instant.bootID) \(instant.nanoseconds)" + (note.map { "\n" + $0 } ?? "")
+        case .trustGPS: "trust gps"
         }
     }
 }

@@ -20,6 +20,8 @@ public struct DaemonStatus: Hashable, Sendable {
     public var anchor: AnchorLive?
     /// The chronometer, once a rate is learned: carrying the time while every good source is gone.
     public var chronometer: Chronometer?
+    /// Why GPS time is set aside, in words, while it is.
+    public var gpsSetAside: String?
 
     public init(pid: Int32, bootID: String, startedAt: Int64, heartbeat: Int64, clock: ClockSample? = nil, fix: Fix? = nil,
                 gpsd: String = "", buttonDevice: String? = nil, buttonState: String = "", soundState: String = "",

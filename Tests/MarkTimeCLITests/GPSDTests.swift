@@ -120,6 +120,51 @@ struct GPSDTests {
         }
     }
 
+    /// A log whose time shifts by `seconds` after 12 s. (A date 1024 weeks back in the same
+    /// log's RMC, a week rollover, never reached marktime through gpsd 3.22: it sent no time
+    /// for 146 s, then the log's time of day on the date it had. The core's tests cover the
+    /// rollover itself.)
+    static func shifted(by seconds: Int) -> String {
+        FakeGPS.timed(seconds: Array(0..<12)) + FakeGPS.timed(seconds: Array((12 + seconds)..<(400 + seconds)))
+    }
+
+    @Test(arguments: [2, 30])
+    func gpsThatShiftsMidStreamIsSetAsideUntilTheNavigatorTrustsIt(seconds: Int) throws {
+        // Given gpsd replaying a log whose time shifts 2 s or 30 s after 12 s (a spoofer's offset)
+        let gps = try FakeGPS(folder: cli.folder, log: Self.shifted(by: seconds))
+        defer { gps.kill() }
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        #expect(try eventually(within: 30) { try status()["source"] as? String == "gps" }, "daemon log:\n\(daemon.log)\ngpsfake:\n\(gps.child.output)")
+        // When the shift comes
+        let aside = try eventually(within: 60) { try status()["gps_set_aside"] is String }
+        // Then GPS is set aside, in words, with how far off it is (the log's second against the daemon's, to 0.3 s)
+        #expect(aside, "daemon log:\n\(daemon.log)")
+        let said = try #require(try status()["gps_set_aside"] as? String)
+        let off = try #require(said.firstMatch(of: /it is ([+-][0-9.]+) s off/).flatMap { Double($0.1) }, "\(said)")
+        #expect(abs(off - Double(seconds)) < 0.3, "\(said)")
+        #expect(daemon.log.contains("gps time disagrees with the time carried from gps at 2025-03-14T10:00:"), "\(daemon.log)")
+        // And a mark is carried from a sample before the shift
+        func carriedFrom(_ mark: [String: Any]) throws -> String {
+            let id = try #require(mark["id"] as? Int64)
+            let sight = try #require(try cli.json(["sight", "show", String(id)]) as? [String: Any])
+            let provenance = try #require(sight["provenance"] as? [String: Any], "\(sight)")
+            return try #require((provenance["samples"] as? [[String: Any]])?.first?["utc"] as? String, "\(provenance)")
+        }
+        let before = try carriedFrom(try #require(try cli.json(["mark"]) as? [String: Any]))
+        #expect(before.hasPrefix("2025-03-14T10:00:0") || before.hasPrefix("2025-03-14T10:00:10") || before.hasPrefix("2025-03-14T10:00:11"), "\(before)")
+
+        // When the navigator accepts GPS
+        let r = try cli.run(["clock", "trust-gps"])
+        // Then it counts again, and a mark is stamped from GPS's new time
+        #expect(r.status == 0, "\(r.stderr)\n\(daemon.log)")
+        #expect(r.stdout.hasSuffix("gps time accepted: it counts again\n"), "\(r.stdout)")
+        #expect(try status()["gps_set_aside"] is NSNull)
+        let after = try carriedFrom(try #require(try cli.json(["mark"]) as? [String: Any]))
+        #expect(after >= "2025-03-14T10:00:\(12 + seconds)" && after < "2025-03-14T10:08", "\(after)")
+        #expect(daemon.log.contains("gps time accepted by the navigator as it is: it counts again"), "\(daemon.log)")
+    }
+
     @Test func aStoppedGpsdIsFoundSilentStopsCountingAndIsTakenBackWhenItSpeaks() throws {
         // Given the daemon stamping from gpsd's time
         let gps = try FakeGPS(folder: cli.folder)

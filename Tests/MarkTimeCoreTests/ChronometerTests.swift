@@ -146,3 +146,108 @@ struct ChronometerTests {
         #expect(status.clock?.uncertainty == sight.estimate.uncertainty)
     }
 }
+
+/// GPS that disagrees with the time carried is set aside (#58 item 6).
+@Suite("A GPS that disagrees is not followed")
+struct GPSSetAsideTests {
+    /// GPS once a second from 100 s to 160 s, then from `restart` s on, `off` ns off the true time.
+    func restarted(at restart: Int64 = 400, off: Int64, uncertainty: Double = 0.5) -> (ClockTrack, ClockTrack.Addition) {
+        var track = ClockTrack()
+        for t in Int64(100)...160 { track.add(sample(.gps, mono: t * second, utc: logDay + t * second, uncertainty)) }
+        let added = track.add(sample(.gps, mono: restart * second, utc: logDay + restart * second + off, uncertainty))
+        for t in (restart + 1)...(restart + 5) { track.add(sample(.gps, mono: t * second, utc: logDay + t * second + off, uncertainty)) }
+        return (track, added)
+    }
+
+    @Test(arguments: [(Int64(2_000_000_000), 2.0), (30_000_000_000, 30.0), (-1024 * 7 * 86_400 * second, -619_315_200.0)])
+    func aGPSThatComesBackOffIsSetAside(off: Int64, seconds: Double) throws {
+        // Given GPS that went quiet for 240 s and came back 2 s, 30 s or 1024 weeks off (a spoofer, a rollover)
+        let (track, added) = restarted(off: off)
+        // Then it is set aside, saying how far off it is, where ±1.024 s (two ±0.5 s and 240 s at 100 ppm) was possible
+        let suspicion = try #require(added.suspicion)
+        #expect(suspicion.seconds == seconds)
+        #expect(abs(suspicion.allowed - 1.024) < 1e-9)
+        #expect(track.suspect == suspicion)
+        // And a press then is carried from the last trusted sample, never stamped from it
+        let e = try #require(track.estimate(at: 404 * second, now: 404 * second))
+        #expect(e.utc == UTCTime(nanosecondsSinceEpoch: logDay + 404 * second))
+        #expect(e.provenance?.samples.map(\.monotonicNanoseconds) == [160 * second])
+    }
+
+    @Test func nothingIsRestampedFromGPSSetAside() {
+        // Given GPS set aside 30 s off, and a sight at 403 s stamped unsynced
+        let (track, _) = restarted(off: 30 * second)
+        let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 5 * second), source: .unsynced, uncertainty: nil)
+        // When backfill looks at it: the better stamp is the carried one, not GPS's
+        #expect(track.backfill(instant: 403 * second, stored: stored)?.better?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 403 * second))
+    }
+
+    @Test func gpsThatComesBackRightCounts() {
+        // Given GPS that went quiet and came back 0.3 s off (within ±1.024 s)
+        let (track, added) = restarted(off: 300_000_000)
+        // Then it is not set aside, and stamps
+        #expect(added.suspicion == nil)
+        #expect(track.estimate(at: 404 * second, now: 404 * second)?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 404 * second + 300_000_000))
+    }
+
+    @Test func theBootsFirstGPSIsTakenAsItIs() {
+        // Given no time yet this boot
+        var track = ClockTrack()
+        // When GPS's first sample comes, whatever it says
+        let added = track.add(sample(.gps, mono: 100 * second, utc: logDay - 1024 * 7 * 86_400 * second, 0.5))
+        // Then it is taken
+        #expect(added.suspicion == nil)
+        #expect(track.suspect == nil)
+    }
+
+    @Test func aLeapSecondIsNoJump() {
+        // Given GPS once a second, UTC repeating a second at a leap second (23:59:60)
+        var track = ClockTrack()
+        var said: [ClockTrack.Addition] = []
+        for t in Int64(100)...120 { said.append(track.add(sample(.gps, mono: t * second, utc: logDay + (t > 110 ? t - 1 : t) * second, 0.5))) }
+        // Then no jump and nothing set aside
+        #expect(said.allSatisfy { $0.jump == nil && $0.suspicion == nil })
+        #expect(track.suspect == nil)
+    }
+
+    @Test func gpsThatAgreesAgainCountsAgain() throws {
+        // Given GPS set aside 30 s off
+        var (track, _) = restarted(off: 30 * second)
+        // When it goes quiet and comes back right
+        let added = track.add(sample(.gps, mono: 500 * second, utc: logDay + 500 * second, 0.5))
+        // Then the suspicion is lifted, and it stamps
+        #expect(added.cleared?.seconds == 30)
+        #expect(track.suspect == nil)
+        #expect(track.estimate(at: 500 * second, now: 500 * second)?.source == .gps)
+    }
+
+    @Test func aRunSetAsideIsNotSavedSoARestartChecksItAgain() {
+        // Given GPS set aside 30 s off
+        var (track, _) = restarted(off: 30 * second)
+        // When the track is saved and restored
+        var restored = ClockTrack()
+        restored.restore(track.takeUnsaved())
+        // Then only trusted samples were saved, and GPS 30 s off is set aside again when it comes
+        #expect(restored.latest[.gps]?.sample.monotonicNanoseconds == 160 * second)
+        #expect(restored.add(sample(.gps, mono: 410 * second, utc: logDay + 440 * second, 0.5)).suspicion?.seconds == 30)
+    }
+
+    @Test func theDaemonSaysItAndTheNavigatorCanAcceptIt() throws {
+        // Given a daemon core whose GPS comes back 30 s off after 240 s quiet
+        var core = startedCore()
+        let said = core.handle(.clock(sample(.gps, mono: 250 * second, utc: logDay + 280 * second, 0.5)))
+        // Then the log says so in words, and status shows it
+        #expect(said.messages.first?.hasPrefix("gps time disagrees with the time carried from gps at 2007-04-08T09:53:05.000Z: it is +30.000 s off") == true)
+        #expect(core.status(now: 250 * second).gpsSetAside == said.messages.first)
+        // And a press is stamped from the time carried, not GPS's
+        let press = try #require(core.handle(.input(keyDown(250 * second + 100_000_000), clock: nil)).inserts.first)
+        #expect(press.estimate.utc == UTCTime(nanosecondsSinceEpoch: logDay + 250 * second + 100_000_000))
+        // When the navigator accepts GPS (`marktime clock trust-gps` rings the doorbell)
+        let accepted = core.handle(.doorbell(.trustGPS, from: nil, now: 251 * second))
+        // Then it counts again, and the log says so
+        #expect(accepted.messages == ["gps time accepted by the navigator as it is: it counts again, +30.000 s off the time carried before"])
+        #expect(core.status(now: 251 * second).gpsSetAside == nil)
+        #expect(DoorbellMessage("trust gps") == .trustGPS)
+        #expect(DoorbellMessage.trustGPS.text == "trust gps")
+    }
+}

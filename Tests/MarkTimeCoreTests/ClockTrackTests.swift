@@ -268,10 +268,18 @@ struct ClockTrackJumpTests {
         #expect(e?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 10 * second + 600_000_000))
     }
 
-    @Test func aSightAfterTheJumpIsStampedFromTheRunAfterIt() {
-        let track = jumped()
-        let e = track.estimate(at: 115 * second, from: .gps)
-        #expect(e?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 15 * second + 1075 * second))
+    @Test func aSightAfterTheJumpIsCarriedUntilTheNavigatorTrustsTheNewTime() {
+        // Given the jump: GPS after it disagrees with the time carried, and is set aside (#58)
+        var track = jumped()
+        #expect(track.suspect?.seconds == 1075)
+        // When a sight at 115 s is stamped: carried from before the jump
+        #expect(track.estimate(at: 115 * second, now: 115 * second)?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 15 * second))
+        #expect(track.estimate(at: 115 * second, from: .gps)?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 15 * second))
+        // When the navigator accepts the new time, it stamps from the run after the jump
+        #expect(track.trust()?.seconds == 1075)
+        #expect(track.suspect == nil)
+        #expect(track.estimate(at: 115 * second, from: .gps)?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 15 * second + 1075 * second))
+        #expect(track.estimate(at: 115 * second, now: 115 * second)?.source == .gps)
     }
 
     @Test func aRestampIsNeverMovedAcrossTheJump() {

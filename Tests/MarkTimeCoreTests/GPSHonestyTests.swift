@@ -51,9 +51,12 @@ struct GPSHonestyTests {
         var core = startedCore()
         // When the next second's sample is 1,075 s on
         let said = core.handle(.clock(sample(.gps, mono: 11 * second, utc: logDay + 1086 * second, 0.5)))
-        // Then the jump is logged as a warning, in words
+        // Then the jump is logged as a warning, in words, and GPS is set aside: its time disagrees with the time carried
         #expect(said.messages == ["gps time jumped: it moved +1076.000 s while the monotonic clock moved +1.000 s, +1075.000 s off where "
-                + "at most ±1.000 s is possible; a new run starts, and no stamp is interpolated or carried across the jump"])
+                + "at most ±1.000 s is possible; a new run starts, and no stamp is interpolated or carried across the jump",
+            "gps time disagrees with the time carried from gps at 2007-04-08T09:53:05.000Z: it is +1075.000 s off where at most ±1.000 s "
+                + "is possible; gps is set aside (stamps are carried, nothing is re-stamped from it) until it agrees again or "
+                + "`marktime clock trust-gps` accepts it"])
     }
 
     @Test func aRefusedRestampIsLoggedOncePerSight() {
