@@ -14,10 +14,6 @@ int cmalloc_set_mmap_threshold(size_t bytes) {
     return bytes > INT_MAX ? 0 : mallopt(M_MMAP_THRESHOLD, (int)bytes);
 }
 
-int cmalloc_trim(void) {
-    return malloc_trim(0);
-}
-
 long cmalloc_mapped_blocks(void) {
     return (long)mallinfo2().hblks;
 }
@@ -29,10 +25,6 @@ int cmalloc_set_trim_threshold(size_t bytes) {
 
 int cmalloc_set_mmap_threshold(size_t bytes) {
     (void)bytes;
-    return 0;
-}
-
-int cmalloc_trim(void) {
     return 0;
 }
 

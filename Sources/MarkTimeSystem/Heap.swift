@@ -29,14 +29,6 @@ public enum Heap {
         bytes >= 0 && cmalloc_set_mmap_threshold(bytes) == 1
     }
 
-    /// Hands the free memory of every heap back to the kernel as far as it can (glibc's
-    /// malloc_trim). A free block inside a heap stays there, its pages handed back; a
-    /// measurement of page faults starts here. False where nothing was handed back.
-    @discardableResult
-    public static func handBackFreedMemory() -> Bool {
-        cmalloc_trim() == 1
-    }
-
     /// How many blocks are now mapped on their own; nil where the allocator is not glibc's.
     /// A block at or above the threshold is still cut from a heap's free space when some
     /// fits it: only a block that found none is mapped.

@@ -13,10 +13,6 @@ int cmalloc_set_trim_threshold(size_t bytes);
 /// 1 on success; 0 when refused, or when the C library is not glibc.
 int cmalloc_set_mmap_threshold(size_t bytes);
 
-/// Hands every heap's free memory back to the kernel, as far as it can (glibc's
-/// malloc_trim(0)). 1 when some was handed back; 0 when none, or not glibc.
-int cmalloc_trim(void);
-
 /// The number of blocks now mapped on their own (glibc's mallinfo2().hblks);
 /// -1 when the C library is not glibc.
 long cmalloc_mapped_blocks(void);
