@@ -493,6 +493,42 @@ struct ShareTests {
         #expect(members.map { $0["place"] as? String } == ["Home", "P1", "P2", "P3", "P4", "P5"], "\(members)")
     }
 
+    @Test("During a burst of 5,000 friends' messages, the CLI's anchor, place and edit commands each succeed at the first try")
+    func theCLIsWritesGetTheirTurnDuringABurst() throws {
+        // Given the daemon connected, and 5,000 of Anna's locations queued to arrive at once
+        let broker = try Broker(folder: cli.folder)
+        try broker.start()
+        let daemon = try daemon(broker: broker)
+        defer { daemon.stop() }
+        #expect(try eventually(within: 20) { try share()["connected"] as? Bool == true }, "\(daemon.log)")
+        #expect(try cli.run(["mark"]).status == 0)
+        let total = 5_000
+        let lines = (0..<total).map { k in location(lat: -27.3 - Double(k % 50) * 0.001, lon: 153.0, tst: now - 30_000 + Int64(k)) }
+        let file = cli.folder + "/burst.txt"
+        try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
+        let seen = { ((try? share()["seen"] as? [[String: Any]]) ?? nil)?.compactMap { $0["messages"] as? Int }.reduce(0, +) ?? 0 }
+
+        // When, while they arrive, the CLI drops and lifts the anchor, adds places and edits a sight
+        let publisher = try Child("/bin/sh", ["-c", "exec /usr/bin/mosquitto_pub -p \(broker.port) -q 0 -l -t owntracks/anna/phone <\(file)"],
+                                  log: cli.folder + "/burst-pub.log", environment: ["PATH": "/usr/bin:/bin"])
+        defer { _ = publisher.stop() }
+        #expect(eventually(within: 60) { seen() > 0 }, "\(daemon.log)")
+        var commands: [(args: [String], status: Int32, stderr: String, seenAfter: Int)] = []
+        for round in 1...3 {
+            for args in [["anchor", "drop", "--position", "-27.3807 153.3807", "--radius", "60"], ["anchor", "lift"],
+                         ["place", "add", "Burst \(round)", "--position", "-27.\(round) 153.1", "--radius", "100"],
+                         ["sight", "edit", "1", "--note", "round \(round)"]] {
+                let r = try cli.run(args)
+                commands.append((args, r.status, r.stderr, seen()))
+            }
+        }
+
+        // Then every command succeeded at its first try, at least one of them while the burst was still arriving
+        for c in commands { #expect(c.status == 0, "marktime \(c.args.joined(separator: " ")): \(c.stderr)") }
+        #expect(commands.contains { $0.seenAfter < total }, "the burst was over before the commands: \(commands.map(\.seenAfter))")
+        #expect(try eventually(within: 120) { seen() == total }, "\(seen()) of \(total) applied")
+    }
+
     @Test func malformedPayloadsAreDroppedWithALogLineAndChangeNothing() throws {
         // Given the daemon connected
         let broker = try Broker(folder: cli.folder)
