@@ -10,8 +10,50 @@ import Rainbow
 extension MarkTime {
     struct Clock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "The family clock (`marktime clock`), and the chronometer's trust-gps.",
-            subcommands: [FamilyClock.self, TrustGPS.self], defaultSubcommand: FamilyClock.self)
+            abstract: "The family clock (`marktime clock`), and the chronometer: a time signal, trust-gps.",
+            subcommands: [FamilyClock.self, TimeSignal.self, TrustGPS.self], defaultSubcommand: FamilyClock.self)
+    }
+
+    struct TimeSignal: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "signal",
+            abstract: "Set the clock from a time signal: press the button on the tick of the minute you name.",
+            discussion: """
+                Without GPS, a radio time signal (a minute's pips) or a phone on the cellular network gives the \
+                time. Run this a little before the tick, naming the minute (UTC) the tick begins, then press the \
+                button on the tick. The press's kernel time and that minute become a `signal` clock sample, good to \
+                your reaction time (clock.signal_uncertainty_s, 0.3 s unless set): presses are stamped from it, \
+                carried at the rate learned from GPS earlier in the boot, and this boot's sights stamped worse are \
+                re-stamped. GPS set aside as disagreeing counts again if it agrees with the tick. The date is the \
+                one that puts the tick nearest the clock; a tick more than half a minute beyond the clock's own \
+                uncertainty is refused as a wrong minute, unless --force says the clock is the one that is wrong. \
+                A second press within 5 s of the tick's is not a sight.
+                  marktime clock signal 14:05
+                  marktime clock signal 14:05:30 --within 300
+                """)
+        @OptionGroup var store: StoreOptions
+        @Argument(help: ArgumentHelp("The tick's time, UTC: HH:MM, or HH:MM:SS.", valueName: "tick")) var tick: String
+        @Option(help: ArgumentHelp("Seconds to wait for the press (1 to 3600).", valueName: "seconds"))
+        var within: Int = TimeSignalRequest.defaultWindow
+        @Flag(help: "Take the tick even if it is far from the clock's own time.") var force = false
+        @Option(help: "text or json.") var format: Format = .table
+
+        func run() async throws {
+            let second = try TimeSignalRequest.parseTick(tick)
+            guard (1...3600).contains(within) else { throw InputError("--within \(within): give the seconds to wait for the press, 1 to 3600") }
+            let db = try store.openForReading()
+            let request = TimeSignalRequest(secondOfDay: second, window: within, force: force)
+            guard case .daemon = DaemonLock.holder(store: db.path) else { throw TimeSignalClient.noDaemon(store: db.path) }
+            if format == .table { print("press the button on the tick of \(TimeSignalRequest.text(secondOfDay: second)) UTC (waiting up to \(within) s)") }
+            let answer = try TimeSignalClient.ask(store: db.path, request: request)
+            if format == .json {
+                print(answer.json.render())
+            } else {
+                print(answer.sentence)
+            }
+            if case .refused(let reason) = answer, format == .table { throw InputError("time signal not taken: \(reason)") }
+            if case .refused = answer { throw ExitCode(1) }
+        }
     }
 
     struct TrustGPS: AsyncParsableCommand {

@@ -8,6 +8,9 @@ public enum TimeSource: String, CaseIterable, Sendable, Comparable, Codable {
     case system
     /// gpsd TPV time from NMEA with a 2D or 3D fix, late by a receiver-dependent amount.
     case gps
+    /// A time signal's tick the navigator pressed the button on (`marktime clock signal`):
+    /// good to the reaction time, `clock.signal_uncertainty_s`.
+    case signal
     /// The free-running system clock. A Pi has no RTC, so it may be off by days.
     case unsynced
 

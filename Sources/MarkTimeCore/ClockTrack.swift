@@ -126,7 +126,7 @@ public struct ClockTrack: Hashable, Sendable {
             if (lastTrusted[e.sample.source]?.sample.monotonicNanoseconds ?? .min) < e.sample.monotonicNanoseconds { lastTrusted[e.sample.source] = e }
             nextSegment = max(nextSegment, e.segment + 1)
         }
-        for source in [TimeSource.gps, .system, .pps] { learn(source) }
+        for source in [TimeSource.signal, .gps, .system, .pps] { learn(source) }
     }
 
     /// Learns the rate from `source`'s current run, when it is long enough and `source` is
@@ -141,16 +141,20 @@ public struct ClockTrack: Hashable, Sendable {
         rate = fitted
     }
 
-    /// The newest sample of a good source (pps, system or gps), fresh or not.
+    /// The sources time is carried from once they are gone: pps, system, gps, and a time
+    /// signal's tick.
+    public static let carriedSources: [TimeSource] = [.pps, .system, .gps, .signal]
+
+    /// The newest sample of a good source or a time signal, fresh or not.
     public var lastGoodSample: ClockSample? {
-        [TimeSource.pps, .system, .gps].compactMap { lastTrusted[$0]?.sample }.max { $0.monotonicNanoseconds < $1.monotonicNanoseconds }
+        Self.carriedSources.compactMap { lastTrusted[$0]?.sample }.max { $0.monotonicNanoseconds < $1.monotonicNanoseconds }
     }
 
     /// The stamp for `instant` with every good source gone: the last trusted sample
     /// carried at the learned rate; nil before a rate is learned, unless GPS is set aside
-    /// (then at rate 1 within the drift bound).
+    /// or the sample is a time signal's (then at rate 1 within the drift bound).
     public func carried(at instant: Int64) -> UTCEstimate? {
-        guard rate != nil || suspect != nil, let last = lastGoodSample else { return nil }
+        guard let last = lastGoodSample, rate != nil || suspect != nil || last.source == .signal else { return nil }
         return carry(last, to: instant)
     }
 
@@ -412,7 +416,7 @@ public struct ClockTrack: Hashable, Sendable {
     /// sight by no more than the stored stamp's stated uncertainty.
     public func backfill(instant: Int64, stored: UTCEstimate) -> Restamp? {
         let old = stored.source == .unsynced ? nil : stored.uncertainty
-        let candidates = [TimeSource.pps, .system, .gps].compactMap { estimate(at: instant, from: $0) }
+        let candidates = Self.carriedSources.compactMap { estimate(at: instant, from: $0) }
             .filter { e in e.uncertainty.map { u in old.map { u < $0 } ?? true } ?? false }
             .sorted { $0.uncertainty! < $1.uncertainty! }
         guard let best = candidates.first else { return nil }

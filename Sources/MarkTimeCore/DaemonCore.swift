@@ -166,6 +166,8 @@ public struct DaemonCore: Sendable {
         case log(LogLine)
         /// Answer a `mark` rung at the doorbell.
         case answer(MarkAnswer, to: String)
+        /// Answer a `clock signal` rung at the doorbell.
+        case answerSignal(TimeSignalAnswer, to: String)
     }
 
     /// What the core needs from the settings.
@@ -179,11 +181,14 @@ public struct DaemonCore: Sendable {
         public var trackSaveInterval: Double
         public var pid: Int32
         public var buttonDevice: String
+        /// The uncertainty of a time signal's tick pressed by hand, in seconds.
+        public var signalUncertainty: Double
 
         public init(settings: Settings, pid: Int32 = 0, buttonDevice: String = "", trackSaveInterval: Double = 600) throws(InputError) {
             debounceMilliseconds = try settings.button.debounceMilliseconds
             latencyCompensationMilliseconds = try settings.button.latencyCompensationMilliseconds
             maxSampleAge = try settings.clock.maxSampleAge
+            signalUncertainty = try settings.clock.signalUncertainty
             recordPosition = try settings.sight.recordPosition
             maxFixAge = try settings.sight.maxFixAge
             self.trackSaveInterval = trackSaveInterval
@@ -221,6 +226,12 @@ public struct DaemonCore: Sendable {
     private var refusedRestamps: Set<Int64> = []
     /// Chores done every second that failed last time (logged once until they work again).
     private var failing: Set<DaemonReport.Chore> = []
+    /// A `clock signal` waiting for its press: the request, until when (monotonic ns), and who asked.
+    public private(set) var signalWait: (request: TimeSignalRequest, until: Int64, asker: String?)?
+    /// The instant of the last time signal's press: a second press just after it is not a sight.
+    private var signalPressedAt: Int64?
+    /// Presses this close after a time signal's are taken for a second press on the tick.
+    public static let signalSecondPress: Int64 = 5_000_000_000
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -282,6 +293,12 @@ public struct DaemonCore: Sendable {
             return recording.adopt(found).map(Action.init)
         case .doorbell(.mark(let instant, let note), let from, let now):
             return markAsked(at: instant, note: note, from: from, now: now)
+        case .doorbell(.signal(let request), let from, let now):
+            // A later request takes the place of one still waiting.
+            let replaced = signalWait?.asker.map { [Action.answerSignal(.refused("another `marktime clock signal` took its place"), to: $0)] } ?? []
+            signalWait = (request, now + Int64(request.window) * 1_000_000_000, from)
+            return replaced + [.log(LogLine(.notice, "waiting \(request.window) s for a press on the time signal's tick of "
+                + "\(TimeSignalRequest.text(secondOfDay: request.secondOfDay)) UTC"))]
         case .doorbell(let message, _, _):
             return doorbell(message)
         case .reminderDue(let id, let title, let due, let remind, let late):
@@ -347,6 +364,13 @@ public struct DaemonCore: Sendable {
             return actions + [.acknowledgeAnchor, .silenceAlarm, .log(LogLine(.notice, "anchor alarm acknowledged with the button"))]
         }
         let now = clock?.monotonicNanoseconds ?? nanoseconds
+        if let wait = signalWait, nanoseconds <= wait.until {
+            return actions + timeSignal(wait, at: nanoseconds, now: now)
+        }
+        if let at = signalPressedAt, nanoseconds - at < Self.signalSecondPress {
+            return actions + [.log(LogLine(.notice, "a second press \(String(format: "%.2f", Double(nanoseconds - at) / 1e9)) s after the time signal's: "
+                + "taken for a press on the same tick, not a sight", ["monotonic_ns": "\(nanoseconds)"]))]
+        }
         guard let estimate = track.estimate(at: nanoseconds, now: now) else {
             return actions + [.beep(.failure),
                               .log(LogLine(.critical, "key-down with no clock at all; sight not stamped", ["monotonic_ns": "\(nanoseconds)"]))]
@@ -371,6 +395,55 @@ public struct DaemonCore: Sendable {
         if estimate.source != .pps { backfillDue = true }
         if let from { askers[instant] = from }
         return recording.press(sight).map(Action.init)
+    }
+
+    // MARK: A time signal
+
+    /// The press at `instant` is the tick `wait` asked for: a `signal` sample, unless the
+    /// tick is further from the clock's own time than its uncertainty and half a minute.
+    private mutating func timeSignal(_ wait: (request: TimeSignalRequest, until: Int64, asker: String?), at instant: Int64, now: Int64) -> [Action] {
+        signalWait = nil
+        signalPressedAt = instant
+        func answer(_ a: TimeSignalAnswer) -> [Action] { wait.asker.map { [.answerSignal(a, to: $0)] } ?? [] }
+        let before = track.estimate(at: instant, now: now)
+        guard let before else {
+            let reason = "the daemon has no clock at all to date the tick by; nothing changed"
+            return [.beep(.warning), .log(LogLine(.warning, "time signal refused: " + reason))] + answer(.refused(reason))
+        }
+        let tick = wait.request.tick(near: before.utc)
+        let off = Double(tick.nanosecondsSinceEpoch - before.utc.nanosecondsSinceEpoch) / 1e9
+        if !wait.request.force, before.source != .unsynced, let u = before.uncertainty, abs(off) > u + TimeSignalRequest.slack {
+            let reason = "the tick of \(TimeSignalRequest.text(secondOfDay: wait.request.secondOfDay)) UTC is \(String(format: "%.1f", abs(off))) s "
+                + "\(off > 0 ? "after" : "before") the clock's \(before.utc.iso8601) (\(before.source.rawValue) \(UTCEstimate.text(uncertainty: u))), "
+                + "more than its uncertainty and half a minute: check the minute the tick began and run `marktime clock signal` again; "
+                + "if the clock is the one that is wrong, add --force; nothing changed"
+            return [.beep(.warning), .log(LogLine(.warning, "time signal refused: " + reason, ["tick_utc": tick.iso8601]))] + answer(.refused(reason))
+        }
+        let sample = ClockSample(source: .signal, monotonicNanoseconds: instant, utc: tick, uncertainty: configuration.signalUncertainty)
+        var actions = addClock(sample)
+        // GPS set aside that agrees with the tick counts again: the signal is the check.
+        if track.suspect != nil, let gps = track.latest[.gps]?.sample {
+            let carried = ClockTrack.project(gps, to: instant, driftPPM: track.driftPPM)
+            let apart = Double(carried.utc.nanosecondsSinceEpoch - tick.nanosecondsSinceEpoch) / 1e9
+            if abs(apart) <= (carried.uncertainty ?? 0) + configuration.signalUncertainty, let lifted = track.trust() {
+                actions.append(.log(LogLine(.warning, "gps time agrees with the time signal (\(String(format: "%+.3f", apart)) s): it counts again, "
+                    + "\(String(format: "%+.3f", lifted.seconds)) s off the time carried before", ["offset_s": "\(lifted.seconds)"])))
+            }
+        }
+        backfillDue = true
+        let taken = TimeSignalAnswer.taken(tick: tick, uncertainty: configuration.signalUncertainty, before: before.bare)
+        return actions + [.beep(.ok), .log(LogLine(.notice, "time signal taken: " + taken.sentence, [
+            "tick_utc": tick.iso8601, "monotonic_ns": "\(instant)", "clock_error_s": "\(off)",
+            "uncertainty_s": "\(configuration.signalUncertainty)",
+        ]))] + answer(taken)
+    }
+
+    /// The `clock signal` waiting for a press gives up at `now`, past its window.
+    private mutating func signalExpired(now: Int64) -> [Action] {
+        guard let wait = signalWait, now > wait.until else { return [] }
+        signalWait = nil
+        let reason = "no press within \(wait.request.window) s of asking: nothing changed; run `marktime clock signal` again a little before the tick"
+        return [.log(LogLine(.notice, "time signal: " + reason))] + (wait.asker.map { [.answerSignal(.refused(reason), to: $0)] } ?? [])
     }
 
     private mutating func dropped(at: Int64, clock: ClockSample?) -> [Action] {
@@ -436,6 +509,7 @@ public struct DaemonCore: Sendable {
     private mutating func tick(now: Int64, clock: ClockSample?, stopping: Bool) -> [Action] {
         var actions: [Action] = []
         if let clock { actions += addClock(clock) }
+        actions += signalExpired(now: now)
         // Presses the store refused: try again, in order, unless an attempt is still under way.
         actions += recording.retry().map(Action.init)
         if !fixesToWatch.isEmpty || !stopping {
@@ -494,7 +568,7 @@ public struct DaemonCore: Sendable {
             backfillDue = true
             return [.log(LogLine(.warning, "gps time accepted by the navigator as it is: it counts again, "
                 + "\(String(format: "%+.3f", lifted.seconds)) s off the time carried before", ["offset_s": "\(lifted.seconds)"]))]
-        case .tasksChanged, .mark:
+        case .tasksChanged, .mark, .signal:
             return []
         case .placesChanged:
             return [.resendPlaces]

@@ -12,6 +12,9 @@ public enum DoorbellMessage: Hashable, Sendable {
     case mark(MonotonicInstant, note: String?)
     /// The navigator accepts GPS time that was set aside as disagreeing (`marktime clock trust-gps`).
     case trustGPS
+    /// The next press is a time signal's tick (`marktime clock signal`); the daemon
+    /// answers with a `TimeSignalAnswer` once it came, or the wait ended.
+    case signal(TimeSignalRequest)
 
     /// The message a datagram holds; nil for anything else.
     public init?(_ text: String) {
@@ -20,6 +23,14 @@ public enum DoorbellMessage: Hashable, Sendable {
         case "places": self = .placesChanged
         case "trust gps": self = .trustGPS
         default:
+            // signal HH:MM:SS WINDOW [force]
+            if text.hasPrefix("signal ") {
+                let words = text.split(separator: " ")
+                guard (3...4).contains(words.count), let tick = try? TimeSignalRequest.parseTick(String(words[1])),
+                      let window = Int(words[2]), window > 0, words.count == 3 || words[3] == "force" else { return nil }
+                self = .signal(TimeSignalRequest(secondOfDay: tick, window: window, force: words.count == 4))
+                return
+            }
             if text.hasPrefix("beep "), let tone = Tone(rawValue: String(text.dropFirst(5))) {
                 self = .beep(tone)
                 return
@@ -40,6 +51,7 @@ public enum DoorbellMessage: Hashable, Sendable {
         case .beep(let tone): "beep \(tone.rawValue)"
         case .mark(let instant, let note): "mark \(instant.bootID) \(instant.nanoseconds)" + (note.map { "\n" + $0 } ?? "")
         case .trustGPS: "trust gps"
+        case .signal(let r): "signal \(TimeSignalRequest.text(secondOfDay: r.secondOfDay)) \(r.window)" + (r.force ? " force" : "")
         }
     }
 }

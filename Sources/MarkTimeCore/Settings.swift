@@ -137,6 +137,7 @@ public struct Settings: Hashable, Sendable {
                   help: "minutes between a fix's sights beyond which lines not advanced are flagged"),
         ConfigKey(name: "clock.nmea_uncertainty_s", kind: .double(0...10), defaultValue: .double(0.5), help: "uncertainty bound of gpsd NMEA time, in seconds"),
         ConfigKey(name: "clock.trust_system", kind: .bool, defaultValue: .bool(true), help: "count the system clock as a source when chrony or ntpd has synchronised it (true/false)"),
+        ConfigKey(name: "clock.signal_uncertainty_s", kind: .double(0.01...10), defaultValue: .double(0.3), help: "uncertainty of a time signal's tick pressed by hand (`marktime clock signal`): the reaction time, in seconds"),
         ConfigKey(name: "clock.max_sample_age_s", kind: .double(1...3600), defaultValue: .double(10), help: "a clock sample older than this many seconds stops counting"),
         ConfigKey(name: "button.device", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "input device of the button; empty means /dev/input/marktime"),
         ConfigKey(name: "button.debounce_ms", kind: .int(0...1000), defaultValue: .int(30), help: "key-downs this close to the last accepted one are bounces, in ms"),
@@ -233,7 +234,7 @@ public struct Settings: Hashable, Sendable {
     public var clock: ClockSettings {
         get throws(InputError) {
             ClockSettings(nmeaUncertainty: try double("clock.nmea_uncertainty_s"), trustSystem: try bool("clock.trust_system"),
-                          maxSampleAge: try double("clock.max_sample_age_s"))
+                          maxSampleAge: try double("clock.max_sample_age_s"), signalUncertainty: try double("clock.signal_uncertainty_s"))
         }
     }
     public var button: ButtonSettings {
@@ -317,6 +318,8 @@ public struct ClockSettings: Hashable, Sendable {
     public var trustSystem: Bool
     /// Seconds after which a sample stops counting.
     public var maxSampleAge: Double
+    /// The uncertainty of a time signal's tick pressed by hand, in seconds.
+    public var signalUncertainty: Double
 }
 
 /// `button.*`: the evdev button.

@@ -146,6 +146,8 @@ public final class MarkTimeDaemon: Sendable {
             share = nil
         }
         reminders.feed = { [unowned self] in feed($0) }
+        let clock = adapters.clock
+        reminders.monotonic = { (try? clock.read())?.instant.nanoseconds ?? Clocks.monotonicNanoseconds() }
         share?.report = { [unowned self] in report($0) }
     }
 
@@ -340,6 +342,7 @@ public final class MarkTimeDaemon: Sendable {
         case .silenceAlarm: beeper?.stop()
         case .resendPlaces: share?.placesChanged()
         case .answer(let answer, let to): reminders.doorbell?.answer(answer.text, to: to)
+        case .answerSignal(let answer, let to): reminders.doorbell?.answer(answer.text, to: to)
         case .acknowledgeAnchor: writer.submit(.acknowledgeAnchor)
         case .recordGap(let gap): writer.submit(.gap(gap))
         case .publish(let s):

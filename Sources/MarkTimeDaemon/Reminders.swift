@@ -22,6 +22,8 @@ final class ReminderLoop: @unchecked Sendable {
     let thread: PollThread
     /// Hands an event to the core; set before `start`.
     var feed: @Sendable (DaemonCore.Event) -> Void = { _ in }
+    /// The daemon's monotonic clock (its adapter's, a fake in tests), for when a ring was read.
+    var monotonic: @Sendable () -> Int64 = { Clocks.monotonicNanoseconds() }
 
     init(store: AppDatabase, clock: SystemClock) throws {
         self.store = store
@@ -62,7 +64,7 @@ final class ReminderLoop: @unchecked Sendable {
             timer.drain()
             for rung in doorbell?.drain() ?? [] {
                 guard let message = DoorbellMessage(rung.text) else { continue }
-                feed(.doorbell(message, from: rung.sender, now: Clocks.monotonicNanoseconds()))
+                feed(.doorbell(message, from: rung.sender, now: monotonic()))
             }
         }
     }

@@ -115,3 +115,25 @@ public struct DaemonOnFakes {
     public func remove() { try? FileManager.default.removeItem(atPath: folder) }
 }
 
+
+/// The messages the daemon logged, kept for a test to wait on.
+public final class LogLines: Sendable {
+    let lines = Mutex<[String]>([])
+    public init() {}
+    public var messages: [String] { lines.withLock { $0 } }
+    /// A logger that keeps its messages here.
+    public var logger: Logger { Logger(label: "test") { _ in Handler(lines: self) } }
+
+    struct Handler: LogHandler {
+        let lines: LogLines
+        var metadata: Logger.Metadata = [:]
+        var logLevel: Logger.Level = .trace
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { metadata[key] }
+            set { metadata[key] = newValue }
+        }
+        func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
+            lines.lines.withLock { $0.append(message.description) }
+        }
+    }
+}

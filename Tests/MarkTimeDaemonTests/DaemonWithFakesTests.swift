@@ -60,6 +60,35 @@ struct DaemonWithFakesTests {
         try await running.value
     }
 
+    @Test func theButtonPressedOnATimeSignalsTickSetsTheClock() async throws {
+        // Given the daemon on fakes, its free-running clock reading 09:54:35 at 100 s, and its real doorbell
+        let log = LogLines()
+        let f = try DaemonOnFakes(logger: log.logger)
+        defer { f.remove() }
+        let (store, daemon, clock, button, beeper) = (f.store, f.daemon, f.clock, f.button, f.beeper)
+        clock.realtimeOffset.withLock { $0 = logDay }
+        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
+        #expect(try await waitFor { button.started && FileManager.default.fileExists(atPath: Doorbell.path(forStore: store.path)) })
+        // When `marktime clock signal 09:55` asks, and the button goes down at 120 s, when that clock says 09:54:55
+        let path = store.path
+        let asked = Task.detached { try TimeSignalClient.ask(store: path, request: TimeSignalRequest(secondOfDay: 9 * 3600 + 55 * 60)) }
+        #expect(try await waitFor { log.messages.contains("waiting 120 s for a press on the time signal's tick of 09:55:00 UTC") }, "\(log.messages)")
+        clock.monotonic.withLock { $0 = 120 * second + 1_000_000 }
+        button.send(.event(InputEvent(type: 1, code: 28, value: 1, nanoseconds: 120 * second)))
+        // Then the asker hears that the tick was taken, the clock 5 s slow; the ok tone sounds and no sight is made
+        let answer = try await asked.value
+        #expect(answer == .taken(tick: UTCTime(nanosecondsSinceEpoch: logDay + 125 * second), uncertainty: 0.3,
+                                 before: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay + 120 * second), source: .unsynced, uncertainty: nil)))
+        #expect(try await waitFor { beeper.played == [.ok] }, "tones \(beeper.played)")
+        #expect(try store.sights().isEmpty)
+        // And the status shows the signal's time, and the track it saves on stopping holds the tick
+        #expect(try await waitFor { try store.daemonStatus()?.clock?.source == .signal })
+        await daemon.shutdown()
+        try await running.value
+        #expect(try store.track(bootID: "boot-fake").map(\.sample) == [ClockSample(source: .signal, monotonicNanoseconds: 120 * second,
+                                                                                   utc: UTCTime(nanosecondsSinceEpoch: logDay + 125 * second), uncertainty: 0.3)])
+    }
+
     @Test func anotherProcessAsksTheDaemonToBeepThroughTheDoorbell() async throws {
         // Given the daemon on a real store, with its real doorbell socket
         let f = try DaemonOnFakes()

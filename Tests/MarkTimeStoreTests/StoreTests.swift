@@ -23,7 +23,7 @@ struct StoreTests {
                            "input_gap", "invite", "journal", "login_failure", "member", "person", "place", "place_event", "share_outbox", "share_seen", "sight", "task",
                            "web_session"])
         let applied = try DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15"])
+        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16"])
     }
 
     @Test func processesOpeningANewStoreTogetherAllMigrateIt() async throws {
@@ -44,7 +44,7 @@ struct StoreTests {
             // Then every one succeeds, and each migration is applied once
             #expect(failures == [])
             let applied = try await DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15"])
+            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16"])
         }
     }
 
@@ -263,12 +263,52 @@ struct StoreLockTests {
     }
 }
 
+/// v16 widens the time sources the store takes (#58): rebuilt tables keep every row.
+@Suite("The time signal's migration")
+struct SignalMigrationTests {
+    @Test func aStoreOfV15KeepsItsSightsTheirIdsAndItsSamplesAndTakesASignal() throws {
+        // Given a store at v15 with sights 1 and 2, 2 removed, and a GPS clock sample
+        let tmp = TemporaryFolder()
+        let queue = try DatabaseQueue(path: tmp.store)
+        try AppDatabase.migrator.migrate(queue, upTo: "v15")
+        try queue.write { db in
+            for id in 1...2 {
+                try db.execute(sql: """
+                    INSERT INTO sight (id, boot_id, monotonic_ns, utc_ns, source, uncertainty_s, note, created_at_ns, trigger)
+                    VALUES (?, 'boot-a', ?, ?, 'gps', 0.5, 'kept', 5, 'button')
+                    """, arguments: [id, id * 1000, id * 2000])
+            }
+            try db.execute(sql: "DELETE FROM sight WHERE id = 2")
+            try db.execute(sql: "INSERT INTO clock_sample VALUES ('boot-a', 'gps', 10, 20, 0.5, 0)")
+        }
+        try queue.close()
+        // When marktime opens it
+        let store = try AppDatabase(path: tmp.store, createDirectory: false)
+        // Then sight 1 and the sample are as they were
+        let sight = try store.sight(id: 1).sight
+        #expect(sight.estimate.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 2000), source: .gps, uncertainty: 0.5))
+        #expect(sight.note == "kept")
+        #expect(try store.track(bootID: "boot-a").map(\.sample) == [ClockSample(source: .gps, monotonicNanoseconds: 10, utc: UTCTime(nanosecondsSinceEpoch: 20),
+                                                                                uncertainty: 0.5)])
+        // And a new sight stamped from a time signal takes id 3, never the removed 2
+        let signal = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 9000), source: .signal, uncertainty: 0.3)
+        let added = try store.insert(Sight.mark(instant: MonotonicInstant(bootID: "boot-a", nanoseconds: 9000), estimate: signal, fix: nil,
+                                                maxFixAge: 5, createdAt: signal.utc))
+        #expect(added.id == 3)
+        #expect(try store.sight(id: 3).sight.estimate.source == .signal)
+        // And the track keeps a signal sample
+        try store.saveTrack([ClockTrack.Entry(sample: ClockSample(source: .signal, monotonicNanoseconds: 30, utc: UTCTime(nanosecondsSinceEpoch: 40),
+                                                                  uncertainty: 0.3), segment: 1)], bootID: "boot-a")
+        #expect(try store.track(bootID: "boot-a").map(\.sample.source) == [.gps, .signal])
+    }
+}
+
 @Suite("The schema the migrations make")
 struct SchemaTests {
     /// The SHA-256 of a new store's schema as `sqlite3` lists it (tables, indexes and
     /// triggers by type and name, each statement with a `;`). A new migration changes it:
     /// put the hash the failure prints here. A shipped migration never does.
-    static let schemaSHA256 = "081be74bc749f47197854eea0d57dc3e677ea6cff83fba2513ea94853974ecc8"
+    static let schemaSHA256 = "9f341f605a90a32d22decbbe6196f2e1fc5d12ea5d7185b1d735e8560e4cc5b7"
 
     @Test("A new store's schema is the recorded one: a shipped migration never changes")
     func theSchemaIsTheRecordedOne() throws {

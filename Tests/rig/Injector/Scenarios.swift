@@ -201,6 +201,7 @@ enum Scenario {
         rig.check(lifted != nil && anchorState()["state"] as? String == "off", "`marktime anchor lift` ends the watch and the alarm",
                   "\(anchorState())")
 
+        try timeSignal(rig)
         try storeRefusal(rig)
         try storeMovedAway(rig)
         try droppedEvents(rig)
@@ -208,6 +209,38 @@ enum Scenario {
         let stop = rig.stopDaemon()
         rig.check(stop < 5, "SIGTERM stops the daemon within 5 s", "\(stop) s")
         return rig.failures == 0 ? 0 : 1
+    }
+
+    /// `marktime clock signal`: the button pressed on a time signal's tick (here, 2 s after
+    /// GPS's second when asked) becomes a `signal` sample, not a sight; a second press on the
+    /// same tick is no sight either; a wait with no press ends in words.
+    static func timeSignal(_ rig: Rig) throws {
+        let before = try rig.sights().count
+        let status = try rig.status()
+        let utc = (status["utc"] as? String).flatMap { UTCTime.parse($0)?.time }
+        guard let utc, status["source"] as? String == "gps" else { return rig.check(false, "the daemon's status has GPS time to name the tick by", "\(status)") }
+        let second = Int(((utc.nanosecondsSinceEpoch / 1_000_000_000) + 2) % 86_400)
+        let tick = TimeSignalRequest.text(secondOfDay: second)
+        let asked = try Child(rig.marktime, ["clock", "signal", tick, "--format", "json", "--store", rig.store],
+                              log: rig.folder + "/signal.out", environment: rig.environment)
+        let waiting = eventually(within: 20) { rig.daemonLog.contains("time signal's tick of \(tick) UTC") }
+        let t = try rig.button.press()
+        let ok = rig.capture.tone(after: t)
+        let answered = eventually(within: 20) { !asked.isRunning }
+        let json = (try? JSONSerialization.jsonObject(with: Data(asked.output.utf8))) as? [String: Any] ?? [:]
+        let error = json["error_s"] as? Double
+        let source = (json["clock_before"] as? [String: Any])?["source"] as? String
+        rig.check(waiting && answered && asked.exitedCleanly && json["taken"] as? Bool == true && source == "gps" && error.map { abs($0) < 3 } == true,
+                  "a press on a time signal's tick (\(tick)) is taken, with the clock's error against it (gps, under 3 s)", asked.output)
+        rig.check(isDoubleBeep(ok), "the tick taken sounds the ok beep", describe(ok, after: t))
+        let again = try rig.button.press()
+        let noted = eventually(within: 10) { rig.daemonLog.contains("a second press") }
+        let after = try rig.sights().count
+        rig.check(noted && after == before, "neither the tick's press nor a second one \(String(format: "%.1f", Double(again - t) / 1e9)) s after it is a sight",
+                  "sights \(after), were \(before)")
+        let r = try runCommand(rig.marktime, ["clock", "signal", tick, "--within", "1", "--store", rig.store], environment: rig.environment)
+        rig.check(r.status == 1 && r.stderr.contains("no press within 1 s"), "with no press, `clock signal` ends after its wait, in words, with status 1", r.stderr)
+        _ = rig.capture.quiet(after: monotonicNow(), window: 1.2)
     }
 
     /// The store refuses writes (another process holds its write lock past the busy

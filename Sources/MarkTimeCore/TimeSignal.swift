@@ -1,0 +1,125 @@
+import Foundation
+
+/// `marktime clock signal`: the navigator will press the button on a time signal's tick
+/// (a radio time signal's minute pip, a phone's network clock turning over), which
+/// begins `secondOfDay` UTC. The daemon waits `window` seconds for the press.
+public struct TimeSignalRequest: Hashable, Sendable {
+    /// Seconds after 00:00:00 UTC of the tick (0..<86400); the date is the one that puts
+    /// the tick nearest the clock's own time at the press.
+    public var secondOfDay: Int
+    /// Seconds to wait for the press.
+    public var window: Int
+    /// Take the tick even where it is far from the clock's own time beyond its uncertainty.
+    public var force: Bool
+
+    public static let defaultWindow = 120
+    /// How far the tick may be from the clock, beyond the clock's uncertainty, before the
+    /// minute said is taken for a mistake: half a minute, so a wrong minute is caught.
+    public static let slack = 30.0
+
+    public init(secondOfDay: Int, window: Int = defaultWindow, force: Bool = false) {
+        self.secondOfDay = secondOfDay
+        self.window = window
+        self.force = force
+    }
+
+    /// `HH:MM` or `HH:MM:SS` (UTC), as the navigator says the tick's minute.
+    public static func parseTick(_ text: String) throws(InputError) -> Int {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (2...3).contains(parts.count), parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCII) }),
+              let h = Int(parts[0]), let m = Int(parts[1]), let s = parts.count == 3 ? Int(parts[2]) : 0,
+              (0...23).contains(h), (0...59).contains(m), (0...59).contains(s)
+        else {
+            throw InputError("'\(text.prefix(40))' is not a time of day: give the tick's UTC minute as HH:MM, or HH:MM:SS (e.g. 14:05)")
+        }
+        return h * 3600 + m * 60 + s
+    }
+
+    /// `14:05:00`.
+    public static func text(secondOfDay s: Int) -> String {
+        String(format: "%02d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
+    }
+
+    /// The tick's UTC on the day that puts it nearest `clock`.
+    public func tick(near clock: UTCTime) -> UTCTime {
+        let day: Int64 = 86_400_000_000_000
+        let ns = clock.nanosecondsSinceEpoch
+        let midnight = ns - ((ns % day) + day) % day
+        let candidates = [midnight - day, midnight, midnight + day].map { $0 + Int64(secondOfDay) * 1_000_000_000 }
+        return UTCTime(nanosecondsSinceEpoch: candidates.min { abs($0 - ns) < abs($1 - ns) }!)
+    }
+}
+
+/// The daemon's answer to a `clock signal`, once the press came or the wait ended.
+public enum TimeSignalAnswer: Hashable, Sendable {
+    /// The press at the tick became a `signal` clock sample, good to `uncertainty`
+    /// seconds. `before` is the time the clock gave the press beforehand (nil when it had none).
+    case taken(tick: UTCTime, uncertainty: Double, before: UTCEstimate?)
+    /// No sample was made, and why.
+    case refused(String)
+
+    public init?(_ text: String) {
+        let words = text.split(separator: " ", omittingEmptySubsequences: false)
+        switch words.first {
+        case "taken":
+            guard words.count == 6, let tick = Int64(words[1]), let uncertainty = Double(words[2]) else { return nil }
+            var before: UTCEstimate?
+            if let utc = Int64(words[3]), let source = TimeSource(rawValue: String(words[4])) {
+                before = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: utc), source: source, uncertainty: Double(words[5]))
+            }
+            self = .taken(tick: UTCTime(nanosecondsSinceEpoch: tick), uncertainty: uncertainty, before: before)
+        case "refused":
+            self = .refused(words.dropFirst().joined(separator: " "))
+        default:
+            return nil
+        }
+    }
+
+    public var text: String {
+        switch self {
+        case .taken(let tick, let uncertainty, let before):
+            let b = before.map { "\($0.utc.nanosecondsSinceEpoch) \($0.source.rawValue) \($0.uncertainty.map { "\($0)" } ?? "-")" } ?? "- - -"
+            return "taken \(tick.nanosecondsSinceEpoch) \(uncertainty) \(b)"
+        case .refused(let reason):
+            return "refused \(reason)"
+        }
+    }
+
+    /// Seconds the clock was off at the tick (the tick's time minus the clock's), when it had one.
+    public var clockError: Double? {
+        guard case .taken(let tick, _, let before?) = self else { return nil }
+        return Double(tick.nanosecondsSinceEpoch - before.utc.nanosecondsSinceEpoch) / 1e9
+    }
+
+    /// The answer in words.
+    public var sentence: String {
+        switch self {
+        case .taken(let tick, let uncertainty, let before):
+            let at = "the tick of \(tick.iso8601) is the clock's time now (signal \(UTCEstimate.text(uncertainty: uncertainty)))"
+            guard let before, let error = clockError else { return at + "; the daemon had no time before it" }
+            return at + "; the clock (\(before.source.rawValue) \(UTCEstimate.text(uncertainty: before.source == .unsynced ? nil : before.uncertainty))) "
+                + "was \(String(format: "%.3f", abs(error))) s \(error >= 0 ? "slow" : "fast")"
+        case .refused(let reason):
+            return reason
+        }
+    }
+
+    /// For `--format json`: `taken`, the `tick` and its `uncertainty_s`, the clock before it
+    /// and its `error_s` (the tick minus the clock); or `taken: false` and the `reason`.
+    public var json: JSON {
+        switch self {
+        case .taken(let tick, let uncertainty, let before):
+            var fields: [(String, JSON)] = [("taken", .bool(true)), ("tick", .string(tick.iso8601)), ("uncertainty_s", .number(uncertainty))]
+            if let before {
+                fields.append(("clock_before", .object([
+                    ("utc", .string(before.utc.iso8601)), ("source", .string(before.source.rawValue)),
+                    ("uncertainty_s", .from(before.source == .unsynced ? nil : before.uncertainty)),
+                ])))
+                fields.append(("error_s", .from(clockError)))
+            }
+            return .object(fields)
+        case .refused(let reason):
+            return .object([("taken", .bool(false)), ("reason", .string(reason))])
+        }
+    }
+}
