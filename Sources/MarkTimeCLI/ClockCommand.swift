@@ -22,36 +22,40 @@ extension MarkTime {
                 Without GPS, a radio time signal (a minute's pips) or a phone on the cellular network gives the \
                 time. Run this a little before the tick, naming the minute (UTC) the tick begins, then press the \
                 button on the tick. The press's kernel time and that minute become a `signal` clock sample, good to \
-                your reaction time (clock.signal_uncertainty_s, 0.3 s unless set): presses are stamped from it, \
-                carried at the rate learned from GPS earlier in the boot, and this boot's sights stamped worse are \
-                re-stamped. GPS set aside as disagreeing counts again if it agrees with the tick. The date is the \
-                one that puts the tick nearest the clock; a tick more than half a minute beyond the clock's own \
-                uncertainty is refused as a wrong minute, unless --force says the clock is the one that is wrong. \
-                A second press within 5 s of the tick's is not a sight.
+                your reaction time (clock.signal_uncertainty_s, 0.3 s unless set): while no better source (pps, a \
+                synchronised system clock, GPS) is heard, presses are stamped from it, carried at the rate learned \
+                earlier in the boot, and this boot's unsynced or carried sights are re-stamped from it when that is \
+                better. GPS set aside as disagreeing counts again if it agrees with the tick. Without --date the date \
+                is the one that puts the tick nearest the clock, which must know its own error: an unsynced clock \
+                (after a reboot without GPS or an RTC) may be days off, so give --date. A tick more than half a \
+                minute beyond the clock's own uncertainty is refused as a wrong minute, unless --force says the \
+                clock is the one that is wrong. A second press within 5 s of the tick's is not a sight.
                   marktime clock signal 14:05
+                  marktime clock signal 14:05 --date 2026-11-27
                   marktime clock signal 14:05:30 --within 300
                 """)
         @OptionGroup var store: StoreOptions
         @Argument(help: ArgumentHelp("The tick's time, UTC: HH:MM, or HH:MM:SS.", valueName: "tick")) var tick: String
         @Option(help: ArgumentHelp("Seconds to wait for the press (1 to 3600).", valueName: "seconds"))
         var within: Int = TimeSignalRequest.defaultWindow
+        @Option(help: ArgumentHelp("The tick's UTC date, YYYY-MM-DD: needed when the clock is unsynced.", valueName: "date")) var date: String?
         @Flag(help: "Take the tick even if it is far from the clock's own time.") var force = false
-        @Option(help: "text or json.") var format: Format = .table
+        @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
             let second = try TimeSignalRequest.parseTick(tick)
-            guard (1...3600).contains(within) else { throw InputError("--within \(within): give the seconds to wait for the press, 1 to 3600") }
+            guard TimeSignalRequest.windows.contains(within) else { throw InputError("--within \(within): give the seconds to wait for the press, 1 to 3600") }
+            let day = try date.map { text throws(InputError) in try TimeSignalRequest.parseDate(text) }
             let db = try store.openForReading()
-            let request = TimeSignalRequest(secondOfDay: second, window: within, force: force)
+            let request = TimeSignalRequest(secondOfDay: second, window: within, force: force, date: day)
             guard case .daemon = DaemonLock.holder(store: db.path) else { throw TimeSignalClient.noDaemon(store: db.path) }
             if format == .table { print("press the button on the tick of \(TimeSignalRequest.text(secondOfDay: second)) UTC (waiting up to \(within) s)") }
             let answer = try TimeSignalClient.ask(store: db.path, request: request)
-            if format == .json {
-                print(answer.json.render())
-            } else {
-                print(answer.sentence)
+            switch (answer, format) {
+            case (.refused(let reason), .table): throw InputError("time signal not taken: \(reason)")
+            case (_, .json): print(answer.json.render())
+            case (_, .table): print(answer.sentence)
             }
-            if case .refused(let reason) = answer, format == .table { throw InputError("time signal not taken: \(reason)") }
             if case .refused = answer { throw ExitCode(1) }
         }
     }
@@ -59,14 +63,16 @@ extension MarkTime {
     struct TrustGPS: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "trust-gps",
-            abstract: "Accept GPS time that the daemon set aside because it disagreed with the time carried.",
+            abstract: "Accept GPS time set aside as disagreeing with the time carried, or a GPS position flagged as moving faster than the boat can.",
             discussion: """
                 When GPS comes back, or jumps, with a time that disagrees with the time the daemon carried from the \
                 last one it trusted by more than both uncertainties allow (a spoofer's offset, a receiver's week \
                 rollover), the daemon sets GPS aside: presses are stamped from the carried time, nothing is \
                 re-stamped from GPS, and `marktime status` says so with the difference. Check the time another way (a \
                 radio time signal, a phone on the cellular network, `marktime lunar`); if GPS is right, this accepts \
-                it, and it counts again from now. Sights already stored keep their stamps.
+                it, and it counts again from now. Sights already stored keep their stamps. A GPS position that moved \
+                further from the last trusted one than the boat could sail (gps.max_speed_kn, 30 kn unless set) is \
+                flagged the same way; this accepts it too.
                   marktime clock trust-gps
                 """)
         @OptionGroup var store: StoreOptions
@@ -76,21 +82,23 @@ extension MarkTime {
             guard case .daemon = DaemonLock.holder(store: db.path), let status = try db.daemonStatus(), !status.stopped else {
                 throw InputError("the daemon is not running on \(db.path): GPS time is only set aside by a running daemon (`marktime daemon` starts it)")
             }
-            guard let aside = status.gpsSetAside else {
-                print("gps time is not set aside: nothing to accept")
+            let flag = status.fix?.flag
+            guard status.gpsSetAside != nil || flag != nil else {
+                print("gps time is not set aside, nor its position flagged: nothing to accept")
                 return
             }
-            print("gps is set aside: \(aside)")
+            if let aside = status.gpsSetAside { print("gps is set aside: \(aside)") }
+            if let flag { print("gps position is flagged: \(flag)") }
             Doorbell.ring(store: db.path, message: DoorbellMessage.trustGPS.text)
             // The daemon says it in its next status, within a heartbeat.
             let clock = try SystemClock().read().instant
-            while try db.daemonStatus()?.gpsSetAside != nil {
+            while try db.daemonStatus().map({ $0.gpsSetAside != nil || $0.fix?.flag != nil }) == true {
                 guard try SystemClock().read().instant.nanoseconds - clock.nanoseconds < 5_000_000_000 else {
                     throw InputError("the daemon did not take it within 5 s: see its log (`journalctl -u marktime`), and try again")
                 }
                 try await Task.sleep(nanoseconds: 100_000_000)
             }
-            print("gps time accepted: it counts again")
+            print("gps \(flag == nil ? "time" : status.gpsSetAside == nil ? "position" : "time and position") accepted: it counts again")
         }
     }
 

@@ -61,6 +61,7 @@ enum SightRendering {
         }
         if let p = s.position {
             lines.append(("position", "\(p.ddm)  (\(fixMode(s.fixMode)) fix, \(fixed(s.fixAge, 1)) s old)"))
+            if let flag = s.positionFlag { lines.append(("position flag", Text.escaped(flag))) }
         } else {
             lines.append(("position", "no GPS fix"))
         }
@@ -123,6 +124,7 @@ enum SightRendering {
             ("lon_ddm", .from(s.position?.longitudeDDM)),
             ("fix_mode", .from(s.fixMode)),
             ("fix_age_s", .from(s.fixAge)),
+            ("position_flag", .from(s.positionFlag)),
             ("trigger", .from(s.trigger?.rawValue)),
             ("body", .from(s.body)),
             ("limb", .from(s.limb?.rawValue)),

@@ -54,6 +54,7 @@ extension MarkTime {
                     ("position", .from(current?.position.ddm)),
                     ("last_fix_position", .from(published?.fix.flatMap { $0.lost == nil ? nil : $0.position.ddm })),
                     ("fix_age_s", .from(fixAge)),
+                    ("position_flag", .from(current?.flag)),
                     ("button_device", .from(published?.buttonDevice)),
                     ("button", .from(published?.buttonState)),
                     ("sound", .from(published?.soundState)),
@@ -84,6 +85,7 @@ extension MarkTime {
                     } else if let fix = published.fix {
                         let eph = fix.horizontalError.map { ", ±\(SightRendering.fixed($0, 0)) m" } ?? ""
                         lines.append(("position", "\(fix.position.ddm)  (\(SightRendering.fixMode(fix.mode)) fix\(eph), \(fixAge.map { SightRendering.fixed($0, 1) } ?? "?") s old)"))
+                        if let flag = fix.flag { lines.append(("position flag", flag)) }
                         if let t = fix.time { lines.append(("gps time", "\(t.sightFormat)  \(t.iso8601)")) }
                     } else {
                         lines.append(("position", "no fix"))

@@ -416,7 +416,10 @@ public struct ClockTrack: Hashable, Sendable {
     /// sight by no more than the stored stamp's stated uncertainty.
     public func backfill(instant: Int64, stored: UTCEstimate) -> Restamp? {
         let old = stored.source == .unsynced ? nil : stored.uncertainty
-        let candidates = Self.carriedSources.compactMap { estimate(at: instant, from: $0) }
+        // A tick pressed by hand is late by a reaction time, one way: it re-stamps what was
+        // unsynced or carried, never a stamp a live good source gave.
+        let live = stored.source < .signal && stored.provenance?.method != .carried
+        let candidates = Self.carriedSources.filter { !(live && $0 == .signal) }.compactMap { estimate(at: instant, from: $0) }
             .filter { e in e.uncertainty.map { u in old.map { u < $0 } ?? true } ?? false }
             .sorted { $0.uncertainty! < $1.uncertainty! }
         guard let best = candidates.first else { return nil }

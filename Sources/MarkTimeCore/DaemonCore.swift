@@ -183,12 +183,15 @@ public struct DaemonCore: Sendable {
         public var buttonDevice: String
         /// The uncertainty of a time signal's tick pressed by hand, in seconds.
         public var signalUncertainty: Double
+        /// Knots beyond which a GPS position is flagged (`gps.max_speed_kn`).
+        public var maxSpeedKnots: Double
 
         public init(settings: Settings, pid: Int32 = 0, buttonDevice: String = "", trackSaveInterval: Double = 600) throws(InputError) {
             debounceMilliseconds = try settings.button.debounceMilliseconds
             latencyCompensationMilliseconds = try settings.button.latencyCompensationMilliseconds
             maxSampleAge = try settings.clock.maxSampleAge
             signalUncertainty = try settings.clock.signalUncertainty
+            maxSpeedKnots = try settings.gpsMaxSpeed
             recordPosition = try settings.sight.recordPosition
             maxFixAge = try settings.sight.maxFixAge
             self.trackSaveInterval = trackSaveInterval
@@ -203,6 +206,8 @@ public struct DaemonCore: Sendable {
     public private(set) var track: ClockTrack
     public private(set) var filter: ButtonFilter
     public private(set) var fix: Fix?
+    /// Each fix against the last trusted one.
+    public private(set) var positions: PositionCheck
     public private(set) var gpsd = "starting"
     /// gpsd went silent: since when (monotonic ns) and at what address.
     public private(set) var gpsdSilence: (since: Int64, address: String)?
@@ -236,6 +241,7 @@ public struct DaemonCore: Sendable {
     public init(configuration: Configuration) {
         self.configuration = configuration
         track = ClockTrack(maxSampleAge: configuration.maxSampleAge)
+        positions = PositionCheck(maxKnots: configuration.maxSpeedKnots)
         filter = ButtonFilter(debounceMilliseconds: configuration.debounceMilliseconds,
                               latencyCompensationMilliseconds: configuration.latencyCompensationMilliseconds)
     }
@@ -261,9 +267,7 @@ public struct DaemonCore: Sendable {
         case .clock(let sample):
             return addClock(sample)
         case .fix(let f):
-            fix = f
-            if f.time != nil { fixesToWatch.append(f) }
-            return []
+            return newFix(f)
         case .noFix(let mode, let at):
             return lose(mode: mode, at: at)
         case .gpsdSilent(let since, let address):
@@ -296,7 +300,8 @@ public struct DaemonCore: Sendable {
         case .doorbell(.signal(let request), let from, let now):
             // A later request takes the place of one still waiting.
             let replaced = signalWait?.asker.map { [Action.answerSignal(.refused("another `marktime clock signal` took its place"), to: $0)] } ?? []
-            signalWait = (request, now + Int64(request.window) * 1_000_000_000, from)
+            let window = Int64(min(max(request.window, TimeSignalRequest.windows.lowerBound), TimeSignalRequest.windows.upperBound))
+            signalWait = (request, now + window * 1_000_000_000, from)
             return replaced + [.log(LogLine(.notice, "waiting \(request.window) s for a press on the time signal's tick of "
                 + "\(TimeSignalRequest.text(secondOfDay: request.secondOfDay)) UTC"))]
         case .doorbell(let message, _, _):
@@ -346,6 +351,7 @@ public struct DaemonCore: Sendable {
             (c.pid, c.buttonDevice, c.maxSampleAge, c.trackSaveInterval) = (configuration.pid, configuration.buttonDevice,
                                                                               configuration.maxSampleAge, configuration.trackSaveInterval)
             configuration = c
+            positions.maxKnots = c.maxSpeedKnots
             filter = ButtonFilter(debounceMilliseconds: c.debounceMilliseconds, latencyCompensationMilliseconds: c.latencyCompensationMilliseconds)
             return []
         }
@@ -410,6 +416,11 @@ public struct DaemonCore: Sendable {
             let reason = "the daemon has no clock at all to date the tick by; nothing changed"
             return [.beep(.warning), .log(LogLine(.warning, "time signal refused: " + reason))] + answer(.refused(reason))
         }
+        guard before.source != .unsynced || wait.request.date != nil else {
+            let reason = "the clock does not know the date (it is unsynced, and may be days off): give the tick's date too, "
+                + "`marktime clock signal \(TimeSignalRequest.text(secondOfDay: wait.request.secondOfDay)) --date YYYY-MM-DD`; nothing changed"
+            return [.beep(.warning), .log(LogLine(.warning, "time signal refused: " + reason))] + answer(.refused(reason))
+        }
         let tick = wait.request.tick(near: before.utc)
         let off = Double(tick.nanosecondsSinceEpoch - before.utc.nanosecondsSinceEpoch) / 1e9
         if !wait.request.force, before.source != .unsynced, let u = before.uncertainty, abs(off) > u + TimeSignalRequest.slack {
@@ -421,8 +432,12 @@ public struct DaemonCore: Sendable {
         }
         let sample = ClockSample(source: .signal, monotonicNanoseconds: instant, utc: tick, uncertainty: configuration.signalUncertainty)
         var actions = addClock(sample)
-        // GPS set aside that agrees with the tick counts again: the signal is the check.
-        if track.suspect != nil, let gps = track.latest[.gps]?.sample {
+        // The track keeps it at once: a daemon that crashes later still has it.
+        let unsaved = track.takeUnsaved()
+        if !unsaved.isEmpty { actions.append(.saveTrack(unsaved)) }
+        // GPS set aside that agrees with the tick counts again: the signal is the check
+        // (against a GPS sample of the moment, not one carried from long ago).
+        if track.suspect != nil, let gps = track.latest[.gps]?.sample, instant - gps.monotonicNanoseconds <= track.maxSampleAgeNanoseconds {
             let carried = ClockTrack.project(gps, to: instant, driftPPM: track.driftPPM)
             let apart = Double(carried.utc.nanosecondsSinceEpoch - tick.nanosecondsSinceEpoch) / 1e9
             if abs(apart) <= (carried.uncertainty ?? 0) + configuration.signalUncertainty, let lifted = track.trust() {
@@ -465,6 +480,25 @@ public struct DaemonCore: Sendable {
     }
 
     // MARK: GPS
+
+    /// A fix from gpsd: trusted when the boat could have sailed to it from the last one
+    /// trusted; else flagged, said once until a fix is trusted again, and kept from the
+    /// geofence and the anchor watch (a jump of miles is no drag).
+    private mutating func newFix(_ f: Fix) -> [Action] {
+        var f = f
+        let wasFlagged = fix?.flag != nil
+        if let jump = positions.check(f) {
+            f.flag = jump.sentence
+            fix = f
+            return wasFlagged ? [] : [.log(LogLine(.warning, jump.sentence, [
+                "from": jump.from.position.ddm, "to": f.position.ddm, "nm": String(format: "%.3f", jump.nauticalMiles),
+                "seconds": String(format: "%.3f", jump.seconds),
+            ]))]
+        }
+        fix = f
+        if f.time != nil { fixesToWatch.append(f) }
+        return wasFlagged ? [.log(LogLine(.notice, "gps position within reach of the last trusted fix again: it counts again", ["position": f.position.ddm]))] : []
+    }
 
     /// gpsd has no fix (mode 1), or is gone or silent (mode 0): the last fix stays, marked
     /// lost from `at`, so nothing takes it for a current one.
@@ -510,6 +544,10 @@ public struct DaemonCore: Sendable {
         var actions: [Action] = []
         if let clock { actions += addClock(clock) }
         actions += signalExpired(now: now)
+        if stopping, let wait = signalWait {
+            signalWait = nil
+            if let asker = wait.asker { actions.append(.answerSignal(.refused("the daemon is stopping: nothing changed; run `marktime clock signal` again once it is back"), to: asker)) }
+        }
         // Presses the store refused: try again, in order, unless an attempt is still under way.
         actions += recording.retry().map(Action.init)
         if !fixesToWatch.isEmpty || !stopping {
@@ -562,11 +600,18 @@ public struct DaemonCore: Sendable {
     private mutating func doorbell(_ message: DoorbellMessage) -> [Action] {
         switch message {
         case .trustGPS:
+            var said: [Action] = []
+            if var f = fix, f.flag != nil {
+                f.flag = nil
+                fix = f
+                positions.trust(f)
+                said.append(.log(LogLine(.warning, "gps position accepted by the navigator as it is: it counts again", ["position": f.position.ddm])))
+            }
             guard let lifted = track.trust() else {
-                return [.log(LogLine(.info, "trust-gps asked, but gps time is not set aside: nothing to accept"))]
+                return said.isEmpty ? [.log(LogLine(.info, "trust-gps asked, but gps time is not set aside: nothing to accept"))] : said
             }
             backfillDue = true
-            return [.log(LogLine(.warning, "gps time accepted by the navigator as it is: it counts again, "
+            return said + [.log(LogLine(.warning, "gps time accepted by the navigator as it is: it counts again, "
                 + "\(String(format: "%+.3f", lifted.seconds)) s off the time carried before", ["offset_s": "\(lifted.seconds)"]))]
         case .tasksChanged, .mark, .signal:
             return []

@@ -23,12 +23,20 @@ public enum DoorbellMessage: Hashable, Sendable {
         case "places": self = .placesChanged
         case "trust gps": self = .trustGPS
         default:
-            // signal HH:MM:SS WINDOW [force]
+            // signal HH:MM:SS WINDOW [YYYY-MM-DD] [force]
             if text.hasPrefix("signal ") {
-                let words = text.split(separator: " ")
-                guard (3...4).contains(words.count), let tick = try? TimeSignalRequest.parseTick(String(words[1])),
-                      let window = Int(words[2]), window > 0, words.count == 3 || words[3] == "force" else { return nil }
-                self = .signal(TimeSignalRequest(secondOfDay: tick, window: window, force: words.count == 4))
+                var words = text.split(separator: " ", omittingEmptySubsequences: false).map(String.init)
+                let force = words.last == "force"
+                if force { words.removeLast() }
+                guard (3...4).contains(words.count), let tick = try? TimeSignalRequest.parseTick(words[1]),
+                      words[2].count <= 4, words[2].allSatisfy({ $0.isASCII && $0.isNumber }), let window = Int(words[2]),
+                      TimeSignalRequest.windows.contains(window) else { return nil }
+                var date: UTCTime?
+                if words.count == 4 {
+                    guard let d = try? TimeSignalRequest.parseDate(words[3]) else { return nil }
+                    date = d
+                }
+                self = .signal(TimeSignalRequest(secondOfDay: tick, window: window, force: force, date: date))
                 return
             }
             if text.hasPrefix("beep "), let tone = Tone(rawValue: String(text.dropFirst(5))) {
@@ -51,7 +59,9 @@ public enum DoorbellMessage: Hashable, Sendable {
         case .beep(let tone): "beep \(tone.rawValue)"
         case .mark(let instant, let note): "mark \(instant.bootID) \(instant.nanoseconds)" + (note.map { "\n" + $0 } ?? "")
         case .trustGPS: "trust gps"
-        case .signal(let r): "signal \(TimeSignalRequest.text(secondOfDay: r.secondOfDay)) \(r.window)" + (r.force ? " force" : "")
+        case .signal(let r):
+            "signal \(TimeSignalRequest.text(secondOfDay: r.secondOfDay)) \(r.window)" + (r.date.map { " " + String($0.iso8601.prefix(10)) } ?? "")
+                + (r.force ? " force" : "")
         }
     }
 }

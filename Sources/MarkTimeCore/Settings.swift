@@ -151,6 +151,7 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "anchor.gps_margin_m", kind: .double(0...1000), defaultValue: .double(10), help: "GPS margin added to a swing radius from rode and depth, in metres"),
         ConfigKey(name: "anchor.stale_s", kind: .double(1...3600), defaultValue: .double(30), help: "seconds without a fix before the anchor watch warns that it is blind"),
         ConfigKey(name: "home.zone", kind: .zone, defaultValue: .string(""), help: "your home time zone, e.g. Australia/Brisbane; empty means the system's"),
+        ConfigKey(name: "gps.max_speed_kn", kind: .double(1...1000), defaultValue: .double(30), help: "a GPS position further from the last trusted one than the boat could sail at this many knots is flagged, never taken as a plain fix"),
         ConfigKey(name: "gpsd.address", kind: .address, defaultValue: .string("localhost:2947"), help: "gpsd HOST:PORT"),
         ConfigKey(name: "gpsd.silent_s", kind: .double(1...600), defaultValue: .double(5),
                   help: "seconds without a report before gpsd counts as silent: its time and fix stop counting and marktime reconnects"),
@@ -230,6 +231,10 @@ public struct Settings: Hashable, Sendable {
             SightSettings(recordPosition: try bool("sight.record_position"), maxFixAge: try double("sight.max_fix_age_s"),
                           interceptLimit: try double("sight.intercept_limit_nm"), unadvancedLimit: try double("sight.unadvanced_limit_min"))
         }
+    }
+    /// `gps.max_speed_kn`: knots beyond which a GPS position is flagged.
+    public var gpsMaxSpeed: Double {
+        get throws(InputError) { try double("gps.max_speed_kn") }
     }
     public var clock: ClockSettings {
         get throws(InputError) {

@@ -58,6 +58,9 @@ public struct Fix: Hashable, Sendable {
     /// Set once gpsd says it has no fix (or goes silent): the position is then the last one
     /// it gave, never a current one.
     public var lost: FixLoss?
+    /// Why the position is not trusted (it moved faster than the boat can: `PositionJump`),
+    /// in words; nil for a plain fix.
+    public var flag: String?
 
     public init(position: Position, mode: Int, horizontalError: Double?, time: UTCTime?, receivedAt: MonotonicInstant,
                 speed: Double? = nil, course: Double? = nil) {
@@ -90,6 +93,8 @@ public struct Sight: Hashable, Sendable {
     public var position: Position?
     public var fixMode: Int?
     public var fixAge: Double?
+    /// Why the position is not a plain fix (GPS moved faster than the boat can), in words.
+    public var positionFlag: String?
     /// What made it; `nil` for sights recorded before marktime kept this.
     public var trigger: SightTrigger?
 
@@ -129,6 +134,7 @@ public struct Sight: Hashable, Sendable {
             sight.position = fix.position
             sight.fixMode = fix.mode
             sight.fixAge = max(0, age)
+            sight.positionFlag = fix.flag
         }
         sight.note = note.flatMap { $0.isEmpty ? nil : $0 }
         return sight
@@ -141,8 +147,9 @@ public struct Sight: Hashable, Sendable {
     /// with its age when the fix was `staleFixAge` or more old at the mark.
     public var positionSummary: String {
         guard let position else { return "no fix" }
-        guard let age = fixAge, age >= Self.staleFixAge else { return position.ddm }
-        return "\(position.ddm) (fix \(Quantity.whole(age)) s old)"
+        let flagged = positionFlag == nil ? "" : " (flagged: faster than the boat can)"
+        guard let age = fixAge, age >= Self.staleFixAge else { return position.ddm + flagged }
+        return "\(position.ddm) (fix \(Quantity.whole(age)) s old)" + flagged
     }
 
     /// Replaces the estimate with a better one, keeping the first on record.

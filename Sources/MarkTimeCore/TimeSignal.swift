@@ -11,22 +11,41 @@ public struct TimeSignalRequest: Hashable, Sendable {
     public var window: Int
     /// Take the tick even where it is far from the clock's own time beyond its uncertainty.
     public var force: Bool
+    /// The tick's UTC date (midnight), when the navigator gives it: needed where the clock
+    /// does not know its own error (unsynced), which may be days off after a reboot.
+    public var date: UTCTime?
 
     public static let defaultWindow = 120
+    /// The longest wait for the press, seconds.
+    public static let windows = 1...3600
     /// How far the tick may be from the clock, beyond the clock's uncertainty, before the
     /// minute said is taken for a mistake: half a minute, so a wrong minute is caught.
     public static let slack = 30.0
 
-    public init(secondOfDay: Int, window: Int = defaultWindow, force: Bool = false) {
+    public init(secondOfDay: Int, window: Int = defaultWindow, force: Bool = false, date: UTCTime? = nil) {
         self.secondOfDay = secondOfDay
         self.window = window
         self.force = force
+        self.date = date
+    }
+
+    /// `YYYY-MM-DD` (UTC) as its midnight.
+    public static func parseDate(_ text: String) throws(InputError) -> UTCTime {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { $0.isASCII && $0.isNumber } }),
+              let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2]),
+              let midnight = UTCTime(year: y, month: m, day: d), midnight.iso8601.hasPrefix(text)
+        else {
+            throw InputError("'\(text.prefix(40))' is not a date: give the tick's UTC date as YYYY-MM-DD (e.g. 2026-11-27)")
+        }
+        return midnight
     }
 
     /// `HH:MM` or `HH:MM:SS` (UTC), as the navigator says the tick's minute.
     public static func parseTick(_ text: String) throws(InputError) -> Int {
         let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-        guard (2...3).contains(parts.count), parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy(\.isASCII) }),
+        guard (2...3).contains(parts.count), parts.allSatisfy({ (1...2).contains($0.count) && $0.allSatisfy { $0.isASCII && $0.isNumber } }),
               let h = Int(parts[0]), let m = Int(parts[1]), let s = parts.count == 3 ? Int(parts[2]) : 0,
               (0...23).contains(h), (0...59).contains(m), (0...59).contains(s)
         else {
@@ -40,8 +59,9 @@ public struct TimeSignalRequest: Hashable, Sendable {
         String(format: "%02d:%02d:%02d", s / 3600, s / 60 % 60, s % 60)
     }
 
-    /// The tick's UTC on the day that puts it nearest `clock`.
+    /// The tick's UTC: on its date when given, else on the day that puts it nearest `clock`.
     public func tick(near clock: UTCTime) -> UTCTime {
+        if let date { return date.adding(nanoseconds: Int64(secondOfDay) * 1_000_000_000) }
         let day: Int64 = 86_400_000_000_000
         let ns = clock.nanosecondsSinceEpoch
         let midnight = ns - ((ns % day) + day) % day
@@ -95,7 +115,7 @@ public enum TimeSignalAnswer: Hashable, Sendable {
     public var sentence: String {
         switch self {
         case .taken(let tick, let uncertainty, let before):
-            let at = "the tick of \(tick.iso8601) is the clock's time now (signal \(UTCEstimate.text(uncertainty: uncertainty)))"
+            let at = "the tick of \(tick.iso8601) is taken (signal \(UTCEstimate.text(uncertainty: uncertainty)))"
             guard let before, let error = clockError else { return at + "; the daemon had no time before it" }
             return at + "; the clock (\(before.source.rawValue) \(UTCEstimate.text(uncertainty: before.source == .unsynced ? nil : before.uncertainty))) "
                 + "was \(String(format: "%.3f", abs(error))) s \(error >= 0 ? "slow" : "fast")"

@@ -127,13 +127,13 @@ extension AppDatabase {
         }
     }
 
-    /// Re-stamps this boot's `unsynced` and `gps` sights wherever `better` gives a
+    /// Re-stamps this boot's `unsynced`, `signal` and `gps` sights wherever `better` gives a
     /// better stamp (the caller decides what is better); returns the sights that changed.
     public func backfill(bootID: String, now: UTCTime,
                          better: (Sight) -> UTCEstimate?) throws(StoreError) -> [Sight] {
         // Read first: most heartbeats find nothing to change and need no write.
         let candidates = try read { db in
-            try SightRecord.filter(SightRecord.Columns.bootID == bootID && [TimeSource.unsynced, .gps].contains(SightRecord.Columns.source))
+            try SightRecord.filter(SightRecord.Columns.bootID == bootID && [TimeSource.unsynced, .signal, .gps].contains(SightRecord.Columns.source))
                 .fetchAll(db).map(\.sight)
         }
         var updates: [(sight: Sight, was: TimeSource)] = []
@@ -177,7 +177,7 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
     var originalUtcNs: Int64? = nil, originalSource: TimeSource? = nil, originalUncertaintyS: Double? = nil, correctedAtNs: Int64? = nil
     var body: String? = nil, limb: Limb? = nil, hsDeg: Double? = nil, ieArcmin: Double? = nil, eyeHeightM: Double? = nil
     var temperatureC: Double? = nil, pressureHpa: Double? = nil, drLat: Double? = nil, drLon: Double? = nil, note: String? = nil
-    var editedAtNs: Int64? = nil, archivedAtNs: Int64? = nil
+    var editedAtNs: Int64? = nil, archivedAtNs: Int64? = nil, positionFlag: String? = nil
 
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case id, source, provenance, trigger, body, limb, note
@@ -186,7 +186,7 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
         case originalUtcNs = "original_utc_ns", originalSource = "original_source", originalUncertaintyS = "original_uncertainty_s"
         case correctedAtNs = "corrected_at_ns", hsDeg = "hs_deg", ieArcmin = "ie_arcmin", eyeHeightM = "eye_height_m"
         case temperatureC = "temperature_c", pressureHpa = "pressure_hpa", drLat = "dr_lat", drLon = "dr_lon"
-        case editedAtNs = "edited_at_ns", archivedAtNs = "archived_at_ns"
+        case editedAtNs = "edited_at_ns", archivedAtNs = "archived_at_ns", positionFlag = "position_flag"
     }
 
     /// The table's columns, for queries.
@@ -196,7 +196,7 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
     static let insertColumns: [CodingKeys] = [
         .bootID, .monotonicNs, .utcNs, .source, .createdAtNs, .uncertaintyS, .gpsLat, .gpsLon, .fixMode, .fixAgeS, .provenance,
         .trigger, .originalUtcNs, .originalSource, .originalUncertaintyS, .correctedAtNs, .body, .limb, .hsDeg, .ieArcmin,
-        .eyeHeightM, .temperatureC, .pressureHpa, .drLat, .drLon, .note, .editedAtNs, .archivedAtNs,
+        .eyeHeightM, .temperatureC, .pressureHpa, .drLat, .drLon, .note, .editedAtNs, .archivedAtNs, .positionFlag,
     ]
 
     static let insertSQL = "INSERT INTO sight (\(insertColumns.map(\.rawValue).joined(separator: ", "))) VALUES ("
@@ -215,7 +215,7 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
         bind(gpsLon); bind(fixMode); bind(fixAgeS); bind(provenance); bind(trigger?.rawValue); bind(originalUtcNs)
         bind(originalSource?.rawValue); bind(originalUncertaintyS); bind(correctedAtNs); bind(body); bind(limb?.rawValue); bind(hsDeg)
         bind(ieArcmin); bind(eyeHeightM); bind(temperatureC); bind(pressureHpa); bind(drLat); bind(drLon); bind(note); bind(editedAtNs)
-        bind(archivedAtNs)
+        bind(archivedAtNs); bind(positionFlag)
         assert(index == Int32(Self.insertColumns.count))
         let code = sqlite3_step(handle)
         // The error as the step left it, before the reset.
@@ -259,6 +259,7 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
         (originalSource, originalUncertaintyS, correctedAtNs, body, limb) = (try next(), try next(), try next(), try next(), try next())
         (hsDeg, ieArcmin, eyeHeightM, temperatureC, pressureHpa) = (try next(), try next(), try next(), try next(), try next())
         (drLat, drLon, note, editedAtNs, archivedAtNs) = (try next(), try next(), try next(), try next(), try next())
+        positionFlag = try next()
     }
 
     public mutating func didInsert(_ inserted: InsertionSuccess) { id = inserted.rowID }
@@ -268,7 +269,7 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
         (bootID, monotonicNs) = (s.instant.bootID, s.instant.nanoseconds)
         (utcNs, source, uncertaintyS) = (s.estimate.utc.nanosecondsSinceEpoch, s.estimate.source, s.estimate.uncertainty)
         provenance = s.estimate.provenance?.json
-        (gpsLat, gpsLon, fixMode, fixAgeS) = (s.position?.latitude, s.position?.longitude, s.fixMode, s.fixAge)
+        (gpsLat, gpsLon, fixMode, fixAgeS, positionFlag) = (s.position?.latitude, s.position?.longitude, s.fixMode, s.fixAge, s.positionFlag)
         (trigger, createdAtNs) = (s.trigger, s.createdAt.nanosecondsSinceEpoch)
         (originalUtcNs, originalSource) = (s.original?.utc.nanosecondsSinceEpoch, s.original?.source)
         (originalUncertaintyS, correctedAtNs) = (s.original?.uncertainty, s.correctedAt?.nanosecondsSinceEpoch)
@@ -292,7 +293,7 @@ struct SightRecord: Codable, Hashable, Sendable, FetchableRecord, MutablePersist
         }
         s.correctedAt = time(correctedAtNs)
         s.position = position(gpsLat, gpsLon)
-        (s.fixMode, s.fixAge, s.trigger) = (fixMode, fixAgeS, trigger)
+        (s.fixMode, s.fixAge, s.trigger, s.positionFlag) = (fixMode, fixAgeS, trigger, positionFlag)
         (s.body, s.limb, s.hs, s.indexError, s.eyeHeight) = (body, limb, hsDeg, ieArcmin, eyeHeightM)
         (s.temperature, s.pressure, s.dr) = (temperatureC, pressureHpa, position(drLat, drLon))
         (s.note, s.editedAt) = (note, time(editedAtNs))

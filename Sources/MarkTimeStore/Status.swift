@@ -80,7 +80,7 @@ struct DaemonStatusRecord: Codable, FetchableRecord, PersistableRecord {
     var fixTimeNs: Int64?, fixMonoNs: Int64?, fixLostMonoNs: Int64?, fixLostMode: Int?, gpsd: String?, buttonDevice: String?, buttonState: String?, soundState: String?
     var stopped: Bool
     /// Where the daemon writes this record while it runs (the row only).
-    var statusFile: String?, anchor: AnchorLive?, chronometer: Chronometer?, gpsSetAside: String?
+    var statusFile: String?, anchor: AnchorLive?, chronometer: Chronometer?, gpsSetAside: String?, fixFlag: String?
 
     enum CodingKeys: String, CodingKey {
         case id, pid, gpsd, stopped, anchor, chronometer, gpsSetAside = "gps_set_aside"
@@ -88,7 +88,7 @@ struct DaemonStatusRecord: Codable, FetchableRecord, PersistableRecord {
         case clockSource = "clock_source", clockMonoNs = "clock_mono_ns", clockUtcNs = "clock_utc_ns"
         case clockUncertaintyS = "clock_uncertainty_s", fixMode = "fix_mode", fixLat = "fix_lat", fixLon = "fix_lon"
         case fixEphM = "fix_eph_m", fixTimeNs = "fix_time_ns", fixMonoNs = "fix_mono_ns", buttonDevice = "button_device"
-        case fixLostMonoNs = "fix_lost_mono_ns", fixLostMode = "fix_lost_mode"
+        case fixLostMonoNs = "fix_lost_mono_ns", fixLostMode = "fix_lost_mode", fixFlag = "fix_flag"
         case buttonState = "button_state", soundState = "sound_state", statusFile = "status_file"
     }
 
@@ -98,7 +98,7 @@ struct DaemonStatusRecord: Codable, FetchableRecord, PersistableRecord {
         (clockUtcNs, clockUncertaintyS) = (s.clock?.utc.nanosecondsSinceEpoch, s.clock?.uncertainty)
         (fixMode, fixLat, fixLon, fixEphM) = (s.fix?.mode, s.fix?.position.latitude, s.fix?.position.longitude, s.fix?.horizontalError)
         (fixTimeNs, fixMonoNs) = (s.fix?.time?.nanosecondsSinceEpoch, s.fix?.receivedAt.nanoseconds)
-        (fixLostMonoNs, fixLostMode) = (s.fix?.lost?.since.nanoseconds, s.fix?.lost?.mode)
+        (fixLostMonoNs, fixLostMode, fixFlag) = (s.fix?.lost?.since.nanoseconds, s.fix?.lost?.mode, s.fix?.flag)
         (gpsd, buttonDevice, buttonState, soundState, stopped, anchor) = (s.gpsd, s.buttonDevice, s.buttonState, s.soundState, s.stopped, s.anchor)
         (chronometer, gpsSetAside) = (s.chronometer, s.gpsSetAside)
     }
@@ -115,6 +115,7 @@ struct DaemonStatusRecord: Codable, FetchableRecord, PersistableRecord {
         if let fixMode, let fixLat, let fixLon, let fixMonoNs, let position = try? Position(latitude: fixLat, longitude: fixLon) {
             s.fix = Fix(position: position, mode: fixMode, horizontalError: fixEphM, time: fixTimeNs.map(UTCTime.init(nanosecondsSinceEpoch:)),
                         receivedAt: MonotonicInstant(bootID: bootID, nanoseconds: fixMonoNs))
+            s.fix?.flag = fixFlag
             if let fixLostMonoNs {
                 s.fix?.lost = FixLoss(since: MonotonicInstant(bootID: bootID, nanoseconds: fixLostMonoNs), mode: fixLostMode ?? 0)
             }

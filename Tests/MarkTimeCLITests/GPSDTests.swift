@@ -165,6 +165,39 @@ struct GPSDTests {
         #expect(daemon.log.contains("gps time accepted by the navigator as it is: it counts again"), "\(daemon.log)")
     }
 
+    @Test func aPositionThatJumpsFiftyMilesIsFlaggedUntilTheNavigatorTrustsIt() throws {
+        // Given gpsd replaying a log whose position jumps 50' of latitude north after 12 s (a spoofer's)
+        let log = FakeGPS.timed(seconds: Array(0..<12)) + FakeGPS.timed(seconds: Array(12..<400), latitude: "2632.840,S")
+        let gps = try FakeGPS(folder: cli.folder, log: log)
+        defer { gps.kill() }
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        #expect(try eventually(within: 30) { try status()["source"] as? String == "gps" }, "daemon log:\n\(daemon.log)\ngpsfake:\n\(gps.child.output)")
+        // When the jump comes
+        // Then the position is flagged, in words, in status and the log
+        #expect(try eventually(within: 60) { try status()["position_flag"] is String }, "daemon log:\n\(daemon.log)")
+        let flag = try #require(try status()["position_flag"] as? String)
+        #expect(flag.hasPrefix("gps position moved 50.0 nm in "), "\(flag)")
+        #expect(daemon.log.contains("gps position moved 50.0 nm in "), "\(daemon.log)")
+        // And a mark keeps the position only with the flag
+        let mark = try #require(try cli.json(["mark"]) as? [String: Any])
+        let id = try #require(mark["id"] as? Int64)
+        let sight = try #require(try cli.json(["sight", "show", String(id)]) as? [String: Any])
+        #expect(sight["lat_ddm"] as? String == "26° 32'.84 S", "\(sight)")
+        #expect((sight["position_flag"] as? String)?.hasPrefix("gps position moved 50.0 nm in ") == true, "\(sight)")
+
+        // When the navigator accepts it
+        let r = try cli.run(["clock", "trust-gps"])
+        // Then it counts again
+        #expect(r.status == 0, "\(r.stderr)\n\(daemon.log)")
+        #expect(r.stdout.hasSuffix("gps position accepted: it counts again\n"), "\(r.stdout)")
+        #expect(try status()["position_flag"] is NSNull)
+        let after = try #require(try cli.json(["mark"]) as? [String: Any])
+        let afterID = try #require(after["id"] as? Int64)
+        let plain = try #require(try cli.json(["sight", "show", String(afterID)]) as? [String: Any])
+        #expect(plain["position_flag"] is NSNull, "\(plain)")
+    }
+
     @Test func aStoppedGpsdIsFoundSilentStopsCountingAndIsTakenBackWhenItSpeaks() throws {
         // Given the daemon stamping from gpsd's time
         let gps = try FakeGPS(folder: cli.folder)
@@ -343,12 +376,13 @@ struct GPSDTests {
     }
 
     @Test func aTrackEntersThenLeavesHome() throws {
-        // Given Home (150 m) and the device's member, and a track: 30 fixes at Home, then 30 fixes 11 km south
+        // Given Home (150 m, so left beyond 170 m) and the device's member, and a track: 30 fixes
+        // at Home, then south at 15 m a fix (29 kn: no faster than a boat can) to 450 m away
         _ = try cli.run(["place", "add", "Home", "--position", "27 22.84 S 153 22.84 E", "--radius", "150", "--kind", "home"])
         _ = try cli.run(["member", "add", "Anna", "--me"])
         let home = (latitude: -(27 + 22.84 / 60), longitude: 153 + 22.84 / 60)
-        let away = (latitude: -(27 + 28.8 / 60), longitude: home.longitude)
-        let track = FakeGPS.track(Array(repeating: home, count: 30) + Array(repeating: away, count: 30))
+        let south = (1...30).map { k in (latitude: home.latitude - Double(k) * 15 / 1852 / 60, longitude: home.longitude) }
+        let track = FakeGPS.track(Array(repeating: home, count: 30) + south)
         // When the daemon follows it from gpsd
         let gps = try FakeGPS(folder: cli.folder, log: track, cycle: 0.1, once: true)
         let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"])
@@ -356,13 +390,16 @@ struct GPSDTests {
         let events = { try self.cli.json(["place", "history"]) as? [[String: Any]] ?? [] }
         #expect(try eventually(within: 40) { try events().count == 2 }, "daemon log:\n\(daemon.log)\ngpsfake:\n\(gps.child.output)")
         // Then Anna entered Home (on the third fix the daemon saw there: gpsd's first ones may
-        // come before the daemon's watch) and left on the third fix outside, at 10:00:32
+        // come before the daemon's watch) and left on the third fix beyond 170 m (the first is
+        // 180 m, at 10:00:41), at 10:00:43
         let seen = try events().map { "\($0["member"] ?? "") \($0["event"] ?? "") \($0["place"] ?? "")" }
         #expect(seen == ["Anna enter Home", "Anna leave Home"])
         let times = try events().compactMap { $0["time"] as? String }
         #expect(times.count == 2 && times[0] >= "2025-03-14T10:00:02.000Z" && times[0] <= "2025-03-14T10:00:29.000Z", "\(times)")
-        #expect(times.last == "2025-03-14T10:00:32.000Z")
-        #expect(try cli.run(["where"]).stdout == "Unknown — nearest Home, 6.0 nm\n")
+        #expect(times.last == "2025-03-14T10:00:43.000Z")
+        // And `where` says how far from Home the member was when it left: the leave's fix,
+        // 14 × 15 m south (209 m on the sphere)
+        #expect(try cli.run(["where"]).stdout == "Unknown — nearest Home, 209 m\n")
     }
 
     @Test func aDraggingTrackSoundsTheAnchorAlarm() throws {

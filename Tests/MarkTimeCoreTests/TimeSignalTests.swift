@@ -26,7 +26,7 @@ extension [DaemonCore.Action] {
 @Suite("A time signal's tick sets the clock")
 struct TimeSignalTests {
     /// logDay is 2007-04-08T09:52:55Z: 09:53:00 is logDay + 5 s.
-    let tick0953 = TimeSignalRequest(secondOfDay: 9 * 3600 + 53 * 60)
+    let tick0953 = TimeSignalRequest(secondOfDay: 9 * 3600 + 53 * 60, date: UTCTime(year: 2007, month: 4, day: 8))
 
     @Test func aPressOnTheTickBecomesASignalSample() throws {
         // Given a boot with no time but the free-running clock, 35 s fast, and `clock signal 09:53` waiting
@@ -40,8 +40,10 @@ struct TimeSignalTests {
         #expect(said.signalAnswers == [.taken(tick: UTCTime(nanosecondsSinceEpoch: logDay + 5 * second), uncertainty: 0.3, before: before)])
         #expect(said.inserts.isEmpty)
         #expect(said.tones == [.ok])
-        #expect(said.messages == ["time signal taken: the tick of 2007-04-08T09:53:00.000Z is the clock's time now (signal ±300 ms); "
+        #expect(said.messages == ["time signal taken: the tick of 2007-04-08T09:53:00.000Z is taken (signal ±300 ms); "
             + "the clock (unsynced unknown) was 35.000 s fast"])
+        // And the track saves it at once
+        #expect(said.savedTrack.map(\.sample) == [sample(.signal, mono: 104 * second, utc: logDay + 5 * second, 0.3)])
         #expect(core.track.latest[.signal]?.sample == sample(.signal, mono: 104 * second, utc: logDay + 5 * second, 0.3))
     }
 
@@ -132,13 +134,71 @@ struct TimeSignalTests {
         var core = bareCore()
         _ = core.handle(.doorbell(.signal(tick0953), from: "asker", now: 100 * second))
         // When another asks for 09:54
-        let replaced = core.handle(.doorbell(.signal(TimeSignalRequest(secondOfDay: 9 * 3600 + 54 * 60)), from: "other", now: 101 * second))
+        let replaced = core.handle(.doorbell(.signal(TimeSignalRequest(secondOfDay: 9 * 3600 + 54 * 60, date: UTCTime(year: 2007, month: 4, day: 8))),
+                                             from: "other", now: 101 * second))
         // Then the first is told, and the press is the second's
         #expect(replaced.signalAnswers == [.refused("another `marktime clock signal` took its place")])
         let said = core.press(at: 104 * second, clockUTC: logDay + 60 * second)
         #expect(said.contains(.answerSignal(.taken(tick: UTCTime(nanosecondsSinceEpoch: logDay + 65 * second), uncertainty: 0.3,
                                                    before: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay + 59_999_000_000), source: .unsynced,
                                                                        uncertainty: nil)), to: "other")))
+    }
+
+    @Test func anUnsyncedClockNeedsTheDate() {
+        // Given a boot with only the free-running clock, and `clock signal 09:53` without a date
+        var core = bareCore()
+        _ = core.handle(.doorbell(.signal(TimeSignalRequest(secondOfDay: 9 * 3600 + 53 * 60)), from: "asker", now: 100 * second))
+        // When the button goes down on the tick
+        let said = core.press(at: 104 * second, clockUTC: logDay)
+        // Then it is refused, naming the fix, and nothing changed
+        #expect(said.signalAnswers == [.refused("the clock does not know the date (it is unsynced, and may be days off): give the tick's date "
+            + "too, `marktime clock signal 09:53:00 --date YYYY-MM-DD`; nothing changed")])
+        #expect(core.track.latest[.signal] == nil)
+    }
+
+    @Test func aClockDaysOffIsSetToTheDateGiven() {
+        // Given a free-running clock three days slow, and the tick's date given
+        var core = bareCore()
+        _ = core.handle(.doorbell(.signal(tick0953), from: "asker", now: 100 * second))
+        // When the button goes down on the tick
+        let said = core.press(at: 104 * second, clockUTC: logDay - 3 * 86_400 * second)
+        // Then the tick is on its date, and the clock was three days and 5 s slow
+        #expect(core.track.latest[.signal]?.sample.utc == UTCTime(nanosecondsSinceEpoch: logDay + 5 * second))
+        #expect(said.signalAnswers.first?.clockError == 259_205.001)
+    }
+
+    @Test func aSightStampedByLiveGPSIsNotRestampedFromATick() throws {
+        // Given GPS time (±0.5 s) and a sight stamped from it at 5 s, then a tick taken at 10.5 s
+        var core = startedCore()
+        let sight = try #require(core.press(at: 5 * second).inserts.first)
+        _ = core.handle(.doorbell(.signal(TimeSignalRequest(secondOfDay: 9 * 3600 + 53 * 60 + 5)), from: "asker", now: 10 * second))
+        _ = core.press(at: 10 * second + 500_000_000)
+        // When the backfill looks at the sight
+        // Then the tick (±0.3 s, late by a reaction time) does not replace a live GPS stamp
+        #expect(core.track.latest[.signal] != nil)
+        #expect(core.track.backfill(instant: 5 * second, stored: sight.estimate) == nil)
+    }
+
+    @Test func stoppingAnswersARequestStillWaiting() {
+        // Given `clock signal 09:53` waiting
+        var core = bareCore()
+        _ = core.handle(.doorbell(.signal(tick0953), from: "asker", now: 100 * second))
+        // When the daemon stops
+        let said = core.handle(.stopping(now: 101 * second))
+        // Then the asker is told at once
+        #expect(said.signalAnswers == [.refused("the daemon is stopping: nothing changed; run `marktime clock signal` again once it is back")])
+    }
+
+    @Test func gpsSetAsideLongSilentIsNotClearedByATick() {
+        // Given GPS that came back 20 s off at 250 s, set aside, then silent
+        var core = startedCore()
+        _ = core.handle(.clock(sample(.gps, mono: 250 * second, utc: logDay + 270 * second, 0.5)))
+        // When a tick agreeing with it carried an hour on is pressed at 3,850 s
+        _ = core.handle(.doorbell(.signal(TimeSignalRequest(secondOfDay: 9 * 3600 + 57 * 60 + 30 + 3600, force: true)), from: "asker", now: 3849 * second))
+        _ = core.press(at: 3855 * second)
+        // Then GPS stays set aside: an hour-old sample vouches for nothing
+        #expect(core.track.latest[.signal] != nil)
+        #expect(core.track.suspect != nil)
     }
 
     @Test func gpsSetAsideThatAgreesWithTheTickCountsAgain() {
@@ -176,7 +236,7 @@ struct TimeSignalTests {
         #expect(TimeSignalRequest(secondOfDay: 43_200).tick(near: late) == UTCTime(year: 2026, month: 11, day: 27, hour: 12)!)
     }
 
-    @Test(arguments: ["14", "14:5x", "24:00", "-1:00", "14:05:60", "14:05:00:00", "", "1405", "１４:05"])
+    @Test(arguments: ["14", "14:5x", "24:00", "-1:00", "14:05:60", "14:05:00:00", "", "1405", "１４:05", "+1:+5", "14: 5"])
     func aTickThatIsNotATimeOfDayIsRefused(text: String) {
         #expect(throws: InputError.self) { try TimeSignalRequest.parseTick(text) }
     }
@@ -187,6 +247,11 @@ struct TimeSignalTests {
         #expect(TimeSignalRequest.text(secondOfDay: 25_530) == "07:05:30")
     }
 
+    @Test(arguments: ["2026-02-30", "2026-1-05", "26-01-05", "2026-01-05T00:00", "+026-01-05", "today", ""])
+    func aDateThatIsNotOneIsRefused(text: String) {
+        #expect(throws: InputError.self) { try TimeSignalRequest.parseDate(text) }
+    }
+
     @Test func theMessagesReadBackAsTheyWereWritten() {
         let request = TimeSignalRequest(secondOfDay: 50_700, window: 300, force: true)
         #expect(DoorbellMessage.signal(request).text == "signal 14:05:00 300 force")
@@ -195,6 +260,13 @@ struct TimeSignalTests {
         #expect(DoorbellMessage("signal 25:05:00 120") == nil)
         #expect(DoorbellMessage("signal 14:05:00 0") == nil)
         #expect(DoorbellMessage("signal 14:05:00 120 please") == nil)
+        #expect(DoorbellMessage("signal 14:05:00 9223372036854775807") == nil)
+        #expect(DoorbellMessage("signal 14:05:00 3601") == nil)
+        #expect(DoorbellMessage("signal 14:05:00 +1") == nil)
+        #expect(DoorbellMessage("signal 14:05:00  120") == nil)
+        let dated = TimeSignalRequest(secondOfDay: 50_700, window: 60, force: true, date: UTCTime(year: 2026, month: 11, day: 27))
+        #expect(DoorbellMessage.signal(dated).text == "signal 14:05:00 60 2026-11-27 force")
+        #expect(DoorbellMessage("signal 14:05:00 60 2026-11-27 force") == .signal(dated))
         let taken = TimeSignalAnswer.taken(tick: UTCTime(nanosecondsSinceEpoch: logDay), uncertainty: 0.3,
                                            before: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay - 2 * second), source: .gps, uncertainty: 0.5))
         #expect(TimeSignalAnswer(taken.text) == taken)

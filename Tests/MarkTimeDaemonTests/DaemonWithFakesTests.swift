@@ -71,7 +71,7 @@ struct DaemonWithFakesTests {
         #expect(try await waitFor { button.started && FileManager.default.fileExists(atPath: Doorbell.path(forStore: store.path)) })
         // When `marktime clock signal 09:55` asks, and the button goes down at 120 s, when that clock says 09:54:55
         let path = store.path
-        let asked = Task.detached { try TimeSignalClient.ask(store: path, request: TimeSignalRequest(secondOfDay: 9 * 3600 + 55 * 60)) }
+        let asked = Task.detached { try TimeSignalClient.ask(store: path, request: TimeSignalRequest(secondOfDay: 9 * 3600 + 55 * 60, date: UTCTime(year: 2007, month: 4, day: 8))) }
         #expect(try await waitFor { log.messages.contains("waiting 120 s for a press on the time signal's tick of 09:55:00 UTC") }, "\(log.messages)")
         clock.monotonic.withLock { $0 = 120 * second + 1_000_000 }
         button.send(.event(InputEvent(type: 1, code: 28, value: 1, nanoseconds: 120 * second)))
