@@ -11,7 +11,37 @@ extension MarkTime {
     struct Clock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "The family clock (`marktime clock`), and the chronometer: a time signal, trust-gps.",
-            subcommands: [FamilyClock.self, TimeSignal.self, TrustGPS.self], defaultSubcommand: FamilyClock.self)
+            subcommands: [FamilyClock.self, TimeSignal.self, TrustGPS.self, Rates.self], defaultSubcommand: FamilyClock.self)
+    }
+
+    struct Rates: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rates",
+            abstract: "The chronometer's rate book: the clock's daily rate, a line a day per boot.",
+            discussion: """
+                While a good source (PPS, a synchronised system clock, GPS) is heard for an hour or more, the daemon \
+                learns the rate of the clock it carries time on, and writes it here, a line a day per boot, with the \
+                system clock's error then. With every good source gone, time is carried at the rate; after a reboot, \
+                at the last line's, from the first good time the boot is given (`marktime clock signal`), until the \
+                boot learns its own.
+                  marktime clock rates
+                  marktime clock rates --format json
+                """)
+        @OptionGroup var store: StoreOptions
+        @Option(help: "table or json.") var format: Format = .table
+
+        func run() async throws {
+            let book = try store.openForReading().rateBook()
+            switch format {
+            case .json: print(JSON.array(book.map(\.json)).render())
+            case .table:
+                guard !book.isEmpty else {
+                    print("the rate book is empty: the daemon writes it once it has heard a good time source (GPS, PPS, chrony) for an hour")
+                    return
+                }
+                RateBookEntry.table(book).forEach { print($0) }
+            }
+        }
     }
 
     struct TimeSignal: AsyncParsableCommand {

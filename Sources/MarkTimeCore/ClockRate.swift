@@ -21,6 +21,8 @@ public struct ClockRate: Hashable, Sendable, Codable {
     public var samples: Int
     /// The monotonic instant of the run's last sample.
     public var learnedAt: Int64
+    /// The boot it was learned in, when that was an earlier one's (taken from the rate book).
+    public var fromBoot: String?
 
     public init(gain: Double, scatter: Double, source: TimeSource, span: Double, samples: Int, learnedAt: Int64) {
         self.gain = gain
@@ -33,6 +35,7 @@ public struct ClockRate: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case gain = "gain_s_per_day", scatter = "scatter_s_per_day", source, span = "span_s", samples, learnedAt = "learned_at_ns"
+        case fromBoot = "from_boot"
     }
 
     /// 2 ppm: a Pi's crystal over the temperatures of a boat's cabin, once its frequency is known.
@@ -120,7 +123,7 @@ public struct Chronometer: Hashable, Sendable, Codable {
     /// In words, at monotonic `now`: `carried 26 h 10 m from gps at −0.41 s/day ± 0.17
     /// (learned over 2 h 00 m of gps)`, or, while a good source is heard, the rate alone.
     public func sentence(now: Int64) -> String {
-        let learned = "learned over \(Self.duration(rate.span)) of \(rate.source.rawValue)"
+        let learned = "learned over \(Self.duration(rate.span)) of \(rate.source.rawValue)" + (rate.fromBoot == nil ? "" : " in an earlier boot, from the rate book")
         guard let from = carriedFrom else { return "rate \(rate.text) (\(learned))" }
         let since = UTCTime(nanosecondsSinceEpoch: from.utcNanoseconds).iso8601
         return "carried \(Self.duration(Double(now - from.monotonicNanoseconds) / 1e9)) from \(from.source.rawValue) (last heard \(since)) "

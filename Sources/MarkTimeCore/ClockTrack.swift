@@ -136,9 +136,17 @@ public struct ClockTrack: Hashable, Sendable {
         var run = (entries[source] ?? []).reversed().prefix { $0.segment == last.segment }.reversed().map(\.sample)
         if run.last != last.sample { run.append(last.sample) }
         guard let fitted = ClockRate.fit(run) else { return }
-        if let rate, rate.source < source, let theirs = latest[rate.source],
+        if let rate, rate.fromBoot == nil, rate.source < source, let theirs = latest[rate.source],
            last.sample.monotonicNanoseconds - theirs.sample.monotonicNanoseconds <= maxSampleAgeNanoseconds { return }
         rate = fitted
+    }
+
+    /// Takes the rate book's rate from an earlier boot, until this boot learns its own.
+    public mutating func adopt(bookRate: ClockRate, fromBoot boot: String) {
+        guard rate == nil else { return }
+        var r = bookRate
+        r.fromBoot = boot
+        rate = r
     }
 
     /// The sources time is carried from once they are gone: pps, system, gps, and a time
@@ -497,6 +505,11 @@ extension StampProvenance {
             out.put(Int64(r.samples))
             out.put(",\"learned_at_ns\":")
             out.put(r.learnedAt)
+            if let boot = r.fromBoot {
+                out.put(",\"from_boot\":\"")
+                out.put(boot.filter { $0.isLetter || $0.isNumber || $0 == "-" })
+                out.put("\"")
+            }
             out.put("}")
         }
         out.put("}")

@@ -119,6 +119,9 @@ public struct DaemonCore: Sendable {
         /// The config was read again (SIGHUP): the button filter and the sight's rules
         /// take the new settings; the clock track keeps its samples.
         case reconfigure(Configuration)
+        /// The rate book's newest line from an earlier boot, read at the start: its rate
+        /// carries time until this boot learns its own.
+        case rateBook(RateBookEntry)
     }
 
     /// An enter or leave, as the core logs it (Places' events, without its types).
@@ -159,6 +162,8 @@ public struct DaemonCore: Sendable {
         case publish(DaemonStatus)
         /// Save these track samples (a batch; not a sight, so no sync of its own).
         case saveTrack([ClockTrack.Entry])
+        /// Write this line of the rate book (the day's line of this boot, replaced).
+        case saveRate(RateBookEntry)
         /// Re-stamp this boot's weak sights from the track.
         case backfill(ClockTrack)
         /// Apply these fixes (and the time) to the geofence and the anchor watch.
@@ -235,6 +240,8 @@ public struct DaemonCore: Sendable {
     public private(set) var signalWait: (request: TimeSignalRequest, until: Int64, asker: String?)?
     /// The instant of the last time signal's press: a second press just after it is not a sight.
     private var signalPressedAt: Int64?
+    /// The rate last written to the rate book.
+    private var bookedRate: ClockRate?
     /// Presses this close after a time signal's are taken for a second press on the tick.
     public static let signalSecondPress: Int64 = 5_000_000_000
 
@@ -346,6 +353,11 @@ public struct DaemonCore: Sendable {
             return failing.remove(chore) != nil ? [.log(DaemonReport.succeeded(chore).line)] : []
         case .report(let report):
             return [.log(report.line)]
+        case .rateBook(let line):
+            guard line.bootID != bootID else { return [] }
+            track.adopt(bookRate: line.rate, fromBoot: line.bootID)
+            return [.log(LogLine(.info, "the rate book's last line (\(line.day), boot \(line.bootID.prefix(8))): \(line.rate.text); "
+                + "time is carried at it until this boot learns its own"))]
         case .reconfigure(let new):
             var c = new
             (c.pid, c.buttonDevice, c.maxSampleAge, c.trackSaveInterval) = (configuration.pid, configuration.buttonDevice,
@@ -562,9 +574,25 @@ public struct DaemonCore: Sendable {
             let batch = track.takeUnsaved()
             lastTrackSave = now
             if !batch.isEmpty { actions.append(.saveTrack(batch)) }
+            if let line = rateBookLine(clock: clock) { actions.append(.saveRate(line)) }
         }
         actions.append(.publish(status(now: now, stopping: stopping)))
         return actions
+    }
+
+    /// The rate book's line for a rate learned in this boot and not yet written: with the
+    /// system clock's error against the rate's source, when `clock` (the system clock read
+    /// now) falls where that source is heard.
+    private mutating func rateBookLine(clock: ClockSample?) -> RateBookEntry? {
+        guard let rate = track.rate, rate.fromBoot == nil, rate != bookedRate,
+              let learned = track.estimate(at: rate.learnedAt, from: rate.source) else { return nil }
+        bookedRate = rate
+        var error: Double?
+        if let clock, let good = track.estimate(at: clock.monotonicNanoseconds, from: rate.source),
+           good.provenance?.method == .interpolated || abs(clock.monotonicNanoseconds - rate.learnedAt) <= track.maxSampleAgeNanoseconds {
+            error = Double(clock.utc.nanosecondsSinceEpoch - good.utc.nanosecondsSinceEpoch) / 1e9
+        }
+        return RateBookEntry(bootID: bootID, rate: rate, learnedUTC: learned.utc, systemError: error)
     }
 
     /// What `marktime status` shows, but for the sound's state, which the beeper knows.

@@ -49,6 +49,7 @@ public enum DaemonReport: Hashable, Sendable {
         case acknowledgeAnchor
         case recordGap
         case saveTrack
+        case saveRate
         case backfill
         case placesFix
         case anchorWatch
@@ -146,6 +147,7 @@ public enum DaemonReport: Hashable, Sendable {
         case .acknowledgeAnchor: return LogLine(.error, "cannot acknowledge the anchor alarm", e)
         case .recordGap: return LogLine(.error, "cannot record the input gap", e)
         case .saveTrack: return LogLine(.error, "cannot save the clock track", e)
+        case .saveRate: return LogLine(.error, "cannot write the rate book", e)
         case .backfill: return LogLine(.error, "cannot backfill sights", e)
         case .placesFix: return LogLine(.error, "cannot record the fix for places", e)
         case .anchorWatch: return LogLine(.error, "cannot update the anchor watch", e)

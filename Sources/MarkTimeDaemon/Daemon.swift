@@ -188,6 +188,7 @@ public final class MarkTimeDaemon: Sendable {
         writer.start { [unowned self] in perform($0) }
         let saved = (try? store.track(bootID: clock.bootID)) ?? []
         feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: waitingPresses()))
+        if let line = try? store.lastRate(before: clock.bootID) { feed(.rateBook(line)) }
         feed(.clock(now.sample))
         try store.publish(status(core.withLock { $0.status(now: now.instant.nanoseconds) }), statusFile: statusFile.path)
         let services: [any Service] = [
@@ -353,6 +354,7 @@ public final class MarkTimeDaemon: Sendable {
                 report(.failed(.statusFile(path: statusFile.path), error: "\(error)"))
             }
         case .saveTrack(let entries): writer.submit(.track(entries))
+        case .saveRate(let line): writer.submit(.rate(line))
         case .backfill(let track): writer.submit(.backfill(track))
         case .watch(let fixes, let now):
             writer.submit(.watch(fixes.compactMap { f in f.time.map { GeoFix(position: f.position, error: f.horizontalError, time: $0) } }, now: now))
@@ -423,6 +425,10 @@ public final class MarkTimeDaemon: Sendable {
         case .track(let entries):
             do { try store.saveTrack(entries, bootID: clock.bootID) } catch {
                 report(.failed(.saveTrack, error: "\(error)"))
+            }
+        case .rate(let line):
+            do { try store.saveRate(line) } catch {
+                report(.failed(.saveRate, error: "\(error)"))
             }
         case .backfill(let track):
             backfill(track)

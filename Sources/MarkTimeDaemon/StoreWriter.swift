@@ -19,6 +19,7 @@ final class StoreWriter: Sendable {
         case acknowledgeAnchor
         case gap(InputGap)
         case track([ClockTrack.Entry])
+        case rate(RateBookEntry)
         case backfill(ClockTrack)
         case watch([GeoFix], now: Int64)
         /// A write of the share service (its outbox, a phone's report), after any sight;

@@ -117,3 +117,47 @@ extension AppDatabase {
         }
     }
 }
+
+/// A line of the `rate_book` table.
+struct RateBookRecord: Codable, FetchableRecord, PersistableRecord {
+    static let databaseTableName = "rate_book"
+    var bootID: String, day: String, clock: String, gainSPerDay: Double, scatterSPerDay: Double, source: TimeSource
+    var spanS: Double, samples: Int, learnedAtNs: Int64, learnedUtcNs: Int64, systemErrorS: Double?
+    enum CodingKeys: String, CodingKey, ColumnExpression {
+        case day, clock, source, samples
+        case bootID = "boot_id", gainSPerDay = "gain_s_per_day", scatterSPerDay = "scatter_s_per_day", spanS = "span_s"
+        case learnedAtNs = "learned_at_ns", learnedUtcNs = "learned_utc_ns", systemErrorS = "system_error_s"
+    }
+
+    init(_ e: RateBookEntry) {
+        (bootID, day, clock, source) = (e.bootID, e.day, e.clock, e.rate.source)
+        (gainSPerDay, scatterSPerDay, spanS, samples) = (e.rate.gain, e.rate.scatter, e.rate.span, e.rate.samples)
+        (learnedAtNs, learnedUtcNs, systemErrorS) = (e.rate.learnedAt, e.learnedUTC.nanosecondsSinceEpoch, e.systemError)
+    }
+
+    var entry: RateBookEntry {
+        RateBookEntry(bootID: bootID, clock: clock,
+                      rate: ClockRate(gain: gainSPerDay, scatter: scatterSPerDay, source: source, span: spanS, samples: samples, learnedAt: learnedAtNs),
+                      learnedUTC: UTCTime(nanosecondsSinceEpoch: learnedUtcNs), systemError: systemErrorS)
+    }
+}
+
+extension AppDatabase {
+    /// Writes a line of the rate book, replacing that boot's line of the same day and clock.
+    public func saveRate(_ entry: RateBookEntry) throws(StoreError) {
+        try lazyWrite { db in try RateBookRecord(entry).insert(db, onConflict: .replace) }
+    }
+
+    /// The rate book, oldest line first.
+    public func rateBook() throws(StoreError) -> [RateBookEntry] {
+        try read { db in try RateBookRecord.order(RateBookRecord.CodingKeys.learnedUtcNs).fetchAll(db).map(\.entry) }
+    }
+
+    /// The newest line of a boot other than `bootID`: what a new boot carries time at.
+    public func lastRate(before bootID: String) throws(StoreError) -> RateBookEntry? {
+        try read { db in
+            try RateBookRecord.filter(RateBookRecord.CodingKeys.bootID != bootID)
+                .order(RateBookRecord.CodingKeys.learnedUtcNs.desc).fetchOne(db)?.entry
+        }
+    }
+}

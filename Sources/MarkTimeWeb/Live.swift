@@ -22,11 +22,15 @@ struct NowSnapshot {
             "sights": try site.store.sights(SightQuery(limit: 5)).map(SightView.row),
         ]
         if let fix = status?.fix, fix.isUsable(for: try .sight(site.settings), at: reading.instant) {
-            values["fix"] = fix.position.ddm
+            values["fix"] = fix.position.ddm + (fix.flag == nil ? "" : " (flagged: faster than the boat can)")
             values["fixMode"] = "\(fix.mode)D"
         } else {
             values["fix"] = "no GPS fix"
         }
+        // The chronometer, and GPS time set aside or a position flagged, in words.
+        let fresh = status.map { $0.bootID == reading.instant.bootID } ?? false
+        values["chronometer"] = fresh ? status?.chronometer.map { "chronometer: " + $0.sentence(now: reading.instant.nanoseconds) } ?? "" : ""
+        values["gpsWarning"] = fresh ? [status?.gpsSetAside, status?.fix?.flag].compactMap { $0 }.joined(separator: " · ") : ""
         values["anchor"] = try AnchorView.values(site)
         values["revision"] = site.revision()
         let alive = status?.isRunning(now: reading.instant) ?? false

@@ -20,10 +20,10 @@ struct StoreTests {
             try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         }
         #expect(tables == ["account", "anchor_watch", "assignment", "clock_sample", "course", "course_weight", "daemon_status", "grdb_migrations",
-                           "input_gap", "invite", "journal", "login_failure", "member", "person", "place", "place_event", "share_outbox", "share_seen", "sight", "task",
+                           "input_gap", "invite", "journal", "login_failure", "member", "person", "place", "place_event", "rate_book", "share_outbox", "share_seen", "sight", "task",
                            "web_session"])
         let applied = try DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17"])
+        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18"])
     }
 
     @Test func processesOpeningANewStoreTogetherAllMigrateIt() async throws {
@@ -44,7 +44,7 @@ struct StoreTests {
             // Then every one succeeds, and each migration is applied once
             #expect(failures == [])
             let applied = try await DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17"])
+            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18"])
         }
     }
 
@@ -308,7 +308,7 @@ struct SchemaTests {
     /// The SHA-256 of a new store's schema as `sqlite3` lists it (tables, indexes and
     /// triggers by type and name, each statement with a `;`). A new migration changes it:
     /// put the hash the failure prints here. A shipped migration never does.
-    static let schemaSHA256 = "ef61af3d79d856c88d5fddb733497fb7e14889a1c3e637053543191a7942cdc8"
+    static let schemaSHA256 = "7c81fa58bf9fa4ac63e3b294ac34c724d90c13abaf92eec9e2d32a6666d5de61"
 
     @Test("A new store's schema is the recorded one: a shipped migration never changes")
     func theSchemaIsTheRecordedOne() throws {
@@ -349,5 +349,27 @@ struct RoleMigrationTests {
         let store = try AppDatabase(path: folder.store, createDirectory: false)
         // Then the admin is admin and the other crew
         #expect(try store.accounts().map { "\($0.name) \($0.role.rawValue)" } == ["mate crew", "skipper admin"])
+    }
+}
+
+@Suite("The rate book in the store")
+struct RateBookStoreTests {
+    func line(_ boot: String, day: Int, gain: Double) -> RateBookEntry {
+        RateBookEntry(bootID: boot, rate: ClockRate(gain: gain, scatter: 0.1728, source: .gps, span: 3600, samples: 61, learnedAt: 5),
+                      learnedUTC: UTCTime(year: 2026, month: 11, day: day, hour: 12)!, systemError: -0.5)
+    }
+
+    @Test func aDaysLineIsReplacedAndTheNewestOfAnotherBootIsFound() throws {
+        // Given lines of two boots, boot-b's day 26 written twice
+        let tmp = TemporaryFolder()
+        let store = try AppDatabase(path: tmp.store, createDirectory: false)
+        for l in [line("boot-a", day: 25, gain: -0.4), line("boot-b", day: 26, gain: -0.3), line("boot-b", day: 26, gain: -0.35), line("boot-b", day: 27, gain: -0.2)] {
+            try store.saveRate(l)
+        }
+        // Then the book has one line a day per boot, oldest first, the second write kept
+        #expect(try store.rateBook().map { "\($0.bootID) \($0.day) \($0.rate.gain)" } == ["boot-a 2026-11-25 -0.4", "boot-b 2026-11-26 -0.35", "boot-b 2026-11-27 -0.2"])
+        // And a boot-c finds boot-b's newest line, boot-b finds boot-a's
+        #expect(try store.lastRate(before: "boot-c") == line("boot-b", day: 27, gain: -0.2))
+        #expect(try store.lastRate(before: "boot-b") == line("boot-a", day: 25, gain: -0.4))
     }
 }

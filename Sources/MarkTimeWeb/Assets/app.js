@@ -139,6 +139,8 @@
       revision = m.revision;
       if (!utc) return;
       $("fix").textContent = m.fix;
+      $("chronometer").textContent = m.chronometer;
+      $("gps-warning").textContent = m.gpsWarning;
       $("daemon").textContent = "daemon " + m.daemon;
       $("anchor-state").textContent = m.anchor.state === "off" ? "" : "anchor " + m.anchor.summary;
       if (offset === null) { $("source").textContent = m.source; $("uncertainty").textContent = m.uncertainty; }

@@ -1,0 +1,80 @@
+import MarkTimeCore
+import Testing
+
+/// The chronometer's rate book: written a line a day per boot, and carried into the next (#58 item 1).
+@Suite("The rate book")
+struct RateBookTests {
+    let bookRate = ClockRate(gain: -0.432, scatter: 0.1728, source: .gps, span: 7200, samples: 121, learnedAt: 8200 * second)
+    var bookLine: RateBookEntry {
+        RateBookEntry(bootID: "boot-old", rate: bookRate, learnedUTC: UTCTime(nanosecondsSinceEpoch: logDay - 86_400 * second), systemError: 0.25)
+    }
+
+    @Test func aRateLearnedIsWrittenOnceWithTheSystemClocksError() throws {
+        // Given two hours of GPS every 5 s on a clock that loses 0.432 s a day
+        var core = bareCore()
+        for s in losingRun(minutes: 120, step: 5) { _ = core.handle(.clock(s)) }
+        // When the heartbeat comes half a second after the last sample, the system clock reading 1.5 s ahead of GPS
+        let system = sample(.unsynced, mono: 8200 * second + 500_000_000, utc: logDay + 7202 * second + 36_000_000, nil)
+        let said = core.handle(.tick(now: 8200 * second + 500_000_000, clock: system))
+        // Then the day's line is written: the rate, when it was learned, and the system clock 1.5 s fast
+        let line = try #require(said.compactMap { if case .saveRate(let l) = $0 { l } else { nil } }.first)
+        #expect(line.rate == core.track.rate)
+        #expect(line.day == "2007-04-08")
+        #expect(line.bootID == "boot-a")
+        #expect(line.learnedUTC == UTCTime(nanosecondsSinceEpoch: logDay + 7200 * second + 36_000_000))
+        #expect(line.systemError == 1.5)
+        // And not again while the rate is the same
+        let later = core.handle(.tick(now: 8900 * second, clock: nil))
+        #expect(!later.contains { if case .saveRate = $0 { true } else { false } })
+    }
+
+    @Test func aNewBootCarriesATimeSignalAtTheBooksRate() throws {
+        // Given a new boot that read the rate book's last line (−0.43 s/day ± 0.17, boot-old), and a time signal at 104 s
+        var core = bareCore()
+        #expect(core.handle(.rateBook(bookLine)).messages == ["the rate book's last line (2007-04-07, boot boot-old): −0.43 s/day ± 0.17; "
+            + "time is carried at it until this boot learns its own"])
+        _ = core.handle(.doorbell(.signal(TimeSignalRequest(secondOfDay: 9 * 3600 + 53 * 60, date: UTCTime(year: 2007, month: 4, day: 8))),
+                                  from: "asker", now: 100 * second))
+        _ = core.press(at: 104 * second, clockUTC: logDay)
+        // When a sight is taken a day later
+        let sight = try #require(core.press(at: (104 + 86_400) * second, clockUTC: logDay + 86_400 * second).inserts.first)
+        // Then it is the tick carried a day at the book's rate: 0.432 s lost, ±0.3 s and 0.1728 s
+        #expect(sight.estimate.utc == UTCTime(nanosecondsSinceEpoch: logDay + (5 + 86_400) * second + 432_000_000))
+        #expect(abs(try #require(sight.estimate.uncertainty) - 0.4728) < 1e-9)
+        #expect(sight.estimate.provenance?.rate?.fromBoot == "boot-old")
+        #expect(core.status(now: (104 + 86_400) * second).chronometer?.sentence(now: (104 + 86_400) * second)
+            == "carried 24 h 00 m from signal (last heard 2007-04-08T09:53:00.000Z) at −0.43 s/day ± 0.17 "
+            + "(learned over 2 h 00 m of gps in an earlier boot, from the rate book)")
+    }
+
+    @Test func thisBootsLineIsNotTakenForAnEarlierOnes() {
+        var core = bareCore()
+        var line = bookLine
+        line.bootID = "boot-a"
+        #expect(core.handle(.rateBook(line)).isEmpty)
+        #expect(core.track.rate == nil)
+    }
+
+    @Test func theBootsOwnRateTakesThePlaceOfTheBooks() {
+        // Given the book's rate adopted
+        var core = bareCore()
+        _ = core.handle(.rateBook(bookLine))
+        // When two hours of GPS teach this boot's own
+        for s in losingRun(minutes: 120, step: 5) { _ = core.handle(.clock(s)) }
+        // Then the rate is this boot's
+        #expect(core.track.rate?.fromBoot == nil)
+        #expect(core.track.rate?.samples == 121)
+    }
+
+    @Test func theBookReadsAsATable() {
+        let lines = RateBookEntry.table([bookLine, RateBookEntry(bootID: "0123456789", rate: bookRate, learnedUTC: UTCTime(nanosecondsSinceEpoch: logDay),
+                                                                 systemError: nil)])
+        #expect(lines == [
+            "day         boot      rate                learned over                   system clock",
+            "2007-04-07  boot-old  −0.43 s/day ± 0.17  2 h 00 m of gps (121 samples)  +0.250 s",
+            "2007-04-08  01234567  −0.43 s/day ± 0.17  2 h 00 m of gps (121 samples)  —",
+        ])
+        #expect(bookLine.json.compact == "{\"day\":\"2007-04-07\",\"boot_id\":\"boot-old\",\"clock\":\"monotonic\",\"gain_s_per_day\":-0.432,"
+            + "\"scatter_s_per_day\":0.1728,\"source\":\"gps\",\"span_s\":7200,\"samples\":121,\"learned_utc\":\"2007-04-07T09:52:55.000Z\",\"system_error_s\":0.25}")
+    }
+}
