@@ -59,6 +59,7 @@ extension MarkTime {
                     ("button", .from(published?.buttonState)),
                     ("sound", .from(published?.soundState)),
                     ("gps_set_aside", .from(published?.gpsSetAside)),
+                    ("time_unknown", .from(now.source.unknownTimeSentence)),
                     ("chronometer", published?.chronometer.map { c in
                         JSON.object([
                             ("rate_s_per_day", .number(c.rate.gain)), ("scatter_s_per_day", .number(c.rate.scatter)),
@@ -76,6 +77,7 @@ extension MarkTime {
                     ("sights", "\(counts.current) current, \(counts.archived) archived"),
                     ("clock", "\(now.utc.sightFormat)  \(now.utc.iso8601)  \(now.source.rawValue) \(SightRendering.uncertainty(now.uncertainty))"),
                 ]
+                if let unknown = now.source.unknownTimeSentence { lines.append(("time", unknown)) }
                 if let published {
                     lines.append(("daemon", SightRendering.daemonState(holder: holder, published: published, age: age, now: reading.instant)))
                     lines.append(("gpsd", published.gpsd))

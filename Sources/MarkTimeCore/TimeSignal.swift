@@ -70,6 +70,16 @@ public struct TimeSignalRequest: Hashable, Sendable {
     }
 }
 
+extension TimeSource {
+    /// For a clock that does not know its own error (`unsynced`): that the time is unknown,
+    /// and the two ways a navigator without GPS sets it; nil for any other source.
+    public var unknownTimeSentence: String? {
+        guard self == .unsynced else { return nil }
+        return "the time is unknown (no GPS, PPS or synchronised clock, nothing carried): set it from a time signal, "
+            + "`marktime clock signal HH:MM --date YYYY-MM-DD` and the button on the tick, or from a lunar distance, `marktime lunar`"
+    }
+}
+
 /// The daemon's answer to a `clock signal`, once the press came or the wait ended.
 public enum TimeSignalAnswer: Hashable, Sendable {
     /// The press at the tick became a `signal` clock sample, good to `uncertainty`

@@ -36,3 +36,20 @@ struct ClockRatesCLITests {
         #expect(json.first?["gain_s_per_day"] as? Double == -0.41)
     }
 }
+
+@Suite("marktime status when the time is unknown")
+struct UnknownTimeStatusTests {
+    @Test func statusSaysTheTimeIsUnknownAndNamesTheTwoWaysToSetIt() throws {
+        // Given a store, and a system clock not counted as a source (as after a boot without GPS or an RTC)
+        let cli = CLI()
+        #expect(try cli.run(["config", "set", "clock.trust_system", "false"], storeFlag: false).status == 0)
+        // When status is asked
+        let table = try cli.run(["status"]).stdout
+        // Then it says so at once, with the two ways to set it
+        let sentence = "the time is unknown (no GPS, PPS or synchronised clock, nothing carried): set it from a time signal, "
+            + "`marktime clock signal HH:MM --date YYYY-MM-DD` and the button on the tick, or from a lunar distance, `marktime lunar`"
+        #expect(table.contains("\ntime    " + sentence + "\n"), "\(table)")
+        let json = try cli.json(["status", "--format", "json"]) as? [String: Any]
+        #expect(json?["time_unknown"] as? String == sentence)
+    }
+}
