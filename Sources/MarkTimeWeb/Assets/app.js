@@ -139,8 +139,8 @@
       revision = m.revision;
       if (!utc) return;
       $("fix").textContent = m.fix;
-      $("chronometer").textContent = m.chronometer;
-      $("gps-warning").textContent = m.gpsWarning;
+      // A page kept from an older version may lack these lines.
+      for (const [id, text] of [["chronometer", m.chronometer], ["gps-warning", m.gpsWarning]]) { if ($(id)) $(id).textContent = text || ""; }
       $("daemon").textContent = "daemon " + m.daemon;
       $("anchor-state").textContent = m.anchor.state === "off" ? "" : "anchor " + m.anchor.summary;
       if (offset === null) { $("source").textContent = m.source; $("uncertainty").textContent = m.uncertainty; }
