@@ -132,7 +132,9 @@ public struct ClockTrack: Hashable, Sendable {
     /// Learns the rate from `source`'s current run, when it is long enough and `source` is
     /// as good as the one the rate came from, or that one's run has ended.
     private mutating func learn(_ source: TimeSource) {
-        guard let last = latest[source], suspicions[last.segment] == nil else { return }
+        // A system sample reads the realtime and monotonic clocks together, and the kernel
+        // slews both alike: their offset teaches nothing of the clock's rate.
+        guard source != .system, let last = latest[source], suspicions[last.segment] == nil else { return }
         var run = (entries[source] ?? []).reversed().prefix { $0.segment == last.segment }.reversed().map(\.sample)
         if run.last != last.sample { run.append(last.sample) }
         guard let fitted = ClockRate.fit(run) else { return }

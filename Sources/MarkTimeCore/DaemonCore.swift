@@ -240,8 +240,9 @@ public struct DaemonCore: Sendable {
     public private(set) var signalWait: (request: TimeSignalRequest, until: Int64, asker: String?)?
     /// The instant of the last time signal's press: a second press just after it is not a sight.
     private var signalPressedAt: Int64?
-    /// The rate last written to the rate book.
+    /// The rate last written to the rate book, and the system clock's last error measured.
     private var bookedRate: ClockRate?
+    private var bookedError: Double?
     /// Presses this close after a time signal's are taken for a second press on the tick.
     public static let signalSecondPress: Int64 = 5_000_000_000
 
@@ -587,12 +588,13 @@ public struct DaemonCore: Sendable {
         guard let rate = track.rate, rate.fromBoot == nil, rate != bookedRate,
               let learned = track.estimate(at: rate.learnedAt, from: rate.source) else { return nil }
         bookedRate = rate
-        var error: Double?
+        // Measured when the system clock is read where the rate's source is heard; else (the
+        // stop) the last error measured stands.
         if let clock, let good = track.estimate(at: clock.monotonicNanoseconds, from: rate.source),
            good.provenance?.method == .interpolated || abs(clock.monotonicNanoseconds - rate.learnedAt) <= track.maxSampleAgeNanoseconds {
-            error = Double(clock.utc.nanosecondsSinceEpoch - good.utc.nanosecondsSinceEpoch) / 1e9
+            bookedError = Double(clock.utc.nanosecondsSinceEpoch - good.utc.nanosecondsSinceEpoch) / 1e9
         }
-        return RateBookEntry(bootID: bootID, rate: rate, learnedUTC: learned.utc, systemError: error)
+        return RateBookEntry(bootID: bootID, rate: rate, learnedUTC: learned.utc, systemError: bookedError)
     }
 
     /// What `marktime status` shows, but for the sound's state, which the beeper knows.

@@ -32,8 +32,15 @@ public struct PositionJump: Hashable, Sendable {
 public struct PositionCheck: Hashable, Sendable {
     public var maxKnots: Double
     public private(set) var lastTrusted: Fix?
-    /// A fix's horizontal error when gpsd gives none, metres.
+    /// Trusted fixes of the last `kept` seconds, one every `keepEvery`: a fix is checked
+    /// against those a minute old or more too, so that small steps, each within its
+    /// fixes' errors, cannot add up to a run faster than the boat (a spoofer's drag-off).
+    private var history: [Fix] = []
+    static let keepEvery = 10.0, kept = 180.0, oldest = 60.0
+    /// A fix's horizontal error when gpsd gives none, and the most counted (the receiver,
+    /// or a spoofer, says it), metres.
     public static let unknownError = 50.0
+    public static let largestError = 100.0
 
     public init(maxKnots: Double) { self.maxKnots = maxKnots }
 
@@ -42,17 +49,28 @@ public struct PositionCheck: Hashable, Sendable {
         guard let last = lastTrusted, last.receivedAt.bootID == fix.receivedAt.bootID,
               fix.receivedAt.nanoseconds >= last.receivedAt.nanoseconds else {
             lastTrusted = fix
+            history = [fix]
             return nil
         }
-        let nm = GreatCircle.nauticalMiles(last.position, fix.position)
-        let seconds = Self.elapsed(from: last, to: fix)
-        let errors = (last.horizontalError ?? Self.unknownError) + (fix.horizontalError ?? Self.unknownError)
-        let allowed = maxKnots * seconds / 3600 + errors / 1852
-        guard nm > allowed else {
-            lastTrusted = fix
-            return nil
+        let older = history.filter { Double(fix.receivedAt.nanoseconds - $0.receivedAt.nanoseconds) / 1e9 >= Self.oldest }
+        for reference in [last] + older {
+            if let jump = jump(from: reference, to: fix) { return jump }
         }
-        return PositionJump(from: last, to: fix, nauticalMiles: nm, seconds: seconds, allowed: allowed, limitKnots: maxKnots)
+        lastTrusted = fix
+        if let newest = history.last, Double(fix.receivedAt.nanoseconds - newest.receivedAt.nanoseconds) / 1e9 < Self.keepEvery { return nil }
+        history.append(fix)
+        history.removeAll { Double(fix.receivedAt.nanoseconds - $0.receivedAt.nanoseconds) / 1e9 > Self.kept }
+        return nil
+    }
+
+    /// `fix` is further from `reference` than the boat could have sailed between them.
+    func jump(from reference: Fix, to fix: Fix) -> PositionJump? {
+        let nm = GreatCircle.nauticalMiles(reference.position, fix.position)
+        let seconds = Self.elapsed(from: reference, to: fix)
+        func error(_ f: Fix) -> Double { min(f.horizontalError ?? Self.unknownError, Self.largestError) }
+        let allowed = maxKnots * seconds / 3600 + (error(reference) + error(fix)) / 1852
+        guard nm > allowed else { return nil }
+        return PositionJump(from: reference, to: fix, nauticalMiles: nm, seconds: seconds, allowed: allowed, limitKnots: maxKnots)
     }
 
     /// Seconds between two fixes: the receiver's own times, when both have one and they
@@ -70,5 +88,8 @@ public struct PositionCheck: Hashable, Sendable {
     public static let deliverySlack = 2.0
 
     /// The navigator accepts `fix` as it is: later fixes are checked against it.
-    public mutating func trust(_ fix: Fix) { lastTrusted = fix }
+    public mutating func trust(_ fix: Fix) {
+        lastTrusted = fix
+        history = [fix]
+    }
 }

@@ -76,7 +76,8 @@ extension TimeSource {
     public var unknownTimeSentence: String? {
         guard self == .unsynced else { return nil }
         return "the time is unknown (no GPS, PPS or synchronised clock, nothing carried): set it from a time signal, "
-            + "`marktime clock signal HH:MM --date YYYY-MM-DD` and the button on the tick, or from a lunar distance, `marktime lunar`"
+            + "`marktime clock signal HH:MM --date YYYY-MM-DD` and the button on the tick (the daemon must be running), "
+            + "or find the watch's error from a lunar distance, `marktime lunar`"
     }
 }
 

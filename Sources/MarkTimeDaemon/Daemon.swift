@@ -273,7 +273,8 @@ public final class MarkTimeDaemon: Sendable {
         case .state(let text): feed(.gpsd(text))
         case .fix(let fix):
             feed(.fix(fix))
-            share?.fix(fix)
+            // A position flagged as faster than the boat is not published to the family.
+            if core.withLock({ $0.fix?.flag }) == nil { share?.fix(fix) }
         case .clock(let sample): feed(.clock(sample))
         case .noFix(let mode, let at): feed(.noFix(mode: mode, at: at.nanoseconds))
         case .silent(let since, let address): feed(.gpsdSilent(since: since.nanoseconds, address: address))

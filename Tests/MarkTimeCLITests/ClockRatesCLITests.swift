@@ -47,7 +47,8 @@ struct UnknownTimeStatusTests {
         let table = try cli.run(["status"]).stdout
         // Then it says so at once, with the two ways to set it
         let sentence = "the time is unknown (no GPS, PPS or synchronised clock, nothing carried): set it from a time signal, "
-            + "`marktime clock signal HH:MM --date YYYY-MM-DD` and the button on the tick, or from a lunar distance, `marktime lunar`"
+            + "`marktime clock signal HH:MM --date YYYY-MM-DD` and the button on the tick (the daemon must be running), "
+            + "or find the watch's error from a lunar distance, `marktime lunar`"
         #expect(table.contains("\ntime    " + sentence + "\n"), "\(table)")
         let json = try cli.json(["status", "--format", "json"]) as? [String: Any]
         #expect(json?["time_unknown"] as? String == sentence)

@@ -109,3 +109,24 @@ struct PositionCheckTests {
         #expect(core.handle(.fix(fixAt(-27.3807, t: 12))).messages == ["gps position within reach of the last trusted fix again: it counts again"])
     }
 }
+
+@Suite("A GPS position dragged off a step at a time")
+struct PositionDragOffTests {
+    @Test func aDragOffAt40KnotsInStepsEachWithinItsErrorsIsFlaggedOnceAMinuteOfItAddsUp() throws {
+        // Given fixes once a second, ±10 m, moving north at 40 kn: each step (20.6 m) within
+        // 30 kn and the two fixes' errors (35.4 m)
+        var check = PositionCheck(maxKnots: 30)
+        let step = 40.0 / 3600 / 60
+        let flagged = (0..<120).first { i in check.check(fixAt(-27.3807 + Double(i) * step, t: 100 + Double(i), error: 10)) != nil }
+        // Then it is flagged when the fix a minute back is further than 30 kn and the errors allow: 60 s in
+        #expect(flagged == 60)
+    }
+
+    @Test func anErrorAFixClaimsCountsAt100MetresAtMost() {
+        // Given a trusted fix, and one 400 m off a second later that claims ±5 km
+        var check = PositionCheck(maxKnots: 30)
+        _ = check.check(fixAt(-27.3807, t: 100, error: 10))
+        // Then it is flagged: its error counts as 100 m
+        #expect(check.check(fixAt(-27.3807 + 400.0 / 1852 / 60, t: 101, error: 5000)) != nil)
+    }
+}
