@@ -12,6 +12,10 @@
 #include <sys/stat.h>
 #include <fcntl.h>
 #include <spawn.h>
+#include <poll.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <linux/rtc.h>
 
 static int64_t ns(const struct timespec *ts) {
     return (int64_t)ts->tv_sec * 1000000000LL + (int64_t)ts->tv_nsec;
@@ -82,4 +86,73 @@ int csystemclock_spawn_closefrom(posix_spawn_file_actions_t *actions, int low) {
 
 short csystemclock_spawn_setsid_flag(void) {
     return POSIX_SPAWN_SETSID;
+}
+
+static int rtc_fail(csystemclock_rtc_reading *out, const char *call, int fd) {
+    out->error = errno;
+    out->call = call;
+    if (fd >= 0) close(fd);
+    return -1;
+}
+
+static int rtc_seconds(int fd, int64_t *seconds) {
+    struct rtc_time rt;
+    memset(&rt, 0, sizeof rt);
+    if (ioctl(fd, RTC_RD_TIME, &rt) != 0) return -1;
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    tm.tm_sec = rt.tm_sec; tm.tm_min = rt.tm_min; tm.tm_hour = rt.tm_hour;
+    tm.tm_mday = rt.tm_mday; tm.tm_mon = rt.tm_mon; tm.tm_year = rt.tm_year;
+    time_t t = timegm(&tm);
+    if (t == (time_t)-1) { errno = EINVAL; return -1; }
+    *seconds = (int64_t)t;
+    return 0;
+}
+
+int csystemclock_rtc_read(const char *path, int poll_us, int timeout_ms, csystemclock_rtc_reading *out) {
+    memset(out, 0, sizeof *out);
+    struct timespec now;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return rtc_fail(out, "open", -1);
+    if (ioctl(fd, RTC_UIE_ON, 0) == 0) {
+        struct pollfd p = { .fd = fd, .events = POLLIN };
+        int ready = poll(&p, 1, timeout_ms);
+        if (ready <= 0) {
+            if (ready == 0) errno = ETIMEDOUT;
+            int e = errno;
+            ioctl(fd, RTC_UIE_OFF, 0);
+            errno = e;
+            return rtc_fail(out, "poll", fd);
+        }
+        unsigned long data;
+        ssize_t n = read(fd, &data, sizeof data);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (n < 0) { int e = errno; ioctl(fd, RTC_UIE_OFF, 0); errno = e; return rtc_fail(out, "read", fd); }
+        int64_t seconds;
+        if (rtc_seconds(fd, &seconds) != 0) { int e = errno; ioctl(fd, RTC_UIE_OFF, 0); errno = e; return rtc_fail(out, "RTC_RD_TIME", fd); }
+        ioctl(fd, RTC_UIE_OFF, 0);
+        close(fd);
+        out->monotonic_ns = ns(&now);
+        out->rtc_s = seconds;
+        out->interrupt = 1;
+        return 0;
+    }
+    // No update interrupt (EINVAL, ENOTTY): poll the time until its second changes.
+    int64_t first, seconds;
+    if (rtc_seconds(fd, &first) != 0) return rtc_fail(out, "RTC_RD_TIME", fd);
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        struct timespec pause = { .tv_sec = 0, .tv_nsec = (long)poll_us * 1000L };
+        nanosleep(&pause, NULL);
+        if (rtc_seconds(fd, &seconds) != 0) return rtc_fail(out, "RTC_RD_TIME", fd);
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if (seconds != first) break;
+        if (ns(&now) - ns(&start) > (int64_t)timeout_ms * 1000000LL) { errno = ETIMEDOUT; return rtc_fail(out, "RTC_RD_TIME (the second never changed)", fd); }
+    }
+    close(fd);
+    out->monotonic_ns = ns(&now);
+    out->rtc_s = seconds;
+    out->interrupt = 0;
+    return 0;
 }

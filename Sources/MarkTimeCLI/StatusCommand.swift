@@ -59,6 +59,7 @@ extension MarkTime {
                     ("button", .from(published?.buttonState)),
                     ("sound", .from(published?.soundState)),
                     ("gps_set_aside", .from(published?.gpsSetAside)),
+                    ("rtc", .from(published?.rtc)),
                     ("time_unknown", .from(now.source.unknownTimeSentence)),
                     ("chronometer", published?.chronometer.map { c in
                         JSON.object([
@@ -98,6 +99,7 @@ extension MarkTime {
                     if let c = published.chronometer, reading.instant.bootID == published.bootID {
                         lines.append(("chronometer", c.sentence(now: reading.instant.nanoseconds)))
                     }
+                    if let rtc = published.rtc { lines.append(("rtc", rtc)) }
                 } else if case .daemon(let pid) = holder {
                     lines.append(("daemon", "starting\(pid.map { ", pid \($0)" } ?? "")"))
                 } else {

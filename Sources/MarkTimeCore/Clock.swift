@@ -11,6 +11,10 @@ public enum TimeSource: String, CaseIterable, Sendable, Comparable, Codable {
     /// A time signal's tick the navigator pressed the button on (`marktime clock signal`):
     /// good to the reaction time, `clock.signal_uncertainty_s`.
     case signal
+    /// The real-time clock (`/dev/rtc0`, a DS3231 HAT or a Pi 5's), read at a boot without
+    /// a good source and corrected by the error and rate measured against one
+    /// (`RTCChronometer`).
+    case rtc
     /// The free-running system clock. A Pi has no RTC, so it may be off by days.
     case unsynced
 

@@ -40,19 +40,29 @@ public struct ClockRate: Hashable, Sendable, Codable {
 
     /// 2 ppm: a Pi's crystal over the temperatures of a boat's cabin, once its frequency is known.
     public static let floor = 0.1728
-    /// A run shorter than this, or with fewer samples, teaches no rate.
+    /// A run shorter than this (by default: `clock.rate_span_s`), or with fewer samples,
+    /// teaches no rate.
     public static let shortestSpan = 3600.0
     public static let fewestSamples = 10
 
     /// The rate of a run of one source's samples (oldest first); nil when it is too short.
-    public static func fit(_ run: [ClockSample]) -> ClockRate? {
+    public static func fit(_ run: [ClockSample], shortestSpan: Double = shortestSpan) -> ClockRate? {
         guard run.count >= fewestSamples, let first = run.first, let last = run.last else { return nil }
         let span = Double(last.monotonicNanoseconds - first.monotonicNanoseconds) / 1e9
         guard span >= shortestSpan else { return nil }
         // Seconds since the first sample, and the offset's change since it, exact in Int64 first.
         let xs = run.map { Double($0.monotonicNanoseconds - first.monotonicNanoseconds) / 1e9 }
         let ys = run.map { Double($0.offsetNanoseconds - first.offsetNanoseconds) / 1e9 }
-        let n = Double(run.count)
+        let line = Self.line(xs, ys)
+        // The offset grows when the clock loses: the gain is the slope's opposite.
+        return ClockRate(gain: -line.slope * 86_400, scatter: max(floor, 3 * line.standardError * 86_400), source: first.source,
+                         span: span, samples: run.count, learnedAt: last.monotonicNanoseconds)
+    }
+
+    /// The least-squares line through the points (`xs` seconds, `ys` seconds; three or
+    /// more): its slope and the slope's standard error.
+    static func line(_ xs: [Double], _ ys: [Double]) -> (slope: Double, standardError: Double) {
+        let n = Double(xs.count)
         let mx = xs.reduce(0, +) / n, my = ys.reduce(0, +) / n
         var sxx = 0.0, sxy = 0.0
         for (x, y) in zip(xs, ys) {
@@ -65,10 +75,7 @@ public struct ClockRate: Hashable, Sendable, Codable {
             let r = y - my - slope * (x - mx)
             squares += r * r
         }
-        let standardError = (squares / (n - 2) / sxx).squareRoot()
-        // The offset grows when the clock loses: the gain is the slope's opposite.
-        return ClockRate(gain: -slope * 86_400, scatter: max(floor, 3 * standardError * 86_400), source: first.source,
-                         span: span, samples: run.count, learnedAt: last.monotonicNanoseconds)
+        return (slope, (squares / (n - 2) / sxx).squareRoot())
     }
 
     /// `−0.41 s/day ± 0.17`.

@@ -111,10 +111,16 @@ public struct ClockTrack: Hashable, Sendable {
     /// The newest sample per source in a run not set aside.
     public private(set) var lastTrusted: [TimeSource: Entry] = [:]
 
-    public init(maxSampleAge seconds: Double = 10, interval: Double = 60, driftPPM: Double = 100) {
+    /// The shortest run that teaches a rate, seconds (`clock.rate_span_s`).
+    public var rateSpan: Double
+
+    /// A track keeping a sample every `interval` seconds of a run (by default a minute, or
+    /// a tenth of `rateSpan` when that is shorter, so that a run as long as it teaches a rate).
+    public init(maxSampleAge seconds: Double = 10, interval: Double? = nil, driftPPM: Double = 100, rateSpan: Double = ClockRate.shortestSpan) {
         maxSampleAgeNanoseconds = Int64(seconds * 1e9)
-        intervalNanoseconds = Int64(interval * 1e9)
+        intervalNanoseconds = Int64((interval ?? min(60, rateSpan / 10)) * 1e9)
         self.driftPPM = driftPPM
+        self.rateSpan = rateSpan
     }
 
     /// Restores samples saved earlier in this boot (a daemon restart), oldest first.
@@ -137,7 +143,7 @@ public struct ClockTrack: Hashable, Sendable {
         guard source != .system, let last = latest[source], suspicions[last.segment] == nil else { return }
         var run = (entries[source] ?? []).reversed().prefix { $0.segment == last.segment }.reversed().map(\.sample)
         if run.last != last.sample { run.append(last.sample) }
-        guard let fitted = ClockRate.fit(run) else { return }
+        guard let fitted = ClockRate.fit(run, shortestSpan: rateSpan) else { return }
         if let rate, rate.fromBoot == nil, rate.source < source, let theirs = latest[rate.source],
            last.sample.monotonicNanoseconds - theirs.sample.monotonicNanoseconds <= maxSampleAgeNanoseconds { return }
         rate = fitted
@@ -151,9 +157,9 @@ public struct ClockTrack: Hashable, Sendable {
         rate = r
     }
 
-    /// The sources time is carried from once they are gone: pps, system, gps, and a time
-    /// signal's tick.
-    public static let carriedSources: [TimeSource] = [.pps, .system, .gps, .signal]
+    /// The sources time is carried from once they are gone: pps, system, gps, a time
+    /// signal's tick, and the RTC's corrected reading.
+    public static let carriedSources: [TimeSource] = [.pps, .system, .gps, .signal, .rtc]
 
     /// The newest sample of a good source or a time signal, fresh or not.
     public var lastGoodSample: ClockSample? {
@@ -162,9 +168,9 @@ public struct ClockTrack: Hashable, Sendable {
 
     /// The stamp for `instant` with every good source gone: the last trusted sample
     /// carried at the learned rate; nil before a rate is learned, unless GPS is set aside
-    /// or the sample is a time signal's (then at rate 1 within the drift bound).
+    /// or the sample is a time signal's or the RTC's (then at rate 1 within the drift bound).
     public func carried(at instant: Int64) -> UTCEstimate? {
-        guard let last = lastGoodSample, rate != nil || suspect != nil || last.source == .signal else { return nil }
+        guard let last = lastGoodSample, rate != nil || suspect != nil || last.source >= .signal else { return nil }
         return carry(last, to: instant)
     }
 

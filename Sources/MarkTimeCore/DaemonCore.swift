@@ -120,8 +120,11 @@ public struct DaemonCore: Sendable {
         /// take the new settings; the clock track keeps its samples.
         case reconfigure(Configuration)
         /// The rate book's newest line from an earlier boot, read at the start: its rate
-        /// carries time until this boot learns its own.
+        /// carries time until this boot learns its own (the monotonic line), or it corrects
+        /// the RTC's readings (the rtc line).
         case rateBook(RateBookEntry)
+        /// The RTC was read at the edge of one of its seconds.
+        case rtc(RTCReading)
     }
 
     /// An enter or leave, as the core logs it (Places' events, without its types).
@@ -190,6 +193,9 @@ public struct DaemonCore: Sendable {
         public var signalUncertainty: Double
         /// Knots beyond which a GPS position is flagged (`gps.max_speed_kn`).
         public var maxSpeedKnots: Double
+        /// The shortest run that teaches a rate (`clock.rate_span_s`), and the RTC's device.
+        public var rateSpan: Double
+        public var rtc: String?
 
         public init(settings: Settings, pid: Int32 = 0, buttonDevice: String = "", trackSaveInterval: Double = 600) throws(InputError) {
             debounceMilliseconds = try settings.button.debounceMilliseconds
@@ -197,6 +203,8 @@ public struct DaemonCore: Sendable {
             maxSampleAge = try settings.clock.maxSampleAge
             signalUncertainty = try settings.clock.signalUncertainty
             maxSpeedKnots = try settings.gpsMaxSpeed
+            rateSpan = try settings.clock.rateSpan
+            rtc = try settings.clock.rtc
             recordPosition = try settings.sight.recordPosition
             maxFixAge = try settings.sight.maxFixAge
             self.trackSaveInterval = trackSaveInterval
@@ -243,12 +251,18 @@ public struct DaemonCore: Sendable {
     /// The rate last written to the rate book, and the system clock's last error measured.
     private var bookedRate: ClockRate?
     private var bookedError: Double?
+    /// The RTC kept as a chronometer, and its line last written to the rate book.
+    public private(set) var rtc: RTCChronometer
+    private var bookedRTC: RateBookEntry?
+    /// What the RTC's last reading gave without good time, in words, for the log once.
+    private var rtcSaid: String?
     /// Presses this close after a time signal's are taken for a second press on the tick.
     public static let signalSecondPress: Int64 = 5_000_000_000
 
     public init(configuration: Configuration) {
         self.configuration = configuration
-        track = ClockTrack(maxSampleAge: configuration.maxSampleAge)
+        track = ClockTrack(maxSampleAge: configuration.maxSampleAge, rateSpan: configuration.rateSpan)
+        rtc = RTCChronometer(rateSpan: configuration.rateSpan)
         positions = PositionCheck(maxKnots: configuration.maxSpeedKnots)
         filter = ButtonFilter(debounceMilliseconds: configuration.debounceMilliseconds,
                               latencyCompensationMilliseconds: configuration.latencyCompensationMilliseconds)
@@ -354,6 +368,13 @@ public struct DaemonCore: Sendable {
             return failing.remove(chore) != nil ? [.log(DaemonReport.succeeded(chore).line)] : []
         case .report(let report):
             return [.log(report.line)]
+        case .rateBook(let line) where line.clock == RTCChronometer.clock:
+            guard line.bootID != bootID else { return [] }
+            rtc.adopt(line)
+            return [.log(LogLine(.info, "the rate book's last RTC line (\(line.day), boot \(line.bootID.prefix(8))): the RTC read \(line.errorText) "
+                + "against \(line.rate.source.rawValue) at \(line.learnedUTC.iso8601), rate \(line.rate.text); a reading without good time is corrected by it"))]
+        case .rtc(let reading):
+            return rtcRead(reading)
         case .rateBook(let line):
             guard line.bootID != bootID else { return [] }
             track.adopt(bookRate: line.rate, fromBoot: line.bootID)
@@ -363,6 +384,7 @@ public struct DaemonCore: Sendable {
             var c = new
             (c.pid, c.buttonDevice, c.maxSampleAge, c.trackSaveInterval) = (configuration.pid, configuration.buttonDevice,
                                                                               configuration.maxSampleAge, configuration.trackSaveInterval)
+            (c.rateSpan, c.rtc) = (configuration.rateSpan, configuration.rtc)
             configuration = c
             positions.maxKnots = c.maxSpeedKnots
             filter = ButtonFilter(debounceMilliseconds: c.debounceMilliseconds, latencyCompensationMilliseconds: c.latencyCompensationMilliseconds)
@@ -576,6 +598,10 @@ public struct DaemonCore: Sendable {
             lastTrackSave = now
             if !batch.isEmpty { actions.append(.saveTrack(batch)) }
             if let line = rateBookLine(clock: clock) { actions.append(.saveRate(line)) }
+            if let line = rtc.line(bootID: bootID), line != bookedRTC {
+                bookedRTC = line
+                actions.append(.saveRate(line))
+            }
         }
         actions.append(.publish(status(now: now, stopping: stopping)))
         return actions
@@ -594,7 +620,49 @@ public struct DaemonCore: Sendable {
            good.provenance?.method == .interpolated || abs(clock.monotonicNanoseconds - rate.learnedAt) <= track.maxSampleAgeNanoseconds {
             bookedError = Double(clock.utc.nanosecondsSinceEpoch - good.utc.nanosecondsSinceEpoch) / 1e9
         }
-        return RateBookEntry(bootID: bootID, rate: rate, learnedUTC: learned.utc, systemError: bookedError)
+        return RateBookEntry(bootID: bootID, rate: rate, learnedUTC: learned.utc, error: bookedError)
+    }
+
+    // MARK: The RTC
+
+    /// A reading of the RTC: compared with good time where there is some (a good source
+    /// heard now, or a time signal newer than the RTC's last comparison), else, corrected
+    /// by the last comparison, an `rtc` sample for the track.
+    private mutating func rtcRead(_ reading: RTCReading) -> [Action] {
+        let at = reading.monotonicNanoseconds
+        var reference: UTCEstimate?
+        if let best = track.bestSource(now: at), best < .signal {
+            reference = track.estimate(at: at, from: best)
+        } else if let tick = track.lastTrusted[.signal]?.sample, rtc.fromBoot != nil || tick.monotonicNanoseconds > (rtc.last?.monotonicNanoseconds ?? .min) {
+            reference = track.estimate(at: at, from: .signal)
+        }
+        if let reference {
+            rtcSaid = nil
+            guard let step = rtc.compare(reading, against: reference) else { return [] }
+            return [.log(LogLine(.warning, step.sentence, ["before_s": "\(step.before.error)", "after_s": "\(step.after.error)",
+                                                          "against": reference.source.rawValue]))]
+        }
+        switch rtc.sample(reading) {
+        case .sample(let sample):
+            var actions = addClock(sample)
+            if rtcSaid == nil {
+                rtcSaid = "rtc"
+                actions.append(.log(LogLine(.notice, "no good time: the RTC, corrected by its last comparison, dates the sights", [
+                    "rtc_utc": reading.rtc.iso8601, "utc": sample.utc.iso8601, "uncertainty_s": "\(sample.uncertainty ?? 0)",
+                ])))
+            }
+            return actions
+        case .uncalibrated:
+            guard rtcSaid != "uncalibrated" else { return [] }
+            rtcSaid = "uncalibrated"
+            return [.log(LogLine(.notice, "the RTC has never been compared with good time here: its reading is not used until GPS, "
+                + "a time signal or a lunar gives some", ["rtc_utc": reading.rtc.iso8601]))]
+        case .behind(let compared):
+            guard rtcSaid != "behind" else { return [] }
+            rtcSaid = "behind"
+            return [.log(LogLine(.warning, "the RTC reads \(reading.rtc.iso8601), before its last comparison at \(compared.iso8601): "
+                + "its battery may be flat, or it was reset; it is not used until good time measures it again"))]
+        }
     }
 
     /// What `marktime status` shows, but for the sound's state, which the beeper knows.
@@ -604,6 +672,7 @@ public struct DaemonCore: Sendable {
                                   clock: track.currentSample(now: now), fix: fix, gpsd: gpsd, buttonDevice: configuration.buttonDevice,
                                   buttonState: button, stopped: stopping)
         status.chronometer = track.chronometer(now: now)
+        status.rtc = configuration.rtc.map { rtc.sentence(device: $0) }
         status.gpsSetAside = track.suspect?.sentence
         return status
     }

@@ -66,9 +66,16 @@ public enum DaemonReport: Hashable, Sendable {
         case shareBatch(jobs: Int)
         case startChild(name: String, command: String)
         case reload
+        /// Reading the RTC, tried every `Daemon.rtcInterval`.
+        case readRTC(path: String)
 
-        /// Done every second: a failure is logged once, and again only after it worked.
-        public var repeats: Bool { if case .statusFile = self { true } else { false } }
+        /// Done again and again: a failure is logged once, and again only after it worked.
+        public var repeats: Bool {
+            switch self {
+            case .statusFile, .readRTC: true
+            default: false
+            }
+        }
     }
 
     /// The line the log gets.
@@ -88,6 +95,8 @@ public enum DaemonReport: Hashable, Sendable {
             Self.failure(chore, error)
         case .succeeded(.statusFile(let path)):
             LogLine(.notice, "the status file is written again", ["path": path])
+        case .succeeded(.readRTC(let path)):
+            LogLine(.notice, "the RTC is read again", ["path": path])
         case .succeeded:
             LogLine(.notice, "a failed chore works again")
         case .shareConnected(let broker, let topic):
@@ -163,6 +172,9 @@ public enum DaemonReport: Hashable, Sendable {
         case .shareBatch(let jobs): return LogLine(.error, "sharing: cannot commit its writes; they are undone", ["writes": "\(jobs)", "error": error])
         case .startChild(let name, let command): return LogLine(.error, "cannot start \(name)", ["command": command, "error": error])
         case .reload: return LogLine(.error, "config not reloaded; the daemon keeps its settings", e)
+        case .readRTC(let path):
+            return LogLine(.warning, "cannot read the RTC: it is neither compared with good time nor used without it; "
+                + "set clock.rtc to \"\" if the machine has none", ["path": path, "error": error])
         }
     }
 }

@@ -139,6 +139,8 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "clock.trust_system", kind: .bool, defaultValue: .bool(true), help: "count the system clock as a source when chrony or ntpd has synchronised it (true/false)"),
         ConfigKey(name: "clock.signal_uncertainty_s", kind: .double(0.01...10), defaultValue: .double(0.3), help: "uncertainty of a time signal's tick pressed by hand (`marktime clock signal`): the reaction time, in seconds"),
         ConfigKey(name: "clock.max_sample_age_s", kind: .double(1...3600), defaultValue: .double(10), help: "a clock sample older than this many seconds stops counting"),
+        ConfigKey(name: "clock.rtc", kind: .string(allowEmpty: true), defaultValue: .string("/dev/rtc0"), help: "the real-time clock kept as a chronometer, read at a boot without GPS; empty: none (a Pi 3, 4 or Zero has none)"),
+        ConfigKey(name: "clock.rate_span_s", kind: .double(300...86_400), defaultValue: .double(3600), help: "the shortest run of good time, in seconds, that teaches the rate book a clock's rate"),
         ConfigKey(name: "button.device", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "input device of the button; empty means /dev/input/marktime"),
         ConfigKey(name: "button.debounce_ms", kind: .int(0...1000), defaultValue: .int(30), help: "key-downs this close to the last accepted one are bounces, in ms"),
         ConfigKey(name: "button.latency_compensation_ms", kind: .int(0...1000), defaultValue: .int(0), help: "known driver delay subtracted from each key-down, in ms"),
@@ -238,8 +240,10 @@ public struct Settings: Hashable, Sendable {
     }
     public var clock: ClockSettings {
         get throws(InputError) {
-            ClockSettings(nmeaUncertainty: try double("clock.nmea_uncertainty_s"), trustSystem: try bool("clock.trust_system"),
-                          maxSampleAge: try double("clock.max_sample_age_s"), signalUncertainty: try double("clock.signal_uncertainty_s"))
+            let rtc = try string("clock.rtc")
+            return ClockSettings(nmeaUncertainty: try double("clock.nmea_uncertainty_s"), trustSystem: try bool("clock.trust_system"),
+                                 maxSampleAge: try double("clock.max_sample_age_s"), signalUncertainty: try double("clock.signal_uncertainty_s"),
+                                 rtc: rtc.isEmpty ? nil : rtc, rateSpan: try double("clock.rate_span_s"))
         }
     }
     public var button: ButtonSettings {
@@ -325,6 +329,10 @@ public struct ClockSettings: Hashable, Sendable {
     public var maxSampleAge: Double
     /// The uncertainty of a time signal's tick pressed by hand, in seconds.
     public var signalUncertainty: Double
+    /// The RTC's device, `nil` for none.
+    public var rtc: String?
+    /// The shortest run of good time that teaches a rate, in seconds.
+    public var rateSpan: Double
 }
 
 /// `button.*`: the evdev button.

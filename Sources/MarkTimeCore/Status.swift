@@ -22,6 +22,8 @@ public struct DaemonStatus: Hashable, Sendable {
     public var chronometer: Chronometer?
     /// Why GPS time is set aside, in words, while it is.
     public var gpsSetAside: String?
+    /// The RTC as a chronometer, in words, when there is one (`RTCChronometer.sentence`).
+    public var rtc: String?
 
     public init(pid: Int32, bootID: String, startedAt: Int64, heartbeat: Int64, clock: ClockSample? = nil, fix: Fix? = nil,
                 gpsd: String = "", buttonDevice: String? = nil, buttonState: String = "", soundState: String = "",

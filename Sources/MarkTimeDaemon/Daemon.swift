@@ -47,6 +47,8 @@ public final class MarkTimeDaemon: Sendable {
         public var share: (any ShareTransport)?
         /// Why sharing is off although share.enabled (its settings' problem).
         public var shareProblem: String?
+        /// The RTC kept as a chronometer (`clock.rtc`); nil: none.
+        public var rtc: (any RTCSource)?
 
         public init(clock: any SystemClockSource, button: any ButtonSource, gps: any GPSSource, beeper: (any Beeper)?,
                     share: (any ShareTransport)? = nil) {
@@ -67,6 +69,7 @@ public final class MarkTimeDaemon: Sendable {
                                                  silence: try s.gpsdSilence, clock: clock, logger: logger),
                             beeper: try s.sound.enabled ? try ALSABeeper(device: try s.sound.device, volume: try s.sound.volume, logger: logger) : nil,
                             share: nil)
+            adapters.rtc = try s.clock.rtc.map { RTCClock(path: $0) }
             do {
                 adapters.share = try sharing(s, clock: clock)
             } catch {
@@ -94,6 +97,11 @@ public final class MarkTimeDaemon: Sendable {
     let reminders: ReminderLoop
     let share: ShareService?
     let shareProblem: String?
+    let rtc: (any RTCSource)?
+    /// How often the RTC is read: each reading is a comparison with good time, or without
+    /// it, a sample.
+    static let rtcInterval: Duration = .seconds(30)
+    let rtcThread: PollThread
     let core: Mutex<DaemonCore>
     let pendingPresses: PendingPresses
     /// The settings now: the start's, or the last reload's.
@@ -135,6 +143,8 @@ public final class MarkTimeDaemon: Sendable {
         statusFile = options.statusFile.map(StatusFile.init) ?? StatusFile.choose(storePath: store.path,
                                                                                     environment: ProcessInfo.processInfo.environment)
         shareProblem = adapters.shareProblem
+        rtc = adapters.rtc
+        rtcThread = try PollThread(name: "marktime-rtc")
         reminders = try ReminderLoop(store: store, clock: SystemClock(trustSynchronised: s.clock.trustSystem))
         if let transport = adapters.share {
             let clock = adapters.clock
@@ -189,6 +199,7 @@ public final class MarkTimeDaemon: Sendable {
         let saved = (try? store.track(bootID: clock.bootID)) ?? []
         feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: waitingPresses()))
         if let line = try? store.lastRate(before: clock.bootID) { feed(.rateBook(line)) }
+        if rtc != nil, let line = try? store.lastRate(before: clock.bootID, clock: RTCChronometer.clock) { feed(.rateBook(line)) }
         feed(.clock(now.sample))
         try store.publish(status(core.withLock { $0.status(now: now.instant.nanoseconds) }), statusFile: statusFile.path)
         let services: [any Service] = [
@@ -199,7 +210,9 @@ public final class MarkTimeDaemon: Sendable {
             HeartbeatService(daemon: self),
             SignalService(daemon: self, signals: signals),
             ThreadService(start: { [self] in reminders.start() }, stop: { [self] in reminders.stop() }),
-        ] + (share.map { share in [ThreadService(start: { [self] in
+        ] + (rtc.map { rtc in [ThreadService(start: { [self] in rtcThread.start { [self] t in readRTC(rtc, on: t) } },
+                                              stop: { [self] in rtcThread.stop() })] } ?? [])
+            + (share.map { share in [ThreadService(start: { [self] in
             do {
                 let me = try? store.members().first(where: \.isMe)
                 try share.start(boatName: me?.name ?? share.settings.user, at: me?.geofence.place)
@@ -260,6 +273,19 @@ public final class MarkTimeDaemon: Sendable {
 
     /// Tells the core what an adapter saw or could not do.
     func report(_ report: DaemonReport) { feed(.report(report)) }
+
+    /// Reads the RTC at once, then every `rtcInterval`, until the daemon stops.
+    private func readRTC(_ rtc: any RTCSource, on thread: PollThread) {
+        repeat {
+            do {
+                let reading = try rtc.read()
+                report(.succeeded(.readRTC(path: rtc.path)))
+                feed(.rtc(reading))
+            } catch {
+                report(.failed(.readRTC(path: rtc.path), error: "\(error)"))
+            }
+        } while (try? thread.wait([], timeout: Self.rtcInterval)) == .timedOut
+    }
 
     /// Hands an event to the core and carries out its actions.
     func feed(_ event: DaemonCore.Event) {

@@ -122,23 +122,23 @@ extension AppDatabase {
 struct RateBookRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "rate_book"
     var bootID: String, day: String, clock: String, gainSPerDay: Double, scatterSPerDay: Double, source: TimeSource
-    var spanS: Double, samples: Int, learnedAtNs: Int64, learnedUtcNs: Int64, systemErrorS: Double?
+    var spanS: Double, samples: Int, learnedAtNs: Int64, learnedUtcNs: Int64, errorS: Double?, errorUncertaintyS: Double?
     enum CodingKeys: String, CodingKey, ColumnExpression {
         case day, clock, source, samples
         case bootID = "boot_id", gainSPerDay = "gain_s_per_day", scatterSPerDay = "scatter_s_per_day", spanS = "span_s"
-        case learnedAtNs = "learned_at_ns", learnedUtcNs = "learned_utc_ns", systemErrorS = "system_error_s"
+        case learnedAtNs = "learned_at_ns", learnedUtcNs = "learned_utc_ns", errorS = "error_s", errorUncertaintyS = "error_uncertainty_s"
     }
 
     init(_ e: RateBookEntry) {
         (bootID, day, clock, source) = (e.bootID, e.day, e.clock, e.rate.source)
         (gainSPerDay, scatterSPerDay, spanS, samples) = (e.rate.gain, e.rate.scatter, e.rate.span, e.rate.samples)
-        (learnedAtNs, learnedUtcNs, systemErrorS) = (e.rate.learnedAt, e.learnedUTC.nanosecondsSinceEpoch, e.systemError)
+        (learnedAtNs, learnedUtcNs, errorS, errorUncertaintyS) = (e.rate.learnedAt, e.learnedUTC.nanosecondsSinceEpoch, e.error, e.errorUncertainty)
     }
 
     var entry: RateBookEntry {
         RateBookEntry(bootID: bootID, clock: clock,
                       rate: ClockRate(gain: gainSPerDay, scatter: scatterSPerDay, source: source, span: spanS, samples: samples, learnedAt: learnedAtNs),
-                      learnedUTC: UTCTime(nanosecondsSinceEpoch: learnedUtcNs), systemError: systemErrorS)
+                      learnedUTC: UTCTime(nanosecondsSinceEpoch: learnedUtcNs), error: errorS, errorUncertainty: errorUncertaintyS)
     }
 }
 
@@ -153,10 +153,11 @@ extension AppDatabase {
         try read { db in try RateBookRecord.order(RateBookRecord.CodingKeys.learnedUtcNs).fetchAll(db).map(\.entry) }
     }
 
-    /// The newest line of a boot other than `bootID`: what a new boot carries time at.
-    public func lastRate(before bootID: String) throws(StoreError) -> RateBookEntry? {
+    /// The newest line of `clock` from a boot other than `bootID`: what a new boot carries
+    /// time at (the monotonic line) and corrects the RTC by (the rtc line).
+    public func lastRate(before bootID: String, clock: String = RateBookEntry.monotonic) throws(StoreError) -> RateBookEntry? {
         try read { db in
-            try RateBookRecord.filter(RateBookRecord.CodingKeys.bootID != bootID)
+            try RateBookRecord.filter(RateBookRecord.CodingKeys.bootID != bootID && RateBookRecord.CodingKeys.clock == clock)
                 .order(RateBookRecord.CodingKeys.learnedUtcNs.desc).fetchOne(db)?.entry
         }
     }

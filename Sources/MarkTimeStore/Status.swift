@@ -80,10 +80,10 @@ struct DaemonStatusRecord: Codable, FetchableRecord, PersistableRecord {
     var fixTimeNs: Int64?, fixMonoNs: Int64?, fixLostMonoNs: Int64?, fixLostMode: Int?, gpsd: String?, buttonDevice: String?, buttonState: String?, soundState: String?
     var stopped: Bool
     /// Where the daemon writes this record while it runs (the row only).
-    var statusFile: String?, anchor: AnchorLive?, chronometer: Chronometer?, gpsSetAside: String?, fixFlag: String?
+    var statusFile: String?, anchor: AnchorLive?, chronometer: Chronometer?, gpsSetAside: String?, fixFlag: String?, rtc: String?
 
     enum CodingKeys: String, CodingKey {
-        case id, pid, gpsd, stopped, anchor, chronometer, gpsSetAside = "gps_set_aside"
+        case id, pid, gpsd, stopped, anchor, chronometer, rtc, gpsSetAside = "gps_set_aside"
         case bootID = "boot_id", startedMonoNs = "started_mono_ns", heartbeatMonoNs = "heartbeat_mono_ns"
         case clockSource = "clock_source", clockMonoNs = "clock_mono_ns", clockUtcNs = "clock_utc_ns"
         case clockUncertaintyS = "clock_uncertainty_s", fixMode = "fix_mode", fixLat = "fix_lat", fixLon = "fix_lon"
@@ -100,14 +100,14 @@ struct DaemonStatusRecord: Codable, FetchableRecord, PersistableRecord {
         (fixTimeNs, fixMonoNs) = (s.fix?.time?.nanosecondsSinceEpoch, s.fix?.receivedAt.nanoseconds)
         (fixLostMonoNs, fixLostMode, fixFlag) = (s.fix?.lost?.since.nanoseconds, s.fix?.lost?.mode, s.fix?.flag)
         (gpsd, buttonDevice, buttonState, soundState, stopped, anchor) = (s.gpsd, s.buttonDevice, s.buttonState, s.soundState, s.stopped, s.anchor)
-        (chronometer, gpsSetAside) = (s.chronometer, s.gpsSetAside)
+        (chronometer, gpsSetAside, rtc) = (s.chronometer, s.gpsSetAside, s.rtc)
     }
 
     var status: DaemonStatus {
         var s = DaemonStatus(pid: pid, bootID: bootID, startedAt: startedMonoNs, heartbeat: heartbeatMonoNs, gpsd: gpsd ?? "",
                              buttonDevice: buttonDevice, buttonState: buttonState ?? "", soundState: soundState ?? "", stopped: stopped)
         s.anchor = anchor
-        (s.chronometer, s.gpsSetAside) = (chronometer, gpsSetAside)
+        (s.chronometer, s.gpsSetAside, s.rtc) = (chronometer, gpsSetAside, rtc)
         if let clockSource, let clockMonoNs, let clockUtcNs {
             s.clock = ClockSample(source: clockSource, monotonicNanoseconds: clockMonoNs, utc: UTCTime(nanosecondsSinceEpoch: clockUtcNs),
                                   uncertainty: clockUncertaintyS)

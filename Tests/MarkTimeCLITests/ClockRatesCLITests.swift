@@ -20,15 +20,15 @@ struct ClockRatesCLITests {
         let store = try AppDatabase(path: cli.store, createDirectory: false)
         for (boot, day, gain) in [("4f0c2a91-aaaa", 26, -0.41), ("9b1d0e55-bbbb", 27, -0.39)] {
             try store.saveRate(RateBookEntry(bootID: boot, rate: ClockRate(gain: gain, scatter: 0.1728, source: .gps, span: 7200, samples: 121, learnedAt: 1),
-                                             learnedUTC: UTCTime(year: 2026, month: 11, day: day, hour: 12)!, systemError: 0.012))
+                                             learnedUTC: UTCTime(year: 2026, month: 11, day: day, hour: 12)!, error: 0.012))
         }
         // When it is printed
         let r = try cli.run(["clock", "rates"])
         // Then a line a day, oldest first, and the same in JSON
         #expect(r.stdout == """
-            day         boot      rate                learned over                   system clock
-            2026-11-26  4f0c2a91  −0.41 s/day ± 0.17  2 h 00 m of gps (121 samples)  +0.012 s
-            2026-11-27  9b1d0e55  −0.39 s/day ± 0.17  2 h 00 m of gps (121 samples)  +0.012 s
+            day         boot      clock      rate                learned over                   error
+            2026-11-26  4f0c2a91  monotonic  −0.41 s/day ± 0.17  2 h 00 m of gps (121 samples)  +0.012 s
+            2026-11-27  9b1d0e55  monotonic  −0.39 s/day ± 0.17  2 h 00 m of gps (121 samples)  +0.012 s
 
             """)
         let json = try #require(try cli.json(["clock", "rates", "--format", "json"]) as? [[String: Any]])

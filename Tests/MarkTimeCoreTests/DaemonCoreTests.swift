@@ -227,10 +227,12 @@ struct DaemonCoreTests {
         _ = core.handle(.gpsd("connected localhost:2947"))
         _ = core.handle(.button("ready: clicker"))
         let published = core.handle(.tick(now: 10 * second, clock: nil)).compactMap { if case .publish(let s) = $0 { s } else { nil } }
-        #expect(published == [DaemonStatus(pid: 7, bootID: "boot-a", startedAt: 0, heartbeat: 10 * second,
-                                           clock: sample(.gps, mono: 10 * second, utc: logDay + 10 * second, 0.5), fix: testFix,
-                                           gpsd: "connected localhost:2947", buttonDevice: "/dev/input/marktime",
-                                           buttonState: "ready: clicker", soundState: "", stopped: false)])
+        var expected = DaemonStatus(pid: 7, bootID: "boot-a", startedAt: 0, heartbeat: 10 * second,
+                                    clock: sample(.gps, mono: 10 * second, utc: logDay + 10 * second, 0.5), fix: testFix,
+                                    gpsd: "connected localhost:2947", buttonDevice: "/dev/input/marktime",
+                                    buttonState: "ready: clicker", soundState: "", stopped: false)
+        expected.rtc = "/dev/rtc0: never compared with good time; not used without it"
+        #expect(published == [expected])
     }
 }
 

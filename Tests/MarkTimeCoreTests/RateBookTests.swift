@@ -6,7 +6,7 @@ import Testing
 struct RateBookTests {
     let bookRate = ClockRate(gain: -0.432, scatter: 0.1728, source: .gps, span: 7200, samples: 121, learnedAt: 8200 * second)
     var bookLine: RateBookEntry {
-        RateBookEntry(bootID: "boot-old", rate: bookRate, learnedUTC: UTCTime(nanosecondsSinceEpoch: logDay - 86_400 * second), systemError: 0.25)
+        RateBookEntry(bootID: "boot-old", rate: bookRate, learnedUTC: UTCTime(nanosecondsSinceEpoch: logDay - 86_400 * second), error: 0.25)
     }
 
     @Test func aRateLearnedIsWrittenOnceWithTheSystemClocksError() throws {
@@ -22,7 +22,7 @@ struct RateBookTests {
         #expect(line.day == "2007-04-08")
         #expect(line.bootID == "boot-a")
         #expect(line.learnedUTC == UTCTime(nanosecondsSinceEpoch: logDay + 7200 * second + 36_000_000))
-        #expect(line.systemError == 1.5)
+        #expect(line.error == 1.5)
         // And not again while the rate is the same
         let later = core.handle(.tick(now: 8900 * second, clock: nil))
         #expect(!later.contains { if case .saveRate = $0 { true } else { false } })
@@ -68,13 +68,13 @@ struct RateBookTests {
 
     @Test func theBookReadsAsATable() {
         let lines = RateBookEntry.table([bookLine, RateBookEntry(bootID: "0123456789", rate: bookRate, learnedUTC: UTCTime(nanosecondsSinceEpoch: logDay),
-                                                                 systemError: nil)])
+                                                                 error: nil)])
         #expect(lines == [
-            "day         boot      rate                learned over                   system clock",
-            "2007-04-07  boot-old  −0.43 s/day ± 0.17  2 h 00 m of gps (121 samples)  +0.250 s",
-            "2007-04-08  01234567  −0.43 s/day ± 0.17  2 h 00 m of gps (121 samples)  —",
+            "day         boot      clock      rate                learned over                   error",
+            "2007-04-07  boot-old  monotonic  −0.43 s/day ± 0.17  2 h 00 m of gps (121 samples)  +0.250 s",
+            "2007-04-08  01234567  monotonic  −0.43 s/day ± 0.17  2 h 00 m of gps (121 samples)  —",
         ])
         #expect(bookLine.json.compact == "{\"day\":\"2007-04-07\",\"boot_id\":\"boot-old\",\"clock\":\"monotonic\",\"gain_s_per_day\":-0.432,"
-            + "\"scatter_s_per_day\":0.1728,\"source\":\"gps\",\"span_s\":7200,\"samples\":121,\"learned_utc\":\"2007-04-07T09:52:55.000Z\",\"system_error_s\":0.25}")
+            + "\"scatter_s_per_day\":0.1728,\"source\":\"gps\",\"span_s\":7200,\"samples\":121,\"learned_utc\":\"2007-04-07T09:52:55.000Z\",\"error_s\":0.25,\"error_uncertainty_s\":null}")
     }
 }

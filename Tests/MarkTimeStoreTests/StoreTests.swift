@@ -23,7 +23,7 @@ struct StoreTests {
                            "input_gap", "invite", "journal", "login_failure", "member", "person", "place", "place_event", "rate_book", "share_outbox", "share_seen", "sight", "task",
                            "web_session"])
         let applied = try DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18"])
+        #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19"])
     }
 
     @Test func processesOpeningANewStoreTogetherAllMigrateIt() async throws {
@@ -44,7 +44,7 @@ struct StoreTests {
             // Then every one succeeds, and each migration is applied once
             #expect(failures == [])
             let applied = try await DatabaseQueue(path: tmp.store).read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") }
-            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18"])
+            #expect(applied == ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19"])
         }
     }
 
@@ -308,7 +308,7 @@ struct SchemaTests {
     /// The SHA-256 of a new store's schema as `sqlite3` lists it (tables, indexes and
     /// triggers by type and name, each statement with a `;`). A new migration changes it:
     /// put the hash the failure prints here. A shipped migration never does.
-    static let schemaSHA256 = "7c81fa58bf9fa4ac63e3b294ac34c724d90c13abaf92eec9e2d32a6666d5de61"
+    static let schemaSHA256 = "7035680f6743fb60f3644cac65d64c5ed42e442afecc9ba1049d63d365d7b97d"
 
     @Test("A new store's schema is the recorded one: a shipped migration never changes")
     func theSchemaIsTheRecordedOne() throws {
@@ -356,7 +356,7 @@ struct RoleMigrationTests {
 struct RateBookStoreTests {
     func line(_ boot: String, day: Int, gain: Double) -> RateBookEntry {
         RateBookEntry(bootID: boot, rate: ClockRate(gain: gain, scatter: 0.1728, source: .gps, span: 3600, samples: 61, learnedAt: 5),
-                      learnedUTC: UTCTime(year: 2026, month: 11, day: day, hour: 12)!, systemError: -0.5)
+                      learnedUTC: UTCTime(year: 2026, month: 11, day: day, hour: 12)!, error: -0.5)
     }
 
     @Test func aDaysLineIsReplacedAndTheNewestOfAnotherBootIsFound() throws {
@@ -370,6 +370,20 @@ struct RateBookStoreTests {
         #expect(try store.rateBook().map { "\($0.bootID) \($0.day) \($0.rate.gain)" } == ["boot-a 2026-11-25 -0.4", "boot-b 2026-11-26 -0.35", "boot-b 2026-11-27 -0.2"])
         // And a boot-c finds boot-b's newest line, boot-b finds boot-a's
         #expect(try store.lastRate(before: "boot-c") == line("boot-b", day: 27, gain: -0.2))
+        #expect(try store.lastRate(before: "boot-b") == line("boot-a", day: 25, gain: -0.4))
+    }
+
+    @Test func anRTCLineKeepsItsErrorsUncertaintyAndIsFoundByItsClock() throws {
+        // Given a monotonic line and an older rtc line of boot-a, the RTC 3.1 s fast ± 0.012
+        let tmp = TemporaryFolder()
+        let store = try AppDatabase(path: tmp.store, createDirectory: false)
+        let rtc = RateBookEntry(bootID: "boot-a", clock: RTCChronometer.clock,
+                                rate: ClockRate(gain: 0.2, scatter: 0.1728, source: .gps, span: 3600, samples: 61, learnedAt: 5),
+                                learnedUTC: UTCTime(year: 2026, month: 11, day: 24, hour: 12)!, error: 3.1, errorUncertainty: 0.012)
+        try store.saveRate(line("boot-a", day: 25, gain: -0.4))
+        try store.saveRate(rtc)
+        // Then boot-b finds each clock's line, whole
+        #expect(try store.lastRate(before: "boot-b", clock: "rtc") == rtc)
         #expect(try store.lastRate(before: "boot-b") == line("boot-a", day: 25, gain: -0.4))
     }
 }

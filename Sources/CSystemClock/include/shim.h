@@ -44,6 +44,25 @@ int csystemclock_name_thread(const char *name);
 /// 0 when not, -1 with errno when it cannot be asked.
 int csystemclock_is_frozen(const char *path);
 
+/// One reading of a real-time clock at the edge of one of its seconds.
+typedef struct {
+    /// CLOCK_MONOTONIC just after the edge was seen.
+    int64_t monotonic_ns;
+    /// The RTC's time after the edge, seconds since the epoch (the RTC keeps UTC).
+    int64_t rtc_s;
+    /// 1 when the edge came from the RTC's update interrupt, 0 when found by polling.
+    int interrupt;
+    /// errno of a failed call, else 0; `call` names it.
+    int error;
+    const char *call;
+} csystemclock_rtc_reading;
+
+/// Reads the RTC at `path` (opened and closed again: the kernel lets one process hold it)
+/// at its next second's edge: waits for the update interrupt (RTC_UIE_ON), or, when the
+/// driver has none, polls RTC_RD_TIME every `poll_us` until the second changes; gives up
+/// after `timeout_ms`. 0, or -1 with `out->error` and `out->call` set.
+int csystemclock_rtc_read(const char *path, int poll_us, int timeout_ms, csystemclock_rtc_reading *out);
+
 #endif
 
 /// Adds "close every descriptor from `low` up" to a spawn's file actions

@@ -1,0 +1,56 @@
+import CSystemClock
+import Foundation
+import MarkTimeCore
+
+/// Where the daemon reads a real-time clock; the real one is `RTCClock`.
+public protocol RTCSource: Sendable {
+    var path: String { get }
+    /// The RTC at the edge of its next second (blocks up to a second and a half).
+    func read() throws(DeviceError) -> RTCReading
+}
+
+/// A real-time clock, `/dev/rtc0`: read through its ioctls at the edge of a second, found
+/// with the update interrupt (good to the wake-up's latency, a few ms) or, on a driver
+/// without one, by polling the time every 2 ms. It is opened for each reading and closed
+/// again: the kernel lets one process hold an RTC at a time (`hwclock` and chrony's
+/// `rtcfile` use it too), and a reading it refuses is tried again next time.
+public struct RTCClock: RTCSource {
+    public let path: String
+    /// The poll's period without the update interrupt, microseconds.
+    static let pollMicroseconds: Int32 = 2_000
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    public func read() throws(DeviceError) -> RTCReading {
+        var out = csystemclock_rtc_reading()
+        guard csystemclock_rtc_read(path, Self.pollMicroseconds, 1_500, &out) == 0 else {
+            var e = DeviceError(Self.explain(path: path, call: out.call.map { String(cString: $0) } ?? "read", errno: out.error))
+            e.errno = out.error
+            throw e
+        }
+        // The wake-up after the interrupt, or the poll's period and the reads around it.
+        let resolution = out.interrupt == 1 ? 0.002 : Double(Self.pollMicroseconds) / 1e6 + 0.001
+        return RTCReading(monotonicNanoseconds: out.monotonic_ns, rtc: UTCTime(nanosecondsSinceEpoch: out.rtc_s * 1_000_000_000),
+                          resolution: resolution)
+    }
+
+    /// A failed read in words, with what to do.
+    static func explain(path: String, call: String, errno code: Int32) -> String {
+        let reason = String(cString: strerror(code))
+        switch (call, code) {
+        case ("open", ENOENT):
+            return "\(path) does not exist: this machine has no RTC there (a Pi 3, 4 or Zero has none; a DS3231 HAT needs "
+                + "`dtoverlay=i2c-rtc,ds3231` in config.txt); set clock.rtc to \"\" to stop reading it"
+        case ("open", EACCES), ("open", EPERM):
+            return "cannot open \(path): \(reason); the package's udev rule gives the marktime group read access, or run `sudo udevadm trigger -s rtc`"
+        case ("open", EBUSY):
+            return "\(path) is held by another process (hwclock, or chrony with rtcfile): tried again in a while"
+        case ("RTC_RD_TIME", EINVAL):
+            return "\(path) holds no valid time (its battery may be flat, or it was never set): \(reason)"
+        default:
+            return "\(path): \(call) failed: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,196 @@
+import MarkTimeCore
+import Testing
+
+/// An RTC that reads `error` seconds ahead at good time `t` (seconds after `logDay`), plus
+/// `gain` seconds a day since: its reading at monotonic `1000 s + t`, and the good time then.
+func rtcReading(at t: Int64, error: Double, gain: Double = 0, resolution: Double = 0.002) -> (RTCReading, UTCEstimate) {
+    let ahead = error + gain * Double(t) / 86_400
+    let good = logDay + t * second
+    return (RTCReading(monotonicNanoseconds: (1000 + t) * second, rtc: UTCTime(nanosecondsSinceEpoch: good + Int64((ahead * 1e9).rounded())),
+                       resolution: resolution),
+            UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: good), source: .gps, uncertainty: 0.01))
+}
+
+/// The RTC kept as a chronometer (#58 items 1 and 3).
+@Suite("The RTC as a chronometer")
+struct RTCChronometerTests {
+    /// An hour of readings every 30 s against GPS, the RTC 3.1 s fast and gaining 2 s a day.
+    func calibrated(gain: Double = 2) -> RTCChronometer {
+        var rtc = RTCChronometer()
+        for t in stride(from: Int64(0), through: 3600, by: 30) {
+            let (reading, good) = rtcReading(at: t, error: 3.1, gain: gain)
+            #expect(rtc.compare(reading, against: good) == nil)
+        }
+        return rtc
+    }
+
+    @Test func anHourOfComparisonsTeachesTheRTCsRate() throws {
+        // Given an hour of GPS, read every 30 s
+        let rtc = calibrated()
+        // Then a comparison a minute is kept, and the rate is the RTC's, 2 s a day, within the floor
+        let rate = try #require(rtc.rate)
+        #expect(rtc.run.count == 61)
+        #expect(abs(rate.gain - 2) < 1e-6)
+        #expect(rate.scatter == ClockRate.floor)
+        #expect(rate.source == .gps)
+        #expect(rate.span == 3600)
+        // And the last error is the one measured at the last reading
+        #expect(abs(try #require(rtc.last).error - (3.1 + 2.0 / 24)) < 1e-9)
+    }
+
+    @Test func withoutGoodTimeAReadingIsCorrectedByTheErrorAndTheRate() throws {
+        // Given the RTC calibrated, then a day later with no good source
+        let rtc = calibrated()
+        let (reading, truth) = rtcReading(at: 3600 + 86_400, error: 3.1, gain: 2)
+        // When it is read
+        guard case .sample(let s) = rtc.sample(reading) else { Issue.record("no sample"); return }
+        // Then its time is the truth (to the nanosecond's rounding), stated ±(0.01 + 0.002 at the comparison, a day at 0.1728, 0.002 now)
+        #expect(s.source == .rtc)
+        #expect(abs(s.utc.nanosecondsSinceEpoch - truth.utc.nanosecondsSinceEpoch) < 1_000)
+        #expect(abs(try #require(s.uncertainty) - (0.012 + 0.1728 + 0.002)) < 1e-6)
+        #expect(s.monotonicNanoseconds == reading.monotonicNanoseconds)
+    }
+
+    @Test func beforeARateIsLearnedTheHundredPPMBoundIsCarried() throws {
+        // Given one comparison only (3.1 s fast), then ten minutes without good time
+        var rtc = RTCChronometer()
+        let (first, good) = rtcReading(at: 0, error: 3.1)
+        rtc.compare(first, against: good)
+        let (reading, truth) = rtcReading(at: 600, error: 3.1)
+        // When it is read
+        guard case .sample(let s) = rtc.sample(reading) else { Issue.record("no sample"); return }
+        // Then the error is taken as it was, within 100 ppm of the ten minutes
+        #expect(s.utc == truth.utc)
+        #expect(abs(try #require(s.uncertainty) - (0.012 + 0.06 + 0.002)) < 1e-9)
+        // And the rate book's line says no rate: 0 within the bound
+        let line = try #require(rtc.line(bootID: "boot-a"))
+        #expect(line.clock == "rtc")
+        #expect(line.rate.gain == 0)
+        #expect(abs(line.rate.scatter - 8.64) < 1e-9)
+        #expect(line.error == 3.1)
+        #expect(line.errorUncertainty == 0.012)
+        #expect(rtc.sentence(device: "/dev/rtc0") == "/dev/rtc0 read +3.100 s ± 0.012 against gps at 2007-04-08T09:52:55.000Z; no rate yet (within ±8.64 s/day)")
+    }
+
+    @Test func anRTCNeverComparedGivesNothing() {
+        let rtc = RTCChronometer()
+        #expect(rtc.sample(rtcReading(at: 0, error: 3.1).0) == .uncalibrated)
+        #expect(rtc.line(bootID: "boot-a") == nil)
+        #expect(rtc.sentence(device: "/dev/rtc0") == "/dev/rtc0: never compared with good time; not used without it")
+    }
+
+    @Test func anRTCThatReadsBeforeItsLastComparisonIsNotUsed() {
+        // Given the RTC calibrated, then reset to 2000-01-01 (a flat battery)
+        let rtc = calibrated()
+        let reset = RTCReading(monotonicNanoseconds: 99 * second, rtc: UTCTime(year: 2000, month: 1, day: 1)!, resolution: 0.002)
+        // Then it is refused, naming its last comparison
+        #expect(rtc.sample(reset) == .behind(rtc.last!.utc))
+    }
+
+    @Test func anRTCSetByHwclockIsAStepAndItsRateIsLearnedAgain() throws {
+        // Given the RTC calibrated, 3.18 s fast
+        var rtc = calibrated()
+        // When it is set to the system's time (hwclock --systohc, chrony's rtcsync): 0.02 s fast
+        let (reading, good) = rtcReading(at: 3630, error: 0.02)
+        let stepped = rtc.compare(reading, against: good)
+        let step = try #require(stepped)
+        // Then the step is said, the run starts again and the rate is forgotten
+        #expect(step.sentence == "the RTC's error stepped from +3.183 s to +0.020 s (it was set, or it stopped): its rate is learned again from here")
+        #expect(rtc.run.count == 1)
+        #expect(rtc.rate == nil)
+        #expect(rtc.last?.error == 0.02)
+    }
+
+    @Test func aTimeSignalMeasuresTheErrorAndStartsANewRun() throws {
+        // Given the RTC calibrated
+        var rtc = calibrated()
+        let rate = rtc.rate
+        // When a time signal is the reference, 0.25 s late
+        let (reading, good) = rtcReading(at: 7200, error: 3.1, gain: 2)
+        let tick = UTCEstimate(utc: good.utc.adding(nanoseconds: 250_000_000), source: .signal, uncertainty: 0.3)
+        #expect(rtc.compare(reading, against: tick) == nil)
+        // Then the error is the tick's, ±0.302, the run is empty, and the rate stays
+        #expect(abs(try #require(rtc.last).error - (3.1 + 2.0 / 12 - 0.25)) < 1e-9)
+        #expect(rtc.last?.uncertainty == 0.302)
+        #expect(rtc.run.isEmpty)
+        #expect(rtc.rate == rate)
+    }
+
+    @Test func aNewBootCorrectsTheRTCByTheBooksLine() throws {
+        // Given an earlier boot's line: 3.18 s fast at its last comparison, 2 s a day
+        let line = try #require(calibrated().line(bootID: "boot-old"))
+        var rtc = RTCChronometer()
+        rtc.adopt(line)
+        // When the RTC is read twelve hours later, with no good time
+        let (reading, truth) = rtcReading(at: 3600 + 43_200, error: 3.1, gain: 2)
+        guard case .sample(let s) = rtc.sample(reading) else { Issue.record("no sample"); return }
+        // Then the sample is the truth, ±(0.012, half a day at 0.1728, 0.002)
+        #expect(abs(s.utc.nanosecondsSinceEpoch - truth.utc.nanosecondsSinceEpoch) < 1_000)
+        #expect(abs(try #require(s.uncertainty) - (0.012 + 0.0864 + 0.002)) < 1e-6)
+        // And this boot writes no line of its own until it compares
+        #expect(rtc.line(bootID: "boot-b") == nil)
+        #expect(rtc.sentence(device: "/dev/rtc0").hasPrefix("/dev/rtc0 read +3.183 s ± 0.012 against gps at 2007-04-08T10:52:55.000Z in boot boot-old, from the rate book; rate +2.00 s/day ± 0.17 (learned over 1 h 00 m of gps)"))
+    }
+}
+
+/// The daemon's core and the RTC (#58 item 3): compared while GPS is heard, a source without it.
+@Suite("The daemon and the RTC")
+struct DaemonRTCTests {
+    var bookLine: RateBookEntry {
+        RateBookEntry(bootID: "boot-old", clock: "rtc", rate: ClockRate(gain: 2, scatter: 0.1728, source: .gps, span: 3600, samples: 61, learnedAt: 1),
+                      learnedUTC: UTCTime(nanosecondsSinceEpoch: logDay), error: 3.1, errorUncertainty: 0.012)
+    }
+
+    @Test func aBootWithoutGPSDatesASightByTheRTCCorrectedByTheBook() throws {
+        // Given a new boot that read the book's rtc line, and the RTC read with no good source, half a day on
+        var core = bareCore()
+        #expect(core.handle(.rateBook(bookLine)).messages == ["the rate book's last RTC line (2007-04-08, boot boot-old): the RTC read +3.100 s ± 0.012 "
+            + "against gps at 2007-04-08T09:52:55.000Z, rate +2.00 s/day ± 0.17; a reading without good time is corrected by it"])
+        let rtcTime: Int64 = logDay + 43_204 * second + 100_000_000
+        let reading = RTCReading(monotonicNanoseconds: 100 * second, rtc: UTCTime(nanosecondsSinceEpoch: rtcTime), resolution: 0.002)
+        let said = core.handle(.rtc(reading))
+        #expect(said.messages == ["no good time: the RTC, corrected by its last comparison, dates the sights"])
+        // When the button is pressed 2 s later
+        let sight = try #require(core.press(at: 102 * second, clockUTC: logDay).inserts.first)
+        // Then the sight is dated by the RTC: its reading less 3.1 s and half a day's 1 s, 2 s on; ±(0.012, 0.0864, 0.002, 2 s at 100 ppm)
+        #expect(sight.estimate.source == .rtc)
+        let expected: Int64 = rtcTime - 2_100_000_000
+        #expect(sight.estimate.utc == UTCTime(nanosecondsSinceEpoch: expected))
+        let uncertainty = try #require(sight.estimate.uncertainty)
+        #expect(abs(uncertainty - 0.1006) < 1e-9)
+        #expect(core.status(now: 102 * second).rtc?.hasPrefix("/dev/rtc0 read +3.100 s ± 0.012 against gps at 2007-04-08T09:52:55.000Z in boot boot-old") == true)
+    }
+
+    @Test func aGPSThatDisagreesWithTheRTCIsSetAside() throws {
+        // Given a boot dated by the RTC (as above)
+        var core = bareCore()
+        _ = core.handle(.rateBook(bookLine))
+        let rtcTime: Int64 = logDay + 43_204 * second + 100_000_000
+        _ = core.handle(.rtc(RTCReading(monotonicNanoseconds: 100 * second, rtc: UTCTime(nanosecondsSinceEpoch: rtcTime), resolution: 0.002)))
+        // When GPS comes, 30 s off the RTC's corrected time
+        let gpsTime: Int64 = rtcTime + 30_900_000_000
+        let gps = sample(.gps, mono: 105 * second, utc: gpsTime, 0.5)
+        let said = core.handle(.clock(gps))
+        // Then GPS is set aside, and the sights stay on the RTC's time
+        #expect(core.track.suspect != nil)
+        #expect(said.messages.first?.hasPrefix("gps time disagrees with the time carried from rtc") == true)
+        #expect(try #require(core.press(at: 106 * second, clockUTC: logDay).inserts.first).estimate.source == .rtc)
+    }
+
+    @Test func whileGPSIsHeardTheRTCIsComparedAndItsLineWritten() throws {
+        // Given GPS heard every second, and the RTC read at 100 s, 3.1 s fast
+        var core = bareCore()
+        for t in Int64(90)...100 { _ = core.handle(.clock(sample(.gps, mono: t * second, utc: logDay + t * second, 0.5))) }
+        let said = core.handle(.rtc(RTCReading(monotonicNanoseconds: 100 * second + 500_000_000,
+                                               rtc: UTCTime(nanosecondsSinceEpoch: logDay + 103 * second + 600_000_000), resolution: 0.002)))
+        // Then nothing is said and no rtc sample is tracked
+        #expect(said.isEmpty)
+        #expect(core.track.latest[.rtc] == nil)
+        // And the next save writes the RTC's line: 3.1 s fast, ±(0.5 + 100 ppm of 0.5 s + 0.002)
+        let saved = core.handle(.tick(now: 700 * second, clock: nil)).compactMap { if case .saveRate(let l) = $0 { l } else { nil } }
+        let line = try #require(saved.first { $0.clock == "rtc" })
+        #expect(abs(try #require(line.error) - 3.1) < 1e-9)
+        #expect(abs(try #require(line.errorUncertainty) - 0.50205) < 1e-9)
+        #expect(line.bootID == "boot-a")
+    }
+}
