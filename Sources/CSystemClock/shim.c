@@ -103,6 +103,8 @@ static int rtc_seconds(int fd, int64_t *seconds) {
     memset(&tm, 0, sizeof tm);
     tm.tm_sec = rt.tm_sec; tm.tm_min = rt.tm_min; tm.tm_hour = rt.tm_hour;
     tm.tm_mday = rt.tm_mday; tm.tm_mon = rt.tm_mon; tm.tm_year = rt.tm_year;
+    // A glitched read (or a reset RTC) can hold any year: only 2000 to 2199 is a time.
+    if (rt.tm_year < 100 || rt.tm_year >= 300) { errno = EINVAL; return -1; }
     time_t t = timegm(&tm);
     if (t == (time_t)-1) { errno = EINVAL; return -1; }
     *seconds = (int64_t)t;
@@ -116,42 +118,46 @@ int csystemclock_rtc_read(const char *path, int poll_us, int timeout_ms, csystem
     if (fd < 0) return rtc_fail(out, "open", -1);
     if (ioctl(fd, RTC_UIE_ON, 0) == 0) {
         struct pollfd p = { .fd = fd, .events = POLLIN };
-        int ready = poll(&p, 1, timeout_ms);
-        if (ready <= 0) {
-            if (ready == 0) errno = ETIMEDOUT;
-            int e = errno;
+        int ready;
+        do { ready = poll(&p, 1, timeout_ms); } while (ready < 0 && errno == EINTR);
+        if (ready < 0) { int e = errno; ioctl(fd, RTC_UIE_OFF, 0); errno = e; return rtc_fail(out, "poll", fd); }
+        if (ready > 0) {
+            unsigned long data;
+            ssize_t n = read(fd, &data, sizeof data);
+            clock_gettime(CLOCK_MONOTONIC, &now);
+            if (n < 0) { int e = errno; ioctl(fd, RTC_UIE_OFF, 0); errno = e; return rtc_fail(out, "read", fd); }
+            int64_t seconds;
+            if (rtc_seconds(fd, &seconds) != 0) { int e = errno; ioctl(fd, RTC_UIE_OFF, 0); errno = e; return rtc_fail(out, "RTC_RD_TIME", fd); }
             ioctl(fd, RTC_UIE_OFF, 0);
-            errno = e;
-            return rtc_fail(out, "poll", fd);
+            close(fd);
+            out->monotonic_ns = ns(&now);
+            out->rtc_s = seconds;
+            out->interrupt = 1;
+            return 0;
         }
-        unsigned long data;
-        ssize_t n = read(fd, &data, sizeof data);
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        if (n < 0) { int e = errno; ioctl(fd, RTC_UIE_OFF, 0); errno = e; return rtc_fail(out, "read", fd); }
-        int64_t seconds;
-        if (rtc_seconds(fd, &seconds) != 0) { int e = errno; ioctl(fd, RTC_UIE_OFF, 0); errno = e; return rtc_fail(out, "RTC_RD_TIME", fd); }
+        // The interrupt was accepted but never came (an alarm line not wired): poll instead.
         ioctl(fd, RTC_UIE_OFF, 0);
-        close(fd);
-        out->monotonic_ns = ns(&now);
-        out->rtc_s = seconds;
-        out->interrupt = 1;
-        return 0;
     }
-    // No update interrupt (EINVAL, ENOTTY): poll the time until its second changes.
+    // No update interrupt (EINVAL, ENOTTY), or none came: poll the time until its second
+    // changes. The edge fell between the end of the read before and the end of the read
+    // that saw it: the middle, and half the width as `width_ns`.
     int64_t first, seconds;
+    struct timespec start, before;
     if (rtc_seconds(fd, &first) != 0) return rtc_fail(out, "RTC_RD_TIME", fd);
-    struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
+    before = start;
     for (;;) {
         struct timespec pause = { .tv_sec = 0, .tv_nsec = (long)poll_us * 1000L };
         nanosleep(&pause, NULL);
         if (rtc_seconds(fd, &seconds) != 0) return rtc_fail(out, "RTC_RD_TIME", fd);
         clock_gettime(CLOCK_MONOTONIC, &now);
         if (seconds != first) break;
+        before = now;
         if (ns(&now) - ns(&start) > (int64_t)timeout_ms * 1000000LL) { errno = ETIMEDOUT; return rtc_fail(out, "RTC_RD_TIME (the second never changed)", fd); }
     }
     close(fd);
-    out->monotonic_ns = ns(&now);
+    out->monotonic_ns = (ns(&before) + ns(&now)) / 2;
+    out->width_ns = ns(&now) - ns(&before);
     out->rtc_s = seconds;
     out->interrupt = 0;
     return 0;

@@ -369,7 +369,12 @@ public struct DaemonCore: Sendable {
         case .report(let report):
             return [.log(report.line)]
         case .rateBook(let line) where line.clock == RTCChronometer.clock:
-            guard line.bootID != bootID else { return [] }
+            guard line.bootID != bootID else {
+                // A restart: this boot's own measurements, as they were saved.
+                rtc.adopt(line, own: true)
+                bookedRTC = line
+                return []
+            }
             rtc.adopt(line)
             return [.log(LogLine(.info, "the rate book's last RTC line (\(line.day), boot \(line.bootID.prefix(8))): the RTC read \(line.errorText) "
                 + "against \(line.rate.source.rawValue) at \(line.learnedUTC.iso8601), rate \(line.rate.text); a reading without good time is corrected by it"))]
@@ -626,14 +631,16 @@ public struct DaemonCore: Sendable {
     // MARK: The RTC
 
     /// A reading of the RTC: compared with good time where there is some (a good source
-    /// heard now, or a time signal newer than the RTC's last comparison), else, corrected
-    /// by the last comparison, an `rtc` sample for the track.
+    /// heard now, or a time signal of this daemon's newer than the RTC's last comparison),
+    /// else, corrected by the last comparison, an `rtc` sample for the track, when it is
+    /// better than the time carried from the last good sample.
     private mutating func rtcRead(_ reading: RTCReading) -> [Action] {
         let at = reading.monotonicNanoseconds
         var reference: UTCEstimate?
         if let best = track.bestSource(now: at), best < .signal {
             reference = track.estimate(at: at, from: best)
-        } else if let tick = track.lastTrusted[.signal]?.sample, rtc.fromBoot != nil || tick.monotonicNanoseconds > (rtc.last?.monotonicNanoseconds ?? .min) {
+        } else if let tick = track.lastTrusted[.signal]?.sample, tick.monotonicNanoseconds >= startedAt,
+                  rtc.fromBoot != nil || tick.monotonicNanoseconds > (rtc.last?.monotonicNanoseconds ?? .min) {
             reference = track.estimate(at: at, from: .signal)
         }
         if let reference {
@@ -644,6 +651,8 @@ public struct DaemonCore: Sendable {
         }
         switch rtc.sample(reading) {
         case .sample(let sample):
+            // Only where it is better than the time carried from the last good sample.
+            if let carried = track.carried(at: at)?.uncertainty, carried <= sample.uncertainty ?? .infinity { return [] }
             var actions = addClock(sample)
             if rtcSaid == nil {
                 rtcSaid = "rtc"

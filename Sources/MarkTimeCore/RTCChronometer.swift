@@ -18,8 +18,8 @@ public struct RTCReading: Hashable, Sendable {
 }
 
 /// The RTC kept as a chronometer: while a good source is heard, each reading measures the
-/// RTC's error against it, and a run of errors an hour long (`rateSpan`) its rate; a time
-/// signal measures the error too, and starts a new run. Without a good source (a boot with
+/// RTC's error against it, and a run of errors against PPS or GPS an hour long (`rateSpan`)
+/// its rate; a time signal measures the error too, and starts a new run. Without a good source (a boot with
 /// no GPS), a reading corrected by the last error and the rate since is an `rtc` sample, its
 /// uncertainty the last comparison's plus the rate's scatter (or, with no rate yet, the
 /// 100 ppm bound) over the time since. The errors and the rate go into the rate book as its
@@ -79,21 +79,29 @@ public struct RTCChronometer: Hashable, Sendable {
     /// The rate's uncertainty, seconds a day, with no rate learned: the drift bound.
     public var boundScatter: Double { driftPPM * 0.0864 }
 
-    /// Takes the rate book's `rtc` line of an earlier boot, until this boot measures its own.
-    public mutating func adopt(_ line: RateBookEntry) {
+    /// Takes the rate book's `rtc` line: an earlier boot's, until this boot measures its own,
+    /// or (`own`) this boot's, written before the daemon restarted.
+    public mutating func adopt(_ line: RateBookEntry, own: Bool = false) {
         guard line.clock == Self.clock, let error = line.error, last == nil else { return }
         last = Comparison(utc: line.learnedUTC, monotonicNanoseconds: line.rate.learnedAt, error: error,
                           uncertainty: line.errorUncertainty ?? 0, source: line.rate.source)
         if line.rate.samples >= ClockRate.fewestSamples, line.rate.span >= rateSpan {
             rate = line.rate
-            rate?.fromBoot = line.bootID
+            if !own { rate?.fromBoot = line.bootID }
         }
-        fromBoot = line.bootID
+        fromBoot = own ? nil : line.bootID
     }
 
+    /// The smallest step reported: below it, a difference is the reads' jitter.
+    public static let smallestStep = 0.02
+
     /// Measures the RTC's error at `reading` against `reference` (good time at its instant).
-    /// A time signal's reference starts a new run; a good source's extends the run, unless
-    /// the error stepped. Returns the step, if there was one.
+    /// A run of PPS or GPS references teaches the rate. A synchronised system clock's
+    /// measures the error only: the kernel itself sets the RTC from it every 11 minutes
+    /// (`rtcsync`), so its errors show the kernel's setting, not the RTC's rate. A time
+    /// signal's starts a new run. An error that does not follow from the last (beyond both
+    /// uncertainties and `smallestStep`) is a step: the run and the rate start again.
+    /// Returns the step, if there was one.
     @discardableResult
     public mutating func compare(_ reading: RTCReading, against reference: UTCEstimate) -> Step? {
         let error = Double(reading.rtc.nanosecondsSinceEpoch - reference.utc.nanosecondsSinceEpoch) / 1e9
@@ -103,21 +111,26 @@ public struct RTCChronometer: Hashable, Sendable {
         if let before = fromBoot == nil ? last : nil {
             let expected = expectedError(at: c.utc, from: before)
             let off = error - expected.error
-            if abs(off) > expected.uncertainty + c.uncertainty { step = Step(before: before, after: c, seconds: off) }
+            if abs(off) > max(Self.smallestStep, expected.uncertainty + c.uncertainty) { step = Step(before: before, after: c, seconds: off) }
         }
         last = c
         fromBoot = nil
-        if reference.source >= .signal || step != nil {
-            run = reference.source >= .signal ? [] : [c]
-            if step != nil { rate = nil }
+        if step != nil {
+            run = []
+            rate = nil
+        }
+        switch reference.source {
+        case .pps, .gps: break
+        case .system: return step
+        default:
+            run = []
             return step
         }
-        // (A reading's edge falls where the RTC's second turns: allow for the time between two.)
-        if let end = run.last, Double(c.utc.nanosecondsSinceEpoch - end.utc.nanosecondsSinceEpoch) / 1e9 < spacing * 0.9 { return nil }
+        if let end = run.last, Double(c.utc.nanosecondsSinceEpoch - end.utc.nanosecondsSinceEpoch) / 1e9 < spacing * 0.9 { return step }
         run.append(c)
         if run.count > Self.longestRun { run.removeFirst(run.count - Self.longestRun) }
         learn()
-        return nil
+        return step
     }
 
     private mutating func learn() {

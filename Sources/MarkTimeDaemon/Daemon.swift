@@ -199,7 +199,10 @@ public final class MarkTimeDaemon: Sendable {
         let saved = (try? store.track(bootID: clock.bootID)) ?? []
         feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: waitingPresses()))
         if let line = try? store.lastRate(before: clock.bootID) { feed(.rateBook(line)) }
-        if rtc != nil, let line = try? store.lastRate(before: clock.bootID, clock: RTCChronometer.clock) { feed(.rateBook(line)) }
+        // The RTC's line: this boot's own after a restart, else the last earlier boot's.
+        if rtc != nil, let line = (try? store.rateLine(of: clock.bootID, clock: RTCChronometer.clock)) ?? (try? store.lastRate(before: clock.bootID, clock: RTCChronometer.clock)) {
+            feed(.rateBook(line))
+        }
         feed(.clock(now.sample))
         try store.publish(status(core.withLock { $0.status(now: now.instant.nanoseconds) }), statusFile: statusFile.path)
         let services: [any Service] = [

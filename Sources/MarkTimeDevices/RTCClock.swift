@@ -11,7 +11,7 @@ public protocol RTCSource: Sendable {
 
 /// A real-time clock, `/dev/rtc0`: read through its ioctls at the edge of a second, found
 /// with the update interrupt (good to the wake-up's latency, a few ms) or, on a driver
-/// without one, by polling the time every 2 ms. It is opened for each reading and closed
+/// without one (or whose interrupt never comes), by polling the time every 2 ms. It is opened for each reading and closed
 /// again: the kernel lets one process hold an RTC at a time (`hwclock` and chrony's
 /// `rtcfile` use it too), and a reading it refuses is tried again next time.
 public struct RTCClock: RTCSource {
@@ -30,8 +30,8 @@ public struct RTCClock: RTCSource {
             e.errno = out.error
             throw e
         }
-        // The wake-up after the interrupt, or the poll's period and the reads around it.
-        let resolution = out.interrupt == 1 ? 0.002 : Double(Self.pollMicroseconds) / 1e6 + 0.001
+        // The wake-up after the interrupt; polled, half the time between the reads around the edge.
+        let resolution = out.interrupt == 1 ? 0.002 : Double(out.width_ns) / 2e9 + 0.001
         return RTCReading(monotonicNanoseconds: out.monotonic_ns, rtc: UTCTime(nanosecondsSinceEpoch: out.rtc_s * 1_000_000_000),
                           resolution: resolution)
     }
@@ -46,7 +46,8 @@ public struct RTCClock: RTCSource {
         case ("open", EACCES), ("open", EPERM):
             return "cannot open \(path): \(reason); the package's udev rule gives the marktime group read access, or run `sudo udevadm trigger -s rtc`"
         case ("open", EBUSY):
-            return "\(path) is held by another process (hwclock, or chrony with rtcfile): tried again in a while"
+            return "\(path) is held by another process: hwclock for a moment (tried again in 30 s), or chrony's rtcfile for good "
+                + "(then use chrony's rtcsync instead, or set clock.rtc to \"\")"
         case ("RTC_RD_TIME", EINVAL):
             return "\(path) holds no valid time (its battery may be flat, or it was never set): \(reason)"
         default:

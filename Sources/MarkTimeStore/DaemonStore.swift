@@ -153,6 +153,14 @@ extension AppDatabase {
         try read { db in try RateBookRecord.order(RateBookRecord.CodingKeys.learnedUtcNs).fetchAll(db).map(\.entry) }
     }
 
+    /// The newest line of `clock` from boot `bootID` (a restarted daemon's own).
+    public func rateLine(of bootID: String, clock: String) throws(StoreError) -> RateBookEntry? {
+        try read { db in
+            try RateBookRecord.filter(RateBookRecord.CodingKeys.bootID == bootID && RateBookRecord.CodingKeys.clock == clock)
+                .order(RateBookRecord.CodingKeys.learnedUtcNs.desc).fetchOne(db)?.entry
+        }
+    }
+
     /// The newest line of `clock` from a boot other than `bootID`: what a new boot carries
     /// time at (the monotonic line) and corrects the RTC by (the rtc line).
     public func lastRate(before bootID: String, clock: String = RateBookEntry.monotonic) throws(StoreError) -> RateBookEntry? {

@@ -72,6 +72,31 @@ struct RTCChronometerTests {
         #expect(rtc.sentence(device: "/dev/rtc0") == "/dev/rtc0 read +3.100 s ± 0.012 against gps at 2007-04-08T09:52:55.000Z; no rate yet (within ±8.64 s/day)")
     }
 
+    @Test func aSynchronisedSystemClockMeasuresTheErrorButTeachesNoRate() throws {
+        // Given an hour of readings against chrony's system clock (which the kernel copies to the RTC)
+        var rtc = RTCChronometer()
+        for t in stride(from: Int64(0), through: 3600, by: 30) {
+            let (reading, good) = rtcReading(at: t, error: 0.004)
+            rtc.compare(reading, against: UTCEstimate(utc: good.utc, source: .system, uncertainty: 0.001))
+        }
+        // Then the error is measured, and no rate is learned from it
+        #expect(try #require(rtc.last).error == 0.004)
+        #expect(rtc.run.isEmpty)
+        #expect(rtc.rate == nil)
+    }
+
+    @Test func aReadsJitterIsNoStep() {
+        // Given the RTC compared against PPS (±10 µs), its error 3.1 s
+        var rtc = RTCChronometer()
+        let (first, good) = rtcReading(at: 0, error: 3.1)
+        rtc.compare(first, against: UTCEstimate(utc: good.utc, source: .pps, uncertainty: 0.000_01))
+        // When the next read is 15 ms late (a busy machine)
+        let (next, good2) = rtcReading(at: 60, error: 3.085)
+        // Then it is no step
+        #expect(rtc.compare(next, against: UTCEstimate(utc: good2.utc, source: .pps, uncertainty: 0.000_01)) == nil)
+        #expect(rtc.run.count == 2)
+    }
+
     @Test func anRTCNeverComparedGivesNothing() {
         let rtc = RTCChronometer()
         #expect(rtc.sample(rtcReading(at: 0, error: 3.1).0) == .uncalibrated)
@@ -175,6 +200,34 @@ struct DaemonRTCTests {
         #expect(core.track.suspect != nil)
         #expect(said.messages.first?.hasPrefix("gps time disagrees with the time carried from rtc") == true)
         #expect(try #require(core.press(at: 106 * second, clockUTC: logDay).inserts.first).estimate.source == .rtc)
+    }
+
+    @Test func afterAGPSOutageTheRTCIsNotTakenWhenTheCarriedTimeIsBetter() throws {
+        // Given two hours of GPS (the clock's rate learned), the RTC compared at 7000 s with no rate of its own
+        var core = bareCore()
+        for s in losingRun(minutes: 120, step: 5) { _ = core.handle(.clock(s)) }
+        let (reading, _) = rtcReading(at: 7000, error: 3.1)
+        let atGPS = RTCReading(monotonicNanoseconds: (1000 + 7000) * second + 35_000_000, rtc: reading.rtc, resolution: 0.002)
+        _ = core.handle(.rtc(atGPS))
+        #expect(core.rtc.last?.source == .gps)
+        // When GPS has been gone 10 minutes and the RTC is read (±0.5 s at the comparison, and 100 ppm since)
+        let later = RTCReading(monotonicNanoseconds: (1000 + 7800) * second, rtc: reading.rtc.adding(nanoseconds: 600 * second), resolution: 0.002)
+        let said = core.handle(.rtc(later))
+        // Then the time carried from GPS at the learned rate (±0.5 s and 2 ppm) is kept, and no rtc sample is tracked
+        #expect(said.isEmpty)
+        #expect(core.track.latest[.rtc] == nil)
+    }
+
+    @Test func aRestartedDaemonTakesItsOwnBootsRTCLine() throws {
+        // Given this boot's rtc line, saved before a restart
+        var core = bareCore()
+        let line = RateBookEntry(bootID: "boot-a", clock: "rtc", rate: ClockRate(gain: 0, scatter: 8.64, source: .gps, span: 600, samples: 11, learnedAt: 1),
+                                 learnedUTC: UTCTime(nanosecondsSinceEpoch: logDay), error: 3.1, errorUncertainty: 0.502)
+        // When the restarted daemon reads it
+        #expect(core.handle(.rateBook(line)).isEmpty)
+        // Then it is this boot's, not an earlier one's
+        #expect(core.rtc.fromBoot == nil)
+        #expect(core.rtc.last?.error == 3.1)
     }
 
     @Test func whileGPSIsHeardTheRTCIsComparedAndItsLineWritten() throws {

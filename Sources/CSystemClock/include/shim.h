@@ -52,6 +52,8 @@ typedef struct {
     int64_t rtc_s;
     /// 1 when the edge came from the RTC's update interrupt, 0 when found by polling.
     int interrupt;
+    /// Polled: how far apart the two reads around the edge ended, ns (the edge is between).
+    int64_t width_ns;
     /// errno of a failed call, else 0; `call` names it.
     int error;
     const char *call;
@@ -59,8 +61,9 @@ typedef struct {
 
 /// Reads the RTC at `path` (opened and closed again: the kernel lets one process hold it)
 /// at its next second's edge: waits for the update interrupt (RTC_UIE_ON), or, when the
-/// driver has none, polls RTC_RD_TIME every `poll_us` until the second changes; gives up
-/// after `timeout_ms`. 0, or -1 with `out->error` and `out->call` set.
+/// driver has none or it never comes within `timeout_ms`, polls RTC_RD_TIME every
+/// `poll_us` until the second changes (for `timeout_ms` at most). A year outside 2000-2199
+/// is EINVAL. 0, or -1 with `out->error` and `out->call` set.
 int csystemclock_rtc_read(const char *path, int poll_us, int timeout_ms, csystemclock_rtc_reading *out);
 
 #endif

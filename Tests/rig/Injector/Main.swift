@@ -11,9 +11,10 @@ struct MarkTimeRig: ParsableCommand {
 
     enum Name: String, ExpressibleByArgument, CaseIterable {
         case e2e, powercut, powercutCheck = "powercut-check", bench, inserts, flushpoints, flushpointsCheck = "flushpoints-check", chrony, pps
+        case chronometer, chronometerReboot = "chronometer-reboot"
     }
 
-    @Argument(help: "e2e, powercut, powercut-check, bench, inserts (on this machine, into --folder), flushpoints, flushpoints-check, chrony or pps.")
+    @Argument(help: "e2e, powercut, powercut-check, bench, inserts (on this machine, into --folder), flushpoints, flushpoints-check, chrony, pps, chronometer or chronometer-reboot.")
     var scenario: Name
 
     @Option(help: "The marktime binary to test.")
@@ -59,6 +60,8 @@ struct MarkTimeRig: ParsableCommand {
             case .flushpointsCheck: code = try FlushPoints.check(marktime: marktime, points: points, only: only, tornEvery: tornEvery, seed: seed)
             case .chrony: code = try ChronyScenario.run(marktime: marktime, chronyd: chronyd)
             case .pps: code = try PPSScenario.run(marktime: marktime, modules: modules)
+            case .chronometer: code = try ChronometerScenario.run(marktime: marktime)
+            case .chronometerReboot: code = try ChronometerScenario.reboot(marktime: marktime)
             }
         } catch {
             say("not ok - \(scenario.rawValue): \(error)")

@@ -51,20 +51,41 @@ final class SerialReceiverRig {
         return try AppDatabase(path: store, createDirectory: false).sight(id: id).sight
     }
 
-    /// gpsd on `devices` (ttyS1 first), as a Pi runs it, then the daemon, once it stamps from gps.
-    func start(devices: [String], trustSystem: Bool) throws {
+    /// gpsd on `devices` (ttyS1 first), as a Pi runs it, then the daemon (with `settings`
+    /// set first), once it stamps from gps.
+    func start(devices: [String], trustSystem: Bool, settings: [(String, String)] = []) throws {
         // devtmpfs makes the devices root's alone.
         for device in devices { chmod(device, 0o666) }
         let gpsd = try Child("/usr/sbin/gpsd", ["-N", "-n", "-b", "-S", "2947", "-F", folder + "/gpsd.sock"] + devices,
                              log: folder + "/gpsd.log", environment: environment)
         self.gpsd = gpsd
         guard eventually(within: 30, { tcpAccepts(port: 2947) }) else { throw RigError("gpsd never listened on 2947: \(gpsd.output)") }
-        for (key, value) in [("sound.enabled", "false"), ("clock.trust_system", "\(trustSystem)")] { try cli(["config", "set", key, value]) }
+        for (key, value) in [("sound.enabled", "false"), ("clock.trust_system", "\(trustSystem)")] + settings { try cli(["config", "set", key, value]) }
+        try startDaemon(waitFor: "gps")
+    }
+
+    /// The daemon, once its status says it stamps from `source`.
+    func startDaemon(waitFor source: String) throws {
+        if gpsd == nil { try cli(["config", "set", "sound.enabled", "false"]) }
         daemon = try Child(marktime, ["daemon", "--no-web", "--store", store, "--config", config, "--gpsd", "127.0.0.1:2947",
                                       "--button", folder + "/no-button"], log: folder + "/daemon.log", environment: environment)
-        guard try eventually(within: 120, { try status()["source"] as? String == "gps" }) else {
-            throw RigError("the daemon never stamped from gps: \(try status()); gpsd: \(gpsd.output)")
+        guard try eventually(within: 120, { try status()["source"] as? String == source }) else {
+            throw RigError("the daemon never stamped from \(source): \(try status()); daemon: \(daemon?.output.suffix(2000) ?? "")")
         }
+    }
+
+    /// Stops gpsd (the receiver's port is free again).
+    func stopGPSD() {
+        gpsd?.stop()
+        gpsd = nil
+    }
+
+    /// Stops the daemon gracefully (it writes the track and the rate book as it stops); whether it exited cleanly.
+    func stopDaemon() -> Bool {
+        guard let daemon else { return false }
+        _ = daemon.stop()
+        self.daemon = nil
+        return daemon.exitedCleanly
     }
 
     /// Stops the daemon and gpsd, with their logs' tails after a failure; the exit code.
