@@ -34,8 +34,8 @@ final class SerialReceiverRig {
 
     /// Runs `marktime ARGS` on the scenario's store; its standard output.
     @discardableResult
-    func cli(_ args: [String]) throws -> String {
-        let r = try runCommand(marktime, args + ["--store", store, "--config", config], environment: environment)
+    func cli(_ args: [String], config withConfig: Bool = true) throws -> String {
+        let r = try runCommand(marktime, args + ["--store", store] + (withConfig ? ["--config", config] : []), environment: environment)
         guard r.status == 0 else { throw RigError("marktime \(args.joined(separator: " ")): \(r.stderr)") }
         return r.stdout
     }
