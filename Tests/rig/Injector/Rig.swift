@@ -43,8 +43,19 @@ final class Rig {
     func startDaemon() throws {
         daemon = try Child(marktime, ["daemon", "--no-web", "--store", store, "--config", config, "--gpsd", gps.address],
                            log: folder + "/daemon.log", environment: environment)
+        // A slow start says what it waits for every minute, with the daemon's last lines: a
+        // power cut (the host's limit) would otherwise leave nothing to read.
+        let started = ContinuousClock.now
+        var said = 0
         let ready = try eventually(within: 120) {
             let s = try status()
+            let minutes = Int((ContinuousClock.now - started).components.seconds / 60)
+            if minutes > said {
+                said = minutes
+                say("# the daemon is not ready after \(minutes) min: source \(s["source"] ?? "none"), fix_mode \(s["fix_mode"] ?? "none"), "
+                    + "button \(s["button"] ?? "none"), gpsd \(s["gpsd"] ?? "none")")
+                for line in daemonLog.split(separator: "\n").suffix(8) { say("# daemon: \(line)") }
+            }
             return s["source"] as? String == "gps" && s["fix_mode"] as? Int ?? 0 >= 2 && (s["button"] as? String)?.hasPrefix("ready") == true
         }
         guard ready else { throw RigError("the daemon never reported GPS time, a fix and a ready button: \(try status())") }
