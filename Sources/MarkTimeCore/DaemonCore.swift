@@ -254,8 +254,9 @@ public struct DaemonCore: Sendable {
     /// The RTC kept as a chronometer, and its line last written to the rate book.
     public private(set) var rtc: RTCChronometer
     private var bookedRTC: RateBookEntry?
-    /// What the RTC's last reading gave without good time, in words, for the log once.
-    private var rtcSaid: String?
+    /// What the RTC's last reading without good time gave, so each kind is logged once.
+    private var rtcSaid: RTCSaid?
+    private enum RTCSaid { case sample, uncalibrated, behind }
     /// Presses this close after a time signal's are taken for a second press on the tick.
     public static let signalSecondPress: Int64 = 5_000_000_000
 
@@ -654,21 +655,21 @@ public struct DaemonCore: Sendable {
             // Only where it is better than the time carried from the last good sample.
             if let carried = track.carried(at: at)?.uncertainty, carried <= sample.uncertainty ?? .infinity { return [] }
             var actions = addClock(sample)
-            if rtcSaid == nil {
-                rtcSaid = "rtc"
+            if rtcSaid != .sample {
+                rtcSaid = .sample
                 actions.append(.log(LogLine(.notice, "no good time: the RTC, corrected by its last comparison, dates the sights", [
                     "rtc_utc": reading.rtc.iso8601, "utc": sample.utc.iso8601, "uncertainty_s": "\(sample.uncertainty ?? 0)",
                 ])))
             }
             return actions
         case .uncalibrated:
-            guard rtcSaid != "uncalibrated" else { return [] }
-            rtcSaid = "uncalibrated"
+            guard rtcSaid != .uncalibrated else { return [] }
+            rtcSaid = .uncalibrated
             return [.log(LogLine(.notice, "the RTC has never been compared with good time here: its reading is not used until GPS, "
                 + "a time signal or a lunar gives some", ["rtc_utc": reading.rtc.iso8601]))]
         case .behind(let compared):
-            guard rtcSaid != "behind" else { return [] }
-            rtcSaid = "behind"
+            guard rtcSaid != .behind else { return [] }
+            rtcSaid = .behind
             return [.log(LogLine(.warning, "the RTC reads \(reading.rtc.iso8601), before its last comparison at \(compared.iso8601): "
                 + "its battery may be flat, or it was reset; it is not used until good time measures it again"))]
         }

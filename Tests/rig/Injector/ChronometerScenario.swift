@@ -107,6 +107,16 @@ enum ChronometerScenario {
         var error: Double, uncertainty: Double
     }
 
+    /// Marks `seconds` after now: the time the clock drifts over is what is measured, so
+    /// each waits until that much has passed (the condition), however slow the guest.
+    static func marks(_ rig: SerialReceiverRig, at seconds: [Int], label: String) throws -> [(String, Sight)] {
+        let start = ContinuousClock.now
+        return try seconds.enumerated().map { k, after in
+            _ = eventually(within: Double(after) / patience + 1) { ContinuousClock.now - start >= .seconds(after) }
+            return ("\(label) \(k + 1) (\(after) s)", try rig.mark("\(label) \(k + 1)"))
+        }
+    }
+
     static func check(_ rig: SerialReceiverRig, truth: Truth, marks: [(String, Sight)]) -> [Checked] {
         var checked: [Checked] = []
         for (label, s) in marks {
@@ -155,13 +165,7 @@ enum ChronometerScenario {
             return (s["chronometer"] as? [String: Any])?["carried_from"] is String || s["source"] as? String == "rtc"
         }
         rig.check(gone, "once gpsd is gone the daemon carries the time", "\((try? rig.status()) ?? [:])")
-        var marks: [(String, Sight)] = []
-        let quiet = ContinuousClock.now
-        for (k, after) in [20, 80, 160].enumerated() {
-            _ = eventually(within: Double(after) / patience + 1) { ContinuousClock.now - quiet >= .seconds(after) }
-            marks.append(("without gps \(k + 1) (\(after) s)", try rig.mark("without gps \(k + 1)")))
-        }
-        let checked = check(rig, truth: truth, marks: marks)
+        let checked = check(rig, truth: truth, marks: try marks(rig, at: [20, 80, 160], label: "without gps"))
         rig.check(checked.count == 3 && checked.allSatisfy { $0.method == "carried" || $0.source == "rtc" },
                   "without GPS, marks are carried at the learned rate or dated by the RTC, never unsynced",
                   checked.map { "\($0.source) \($0.method)" }.joined(separator: ", "))
@@ -192,13 +196,7 @@ enum ChronometerScenario {
         try rig.startDaemon(waitFor: "rtc")
         let status = try rig.status()
         say("# rtc: \(status["rtc"] ?? "none"); chronometer: \((status["chronometer"] as? [String: Any])?["sentence"] ?? "none")")
-        var marks: [(String, Sight)] = []
-        let start = ContinuousClock.now
-        for (k, after) in [5, 40, 75].enumerated() {
-            _ = eventually(within: Double(after) / patience + 1) { ContinuousClock.now - start >= .seconds(after) }
-            marks.append(("after the reboot \(k + 1)", try rig.mark("after the reboot \(k + 1)")))
-        }
-        let checked = check(rig, truth: truth, marks: marks)
+        let checked = check(rig, truth: truth, marks: try marks(rig, at: [5, 40, 75], label: "after the reboot"))
         rig.check(checked.count == 3 && checked.allSatisfy { $0.source == "rtc" }, "after a reboot without GPS, marks are dated by the RTC",
                   checked.map(\.source).joined(separator: ", "))
         // Each reading dates its second's edge alike: the marks' errors agree (whatever
