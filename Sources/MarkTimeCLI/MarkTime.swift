@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MarkTimeCore
+import MarkTimeSystem
 
 /// The `marktime` command: the root of every subcommand.
 public struct MarkTime: AsyncParsableCommand {
@@ -32,6 +33,8 @@ public struct MarkTime: AsyncParsableCommand {
     /// (`ParseHint`): ArgumentParser reads it as an option, so `sight show -1` would
     /// otherwise only say that the id is missing.
     public static func main() async {
+        // Every command may open the store; a `-shm` made immutable meanwhile must not kill it.
+        try? SharedMemoryGuard.install()
         let arguments = Array(CommandLine.arguments.dropFirst())
         var command: any ParsableCommand
         do {

@@ -41,6 +41,22 @@ public enum Signals {
     }
 }
 
+/// SQLite's shared memory (`-shm`) made immutable under the process (`chattr +i`): ext4
+/// answers SQLite's next write to it with SIGBUS, and no check before a write closes the
+/// window between the check and the write. Once installed, such a fault moves the mapping
+/// to private memory with the same bytes and the write goes on; what commits is in the WAL,
+/// from which the next process to open the store alone rebuilds the index. Any other
+/// SIGBUS goes to the handler that was there before.
+public enum SharedMemoryGuard {
+    /// Installs the SIGBUS handler (once per process; again is harmless).
+    public static func install() throws(SystemError) {
+        _ = try systemCall("sigaction SIGBUS") { csystemclock_guard_shared_memory() }
+    }
+
+    /// How many mappings have been moved to private memory in this process.
+    public static var diverted: Int { Int(csystemclock_shared_memory_diverted()) }
+}
+
 /// How many files (and sockets) this process may have open.
 public enum OpenFileLimit {
     /// Raises the soft limit toward `wanted`, as far as the hard limit allows (an

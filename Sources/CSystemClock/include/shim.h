@@ -44,6 +44,14 @@ int csystemclock_name_thread(const char *name);
 /// 0 when not, -1 with errno when it cannot be asked.
 int csystemclock_is_frozen(const char *path);
 
+/// Installs a SIGBUS handler that moves a shared `-shm` mapping (SQLite's WAL index) to
+/// private memory with the same bytes when a write to it faults because the file was made
+/// immutable; any other SIGBUS goes to the handler that was there before. 0, or -1 with errno.
+int csystemclock_guard_shared_memory(void);
+
+/// How many mappings the SIGBUS handler has moved to private memory so far.
+int csystemclock_shared_memory_diverted(void);
+
 /// One reading of a real-time clock at the edge of one of its seconds.
 typedef struct {
     /// CLOCK_MONOTONIC just after the edge was seen.
