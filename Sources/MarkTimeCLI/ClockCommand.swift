@@ -73,11 +73,10 @@ extension MarkTime {
         @Option(help: "table or json.") var format: Format = .table
 
         func run() async throws {
-            let second = try TimeSignalRequest.parseTick(tick)
             guard TimeSignalRequest.windows.contains(within) else { throw InputError("--within \(within): give the seconds to wait for the press, 1 to 3600") }
-            let day = try date.map { text throws(InputError) in try TimeSignalRequest.parseDate(text) }
+            let request = try TimeSignalRequest.parse(tick: tick, date: date, window: within, force: force)
+            let second = request.secondOfDay
             let db = try store.openForReading()
-            let request = TimeSignalRequest(secondOfDay: second, window: within, force: force, date: day)
             guard case .daemon = DaemonLock.holder(store: db.path) else { throw TimeSignalClient.noDaemon(store: db.path) }
             if format == .table { print("press the button on the tick of \(TimeSignalRequest.text(secondOfDay: second)) UTC (waiting up to \(within) s)") }
             let answer = try TimeSignalClient.ask(store: db.path, request: request)

@@ -1,7 +1,10 @@
 import ArgumentParser
 import Foundation
 import MarkTimeCore
+import MarkTimeDevices
 import MarkTimeSky
+import MarkTimeStore
+import MarkTimeSystem
 
 extension MarkTime {
     struct Lunar: AsyncParsableCommand {
@@ -27,10 +30,19 @@ extension MarkTime {
                 Hirose's Sun lunar of 2017 and a Moon-Aldebaran lunar of 2017 worked on NavList) and 300 lunars \
                 made from an independent ephemeris.
 
+                Mark the distance with the button (or `marktime mark`) and give --sight ID: the sight's stamp is the \
+                watch time (an unsynced stamp may be days off: then give --at, the watch time read at the distance), \
+                and its DR, else its fix, the DR. With --set-clock the daemon takes the \
+                lunar's UT as a `lunar` clock sample at that sight's kernel time, when the sight is of this boot and \
+                nothing better dates it (after a reboot without GPS, RTC or time signal, nothing does): the stamps \
+                of this boot's sights that were unsynced, or worse than the lunar, are re-dated from it, and presses \
+                after it are carried from it.
+
                 Examples:
                   marktime lunar --body Regulus --limb near --distance "36 48.9" --at 2005-03-26T00:00:00Z --dr "0 00 N 0 00 E"
                   marktime lunar --body Aldebaran --limb far --distance "95 53.8" --at 2017-12-24T00:05:54Z \\
                       --dr "28 41.2 N 82 18.3 W" --moon-hs "36 52.3" --moon-limb lower --body-hs "36 12.0" --eye-height 0
+                  marktime lunar --body Jupiter --limb near --distance "41 12.3" --sight 42 --set-clock
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -44,8 +56,14 @@ extension MarkTime {
         @Option(parsing: .unconditional, help: "The sextant distance, e.g. \"36 48.9\" (before the index error).")
         var distance: String
 
-        @Option(help: "The watch time of the distance, as UTC: YYYY-MM-DDTHH:MM:SSZ.")
-        var at: String
+        @Option(help: "The watch time of the distance, as UTC: YYYY-MM-DDTHH:MM:SSZ (with --sight: the sight's stamp unless given).")
+        var at: String?
+
+        @Option(help: "The sight marked at the distance: its stamp is the watch time, its DR (else its fix) the DR.")
+        var sight: Int64?
+
+        @Flag(help: "Give the lunar's UT to the daemon as a clock sample at --sight's instant.")
+        var setClock = false
 
         @Option(parsing: .unconditional, help: "The DR, e.g. \"28 41.2 N 82 18.3 W\". Default: the daemon's last fix.")
         var dr: String?
@@ -81,6 +99,8 @@ extension MarkTime {
         var format: Format = .table
 
         func validate() throws {
+            if at == nil, sight == nil { throw ValidationError("give the watch time of the distance: --at TIME, or --sight ID for a marked one") }
+            if setClock, sight == nil { throw ValidationError("--set-clock needs --sight ID: the sight marked at the distance ties its UT to the daemon's clock") }
             if !(0.01...30).contains(error) { throw ValidationError("--error must be 0.01' to 30', not \(Position.plain(error))'") }
             if abs(ie) > 30 { throw ValidationError("--ie \(Position.plain(ie))' is more than 30': check the index error (arc-minutes, negative on the arc)") }
             if let eyeHeight, !(0...100).contains(eyeHeight) { throw ValidationError("--eye-height must be 0 to 100 m, not \(Position.plain(eyeHeight))") }
@@ -94,8 +114,14 @@ extension MarkTime {
         func run() async throws {
             let other = try Body.parse(body)
             let sextant = try SextantAngle.parse(distance, what: "--distance")
-            let watch = try UTCTime.read(at, what: "--at").time
-            let fix = dr == nil ? try? daemonPosition(try store.openForReading(), for: .sky) : nil
+            let marked = try sight.map { id in try store.openForReading().sight(id: id).sight }
+            // An unsynced stamp may be days off, beyond the lunar's ±12 h: --at gives the watch time then.
+            let watch: UTCTime
+            if let at { watch = try UTCTime.read(at, what: "--at").time } else if let marked { watch = marked.estimate.utc } else {
+                throw InputError("give the watch time of the distance: --at TIME, or --sight ID for a marked one")
+            }
+            let fix = dr != nil ? nil : marked.flatMap { $0.dr ?? ($0.positionFlag == nil ? $0.position : nil) }
+                ?? (try? daemonPosition(try store.openForReading(), for: .sky))
             guard let position = try dr.map(Position.parse) ?? fix else {
                 throw InputError("no DR: give --dr (e.g. \"28 41.2 N 82 18.3 W\"), the position you reckon you are at")
             }
@@ -114,9 +140,10 @@ extension MarkTime {
             let s: LunarSolution
             do { s = try LunarSolution(observation) } catch { throw InputError(error.description) }
             let flags = deltaTFlags([SkyTime(s.utc)].compactMap { $0 })
+            let clock = try marked.flatMap { m in try setClock ? setDaemonClock(sight: m, solution: s) : nil }
             switch format {
             case .json:
-                print(JSON.object([
+                var fields: [(String, JSON)] = [
                     ("body", .string(other.name)), ("limb", .string(limb.rawValue)), ("distance_deg", .number(sextant)),
                     ("watch", .string(watch.iso8601)), ("utc", .string(s.utc.iso8601)),
                     ("error_s", .number(s.error)), ("uncertainty_s", .number(s.uncertainty)),
@@ -125,7 +152,10 @@ extension MarkTime {
                     ("moon_altitude_deg", .number(s.moonAltitude)), ("moon_altitude_measured", .bool(s.moonAltitudeMeasured)),
                     ("body_altitude_deg", .number(s.bodyAltitude)), ("body_altitude_measured", .bool(s.bodyAltitudeMeasured)),
                     ("figure_arcmin", .number(s.figure)), ("dr", .string(position.ddm)), ("flags", flagsJSON(flags)),
-                ]).render())
+                ]
+                if let sight { fields.append(("sight", .number(Double(sight)))) }
+                if let clock { fields.append(("clock", clock.json)) }
+                print(JSON.object(fields).render())
             case .table:
                 let minutes = { (m: Double) in (m < 0 ? "−" : "+") + String(format: "%.1f'", abs(m)) }
                 let altitude = { (h: Double, measured: Bool) in SextantAngle.format(h) + (measured ? " (measured)" : " (computed from the DR)") }
@@ -143,7 +173,19 @@ extension MarkTime {
                 let slowOrFast = abs(s.error) < 0.5 ? "right" : s.error > 0 ? String(format: "%.0f s slow", s.error) : String(format: "%.0f s fast", -s.error)
                 print(String(format: "The watch is %@: UT − watch = %+.1f s ± %.1f s.", slowOrFast, s.error, s.uncertainty))
                 for f in flags { print(f.message) }
+                if let clock { print(clock.isLunar ? "Clock: " + clock.sentence : "Clock not set: " + clock.sentence) }
             }
+            if case .refused = clock { throw ExitCode(1) }
+        }
+
+        /// Sends the lunar's UT for the marked sight's instant to the daemon; its answer.
+        func setDaemonClock(sight marked: Sight, solution s: LunarSolution) throws -> TimeSignalAnswer {
+            let db = try store.openForReading()
+            guard case .daemon = DaemonLock.holder(store: db.path) else {
+                throw InputError("no daemon is running on \(db.path): --set-clock gives the lunar's UT to the daemon's clock "
+                    + "(start it with `marktime daemon`, or `sudo systemctl start marktime`); without --set-clock the lunar is only worked")
+            }
+            return try TimeSignalClient.tell(store: db.path, lunar: LunarTime(sight: marked.id ?? 0, instant: marked.instant, utc: s.utc, uncertainty: s.uncertainty))
         }
     }
 }

@@ -15,6 +15,10 @@ public enum TimeSource: String, CaseIterable, Sendable, Comparable, Codable {
     /// a good source and corrected by the error and rate measured against one
     /// (`RTCChronometer`).
     case rtc
+    /// A lunar distance worked for a sight of this boot (`marktime lunar --sight ID
+    /// --set-clock`): the UT at the sight's kernel instant, good to the lunar's stated
+    /// uncertainty (tens of seconds). Taken only where nothing better dates the instant.
+    case lunar
     /// The free-running system clock. A Pi has no RTC, so it may be off by days.
     case unsynced
 

@@ -158,8 +158,8 @@ public struct ClockTrack: Hashable, Sendable {
     }
 
     /// The sources time is carried from once they are gone: pps, system, gps, a time
-    /// signal's tick, and the RTC's corrected reading.
-    public static let carriedSources: [TimeSource] = [.pps, .system, .gps, .signal, .rtc]
+    /// signal's tick, the RTC's corrected reading, and a lunar.
+    public static let carriedSources: [TimeSource] = [.pps, .system, .gps, .signal, .rtc, .lunar]
 
     /// The newest sample of a good source or a time signal, fresh or not.
     public var lastGoodSample: ClockSample? {
@@ -300,8 +300,11 @@ public struct ClockTrack: Hashable, Sendable {
     }
 
     /// The trusted time carried to `instant` from the newest trusted sample of a good source.
+    /// Not a lunar's: its uncertainty is the navigator's estimate, not a bound, so GPS is
+    /// never set aside for disagreeing with it.
     func trustedReference(at instant: Int64) -> UTCEstimate? {
-        lastGoodSample.map { carry($0, to: instant) }
+        Self.carriedSources.filter { $0 != .lunar }.compactMap { lastTrusted[$0]?.sample }
+            .max { $0.monotonicNanoseconds < $1.monotonicNanoseconds }.map { carry($0, to: instant) }
     }
 
     /// The GPS run set aside now, if the newest GPS sample is in one.

@@ -327,6 +327,8 @@ public struct DaemonCore: Sendable {
             signalWait = (request, now + window * 1_000_000_000, from)
             return replaced + [.log(LogLine(.notice, "waiting \(request.window) s for a press on the time signal's tick of "
                 + "\(TimeSignalRequest.text(secondOfDay: request.secondOfDay)) UTC"))]
+        case .doorbell(.lunar(let lunar), let from, let now):
+            return lunarTaken(lunar, from: from, now: now)
         case .doorbell(let message, _, _):
             return doorbell(message)
         case .reminderDue(let id, let title, let due, let remind, let late):
@@ -491,6 +493,46 @@ public struct DaemonCore: Sendable {
         return actions + [.beep(.ok), .log(LogLine(.notice, "time signal taken: " + taken.sentence, [
             "tick_utc": tick.iso8601, "monotonic_ns": "\(instant)", "clock_error_s": "\(off)",
             "uncertainty_s": "\(configuration.signalUncertainty)",
+        ]))] + answer(taken)
+    }
+
+    /// A lunar for a sight of this boot: a `lunar` sample at the sight's instant, which
+    /// re-dates this boot's sights where it is better, unless the clock already dates that
+    /// instant better than the lunar can.
+    private mutating func lunarTaken(_ lunar: LunarTime, from: String?, now: Int64) -> [Action] {
+        func answer(_ a: TimeSignalAnswer) -> [Action] { from.map { [.answerSignal(a, to: $0)] } ?? [] }
+        func refuse(_ reason: String) -> [Action] {
+            [.log(LogLine(.notice, "lunar not taken: " + reason, ["sight": "\(lunar.sight)"]))] + answer(.refused(reason))
+        }
+        let instant = lunar.instant.nanoseconds
+        guard lunar.instant.bootID == bootID else {
+            return refuse("sight \(lunar.sight) was taken before the last reboot: its kernel time cannot be tied to this boot's clock; "
+                + "nothing changed (take a new lunar, and mark it)")
+        }
+        guard instant <= now else { return refuse("sight \(lunar.sight)'s kernel time is after the daemon's now; nothing changed") }
+        // The time the clock gave the instant: the free-running clock's, when nothing else is heard.
+        let before = track.estimate(at: instant, now: now)
+            ?? track.latest[.unsynced].map { ClockTrack.project($0.sample, to: instant, driftPPM: track.driftPPM) }
+        let best = ClockTrack.carriedSources.compactMap { track.estimate(at: instant, from: $0) }
+            .filter { $0.uncertainty != nil }.min { $0.uncertainty! < $1.uncertainty! }
+        let off = before.map { Double(lunar.utc.nanosecondsSinceEpoch - $0.utc.nanosecondsSinceEpoch) / 1e9 }
+        if let best, let u = best.uncertainty, u <= lunar.uncertainty {
+            let said = off.map { String(format: "; the lunar puts the clock %.1f s %@ there", abs($0), $0 >= 0 ? "slow" : "fast") } ?? ""
+            return refuse("the clock already dates sight \(lunar.sight) better (\(best.source.rawValue) \(UTCEstimate.text(uncertainty: u))) "
+                + "than the lunar (\(UTCEstimate.text(uncertainty: lunar.uncertainty)))" + said + "; nothing changed")
+        }
+        if let last = track.latest[.lunar]?.sample, instant <= last.monotonicNanoseconds {
+            return refuse("a lunar for this sight or a later one is on the clock's track already: only a later sight's is taken; nothing changed")
+        }
+        var actions = addClock(ClockSample(source: .lunar, monotonicNanoseconds: instant, utc: lunar.utc, uncertainty: lunar.uncertainty))
+        let unsaved = track.takeUnsaved()
+        if !unsaved.isEmpty { actions.append(.saveTrack(unsaved)) }
+        // Re-dated at once: the instant is in the past, so no fresh source asks for it.
+        actions.append(.backfill(track))
+        let taken = TimeSignalAnswer.lunar(utc: lunar.utc, uncertainty: lunar.uncertainty, before: before?.bare)
+        return actions + [.log(LogLine(.notice, "lunar taken: " + taken.sentence, [
+            "sight": "\(lunar.sight)", "utc": lunar.utc.iso8601, "monotonic_ns": "\(instant)",
+            "clock_error_s": off.map { "\($0)" } ?? "-", "uncertainty_s": "\(lunar.uncertainty)",
         ]))] + answer(taken)
     }
 
@@ -665,8 +707,8 @@ public struct DaemonCore: Sendable {
         case .uncalibrated:
             guard rtcSaid != .uncalibrated else { return [] }
             rtcSaid = .uncalibrated
-            return [.log(LogLine(.notice, "the RTC has never been compared with good time here: its reading is not used until GPS, "
-                + "a time signal or a lunar gives some", ["rtc_utc": reading.rtc.iso8601]))]
+            return [.log(LogLine(.notice, "the RTC has never been compared with good time here: its reading is not used until GPS "
+                + "or a time signal gives some", ["rtc_utc": reading.rtc.iso8601]))]
         case .behind(let compared):
             guard rtcSaid != .behind else { return [] }
             rtcSaid = .behind
@@ -722,7 +764,7 @@ public struct DaemonCore: Sendable {
             backfillDue = true
             return said + [.log(LogLine(.warning, "gps time accepted by the navigator as it is: it counts again, "
                 + "\(String(format: "%+.3f", lifted.seconds)) s off the time carried before", ["offset_s": "\(lifted.seconds)"]))]
-        case .tasksChanged, .mark, .signal:
+        case .tasksChanged, .mark, .signal, .lunar:
             return []
         case .placesChanged:
             return [.resendPlaces]

@@ -15,6 +15,9 @@ public enum DoorbellMessage: Hashable, Sendable {
     /// The next press is a time signal's tick (`marktime clock signal`); the daemon
     /// answers with a `TimeSignalAnswer` once it came, or the wait ended.
     case signal(TimeSignalRequest)
+    /// A lunar's UT for a sight's instant (`marktime lunar --sight ID --set-clock`); the
+    /// daemon answers with a `TimeSignalAnswer`.
+    case lunar(LunarTime)
 
     /// The message a datagram holds; nil for anything else.
     public init?(_ text: String) {
@@ -37,6 +40,15 @@ public enum DoorbellMessage: Hashable, Sendable {
                     date = d
                 }
                 self = .signal(TimeSignalRequest(secondOfDay: tick, window: window, force: force, date: date))
+                return
+            }
+            // lunar SIGHT BOOT NANOSECONDS UTC_NS UNCERTAINTY_S
+            if text.hasPrefix("lunar ") {
+                let w = text.split(separator: " ", omittingEmptySubsequences: false)
+                guard w.count == 6, let sight = Int64(w[1]), !w[2].isEmpty, let ns = Int64(w[3]), ns >= 0, let utc = Int64(w[4]),
+                      let u = Double(w[5]), LunarTime.uncertainties.contains(u) else { return nil }
+                self = .lunar(LunarTime(sight: sight, instant: MonotonicInstant(bootID: String(w[2]), nanoseconds: ns),
+                                        utc: UTCTime(nanosecondsSinceEpoch: utc), uncertainty: u))
                 return
             }
             if text.hasPrefix("beep "), let tone = Tone(rawValue: String(text.dropFirst(5))) {
@@ -62,6 +74,7 @@ public enum DoorbellMessage: Hashable, Sendable {
         case .signal(let r):
             "signal \(TimeSignalRequest.text(secondOfDay: r.secondOfDay)) \(r.window)" + (r.date.map { " " + String($0.iso8601.prefix(10)) } ?? "")
                 + (r.force ? " force" : "")
+        case .lunar(let l): "lunar \(l.sight) \(l.instant.bootID) \(l.instant.nanoseconds) \(l.utc.nanosecondsSinceEpoch) \(l.uncertainty)"
         }
     }
 }

@@ -29,6 +29,14 @@ public struct TimeSignalRequest: Hashable, Sendable {
         self.date = date
     }
 
+    /// The request as the navigator typed it (the command line, the phone page): the tick,
+    /// and the date when one is given (an empty one is none).
+    public static func parse(tick: String, date: String?, window: Int = defaultWindow, force: Bool = false) throws(InputError) -> TimeSignalRequest {
+        let second = try parseTick(tick.trimmingCharacters(in: .whitespaces))
+        let day = try date.map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }.map { text throws(InputError) in try parseDate(text) }
+        return TimeSignalRequest(secondOfDay: second, window: window, force: force, date: day)
+    }
+
     /// `YYYY-MM-DD` (UTC) as its midnight.
     public static func parseDate(_ text: String) throws(InputError) -> UTCTime {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
@@ -70,6 +78,28 @@ public struct TimeSignalRequest: Hashable, Sendable {
     }
 }
 
+/// A lunar worked for a sight (`marktime lunar --sight ID --set-clock`): the UT of the
+/// sight's kernel instant, good to the lunar's uncertainty. The daemon takes it as a `lunar`
+/// clock sample when the sight is of its boot and nothing better dates that instant.
+public struct LunarTime: Hashable, Sendable {
+    public var sight: Int64
+    public var instant: MonotonicInstant
+    public var utc: UTCTime
+    /// Seconds.
+    public var uncertainty: Double
+
+    /// What a lunar's uncertainty can be: no lunar is good to better than a second (the
+    /// Moon moves 0.5' a minute against the stars), and one worse than a day sets nothing.
+    public static let uncertainties = 1.0...86_400
+
+    public init(sight: Int64, instant: MonotonicInstant, utc: UTCTime, uncertainty: Double) {
+        self.sight = sight
+        self.instant = instant
+        self.utc = utc
+        self.uncertainty = uncertainty
+    }
+}
+
 extension TimeSource {
     /// For a clock that does not know its own error (`unsynced`): that the time is unknown,
     /// and the two ways a navigator without GPS sets it; nil for any other source.
@@ -77,28 +107,33 @@ extension TimeSource {
         guard self == .unsynced else { return nil }
         return "the time is unknown (no GPS, PPS or synchronised clock, nothing carried): set it from a time signal, "
             + "`marktime clock signal HH:MM --date YYYY-MM-DD` and the button on the tick (the daemon must be running), "
-            + "or find the watch's error from a lunar distance, `marktime lunar`"
+            + "or find it from a lunar distance, `marktime lunar --sight ID --set-clock` for a sight marked at the distance"
     }
 }
 
-/// The daemon's answer to a `clock signal`, once the press came or the wait ended.
+/// The daemon's answer to a `clock signal`, once the press came or the wait ended, or to
+/// a lunar sent with `marktime lunar --set-clock`.
 public enum TimeSignalAnswer: Hashable, Sendable {
     /// The press at the tick became a `signal` clock sample, good to `uncertainty`
     /// seconds. `before` is the time the clock gave the press beforehand (nil when it had none).
     case taken(tick: UTCTime, uncertainty: Double, before: UTCEstimate?)
+    /// The lunar's UT became a `lunar` clock sample at its sight's instant; `before` is the
+    /// time the clock gave that instant beforehand.
+    case lunar(utc: UTCTime, uncertainty: Double, before: UTCEstimate?)
     /// No sample was made, and why.
     case refused(String)
 
     public init?(_ text: String) {
         let words = text.split(separator: " ", omittingEmptySubsequences: false)
         switch words.first {
-        case "taken":
+        case "taken", "lunar":
             guard words.count == 6, let tick = Int64(words[1]), let uncertainty = Double(words[2]) else { return nil }
             var before: UTCEstimate?
             if let utc = Int64(words[3]), let source = TimeSource(rawValue: String(words[4])) {
                 before = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: utc), source: source, uncertainty: Double(words[5]))
             }
-            self = .taken(tick: UTCTime(nanosecondsSinceEpoch: tick), uncertainty: uncertainty, before: before)
+            let at = UTCTime(nanosecondsSinceEpoch: tick)
+            self = words[0] == "lunar" ? .lunar(utc: at, uncertainty: uncertainty, before: before) : .taken(tick: at, uncertainty: uncertainty, before: before)
         case "refused":
             self = .refused(words.dropFirst().joined(separator: " "))
         default:
@@ -108,25 +143,32 @@ public enum TimeSignalAnswer: Hashable, Sendable {
 
     public var text: String {
         switch self {
-        case .taken(let tick, let uncertainty, let before):
+        case .taken(let tick, let uncertainty, let before), .lunar(let tick, let uncertainty, let before):
             let b = before.map { "\($0.utc.nanosecondsSinceEpoch) \($0.source.rawValue) \($0.uncertainty.map { "\($0)" } ?? "-")" } ?? "- - -"
-            return "taken \(tick.nanosecondsSinceEpoch) \(uncertainty) \(b)"
+            return "\(isLunar ? "lunar" : "taken") \(tick.nanosecondsSinceEpoch) \(uncertainty) \(b)"
         case .refused(let reason):
             return "refused \(reason)"
         }
     }
 
-    /// Seconds the clock was off at the tick (the tick's time minus the clock's), when it had one.
+    /// Whether this is a lunar's answer.
+    public var isLunar: Bool { if case .lunar = self { true } else { false } }
+
+    /// Seconds the clock was off at the tick or the lunar's sight (their time minus the clock's), when it had one.
     public var clockError: Double? {
-        guard case .taken(let tick, _, let before?) = self else { return nil }
-        return Double(tick.nanosecondsSinceEpoch - before.utc.nanosecondsSinceEpoch) / 1e9
+        switch self {
+        case .taken(let tick, _, let before?), .lunar(let tick, _, let before?):
+            Double(tick.nanosecondsSinceEpoch - before.utc.nanosecondsSinceEpoch) / 1e9
+        default: nil
+        }
     }
 
     /// The answer in words.
     public var sentence: String {
         switch self {
-        case .taken(let tick, let uncertainty, let before):
-            let at = "the tick of \(tick.iso8601) is taken (signal \(UTCEstimate.text(uncertainty: uncertainty)))"
+        case .taken(let tick, let uncertainty, let before), .lunar(let tick, let uncertainty, let before):
+            let at = isLunar ? "the lunar's UT, \(tick.iso8601), is taken (lunar \(UTCEstimate.text(uncertainty: uncertainty))) and re-dates this boot's sights where it is better"
+                : "the tick of \(tick.iso8601) is taken (signal \(UTCEstimate.text(uncertainty: uncertainty)))"
             guard let before, let error = clockError else { return at + "; the daemon had no time before it" }
             return at + "; the clock (\(before.source.rawValue) \(UTCEstimate.text(uncertainty: before.source == .unsynced ? nil : before.uncertainty))) "
                 + "was \(String(format: "%.3f", abs(error))) s \(error >= 0 ? "slow" : "fast")"
@@ -135,12 +177,12 @@ public enum TimeSignalAnswer: Hashable, Sendable {
         }
     }
 
-    /// For `--format json`: `taken`, the `tick` and its `uncertainty_s`, the clock before it
-    /// and its `error_s` (the tick minus the clock); or `taken: false` and the `reason`.
+    /// For `--format json`: `taken`, the `tick` (a lunar's `utc`) and its `uncertainty_s`, the
+    /// clock before it and its `error_s` (the tick minus the clock); or `taken: false` and the `reason`.
     public var json: JSON {
         switch self {
-        case .taken(let tick, let uncertainty, let before):
-            var fields: [(String, JSON)] = [("taken", .bool(true)), ("tick", .string(tick.iso8601)), ("uncertainty_s", .number(uncertainty))]
+        case .taken(let tick, let uncertainty, let before), .lunar(let tick, let uncertainty, let before):
+            var fields: [(String, JSON)] = [("taken", .bool(true)), (isLunar ? "utc" : "tick", .string(tick.iso8601)), ("uncertainty_s", .number(uncertainty))]
             if let before {
                 fields.append(("clock_before", .object([
                     ("utc", .string(before.utc.iso8601)), ("source", .string(before.source.rawValue)),

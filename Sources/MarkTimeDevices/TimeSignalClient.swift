@@ -2,7 +2,8 @@ import MarkTimeCore
 import MarkTimeSystem
 
 /// `marktime clock signal`'s side of the doorbell: asks the store's daemon to take its
-/// button's next press as a time signal's tick, and waits for the answer.
+/// button's next press as a time signal's tick, and waits for the answer. `marktime lunar
+/// --set-clock` sends a lunar's UT the same way.
 public enum TimeSignalClient {
     /// No daemon runs on `store` to take the press.
     public static func noDaemon(store: String) -> InputError {
@@ -13,14 +14,23 @@ public enum TimeSignalClient {
     /// The daemon's answer, once the press came or the window ended (a few seconds more
     /// for the answer to travel); an error naming the fix when no daemon answers.
     public static func ask(store: String, request: TimeSignalRequest) throws(InputError) -> TimeSignalAnswer {
-        switch Doorbell.ask(store: store, message: DoorbellMessage.signal(request).text, timeout: .seconds(request.window + 5)) {
+        try ask(store: store, message: .signal(request), seconds: request.window + 5)
+    }
+
+    /// The daemon's answer to a lunar's UT for a sight's instant.
+    public static func tell(store: String, lunar: LunarTime) throws(InputError) -> TimeSignalAnswer {
+        try ask(store: store, message: .lunar(lunar), seconds: 10)
+    }
+
+    private static func ask(store: String, message: DoorbellMessage, seconds: Int) throws(InputError) -> TimeSignalAnswer {
+        switch Doorbell.ask(store: store, message: message.text, timeout: .seconds(seconds)) {
         case .answered(let text):
             guard let answer = TimeSignalAnswer(text) else { throw InputError("the daemon's answer is not understood: '\(text.prefix(80))'") }
             return answer
         case .notSent:
             throw noDaemon(store: store)
         case .noAnswer:
-            throw InputError("the daemon did not answer within \(request.window + 5) s: see its log (`journalctl -u marktime`), and try again")
+            throw InputError("the daemon did not answer within \(seconds) s: see its log (`journalctl -u marktime`), and try again")
         }
     }
 }

@@ -127,13 +127,13 @@ extension AppDatabase {
         }
     }
 
-    /// Re-stamps this boot's `unsynced`, `rtc`, `signal` and `gps` sights wherever `better` gives a
+    /// Re-stamps this boot's `unsynced`, `lunar`, `rtc`, `signal` and `gps` sights wherever `better` gives a
     /// better stamp (the caller decides what is better); returns the sights that changed.
     public func backfill(bootID: String, now: UTCTime,
                          better: (Sight) -> UTCEstimate?) throws(StoreError) -> [Sight] {
         // Read first: most heartbeats find nothing to change and need no write.
         let candidates = try read { db in
-            try SightRecord.filter(SightRecord.Columns.bootID == bootID && [TimeSource.unsynced, .rtc, .signal, .gps].contains(SightRecord.Columns.source))
+            try SightRecord.filter(SightRecord.Columns.bootID == bootID && [TimeSource.unsynced, .lunar, .rtc, .signal, .gps].contains(SightRecord.Columns.source))
                 .fetchAll(db).map(\.sight)
         }
         var updates: [(sight: Sight, was: TimeSource)] = []

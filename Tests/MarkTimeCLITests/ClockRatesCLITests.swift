@@ -48,7 +48,7 @@ struct UnknownTimeStatusTests {
         // Then it says so at once, with the two ways to set it
         let sentence = "the time is unknown (no GPS, PPS or synchronised clock, nothing carried): set it from a time signal, "
             + "`marktime clock signal HH:MM --date YYYY-MM-DD` and the button on the tick (the daemon must be running), "
-            + "or find the watch's error from a lunar distance, `marktime lunar`"
+            + "or find it from a lunar distance, `marktime lunar --sight ID --set-clock` for a sight marked at the distance"
         #expect(table.contains("\ntime    " + sentence + "\n"), "\(table)")
         let json = try cli.json(["status", "--format", "json"]) as? [String: Any]
         #expect(json?["time_unknown"] as? String == sentence)

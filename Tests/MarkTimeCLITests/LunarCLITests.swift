@@ -1,6 +1,7 @@
 import Foundation
 import MarkTimeCore
 import MarkTimeSky
+import MarkTimeStore
 import Testing
 
 @Suite("marktime lunar")
@@ -54,6 +55,81 @@ struct LunarCLITests {
         #expect(r.status != 0)
         #expect(r.stderr.contains(sentence), "\(r.stderr)")
         #expect(r.stdout.isEmpty)
+    }
+
+    /// A store holding one sight, stamped at Huxtable's watch time on the equator at 0°.
+    func markedStore() throws -> CLI {
+        let cli = CLI()
+        let watch = UTCTime(year: 2005, month: 3, day: 26)!
+        var sight = Sight(instant: MonotonicInstant(bootID: "boot-old", nanoseconds: 5_000_000_000),
+                          estimate: UTCEstimate(utc: watch, source: .unsynced, uncertainty: nil), createdAt: watch)
+        sight.position = try Position(latitude: 0, longitude: 0)
+        _ = try cli.database().insert(sight)
+        return cli
+    }
+
+    @Test func aMarkedSightsStampIsTheWatchTimeAndItsPositionTheDR() throws {
+        // Given the sight marked at Huxtable's distance
+        let cli = try markedStore()
+        // When worked with --sight 1, without --at or --dr
+        let args = Array(Self.regulus.prefix(7)) + ["--sight", "1", "--format", "json"]
+        let marked = try #require(try cli.json(args) as? [String: Any])
+        // Then the answer is the one worked with --at and --dr, and names the sight
+        let typed = try #require(try cli.json(Self.regulus + ["--format", "json"]) as? [String: Any])
+        #expect(marked["error_s"] as? Double == typed["error_s"] as? Double)
+        #expect(marked["utc"] as? String == typed["utc"] as? String)
+        #expect(marked["sight"] as? Double == 1)
+        #expect(marked["clock"] == nil)
+    }
+
+    @Test func setClockWithoutADaemonNamesTheFix() throws {
+        // Given the marked sight and no daemon
+        let cli = try markedStore()
+        // When worked with --set-clock
+        let r = try cli.run(Array(Self.regulus.prefix(7)) + ["--sight", "1", "--set-clock"])
+        // Then refused, naming how to start the daemon and how to work it alone
+        #expect(r.status == 1)
+        #expect(r.stderr.contains("--set-clock gives the lunar's UT to the daemon's clock (start it with `marktime daemon`, or "
+            + "`sudo systemctl start marktime`); without --set-clock the lunar is only worked"), "\(r.stderr)")
+    }
+
+    @Test func withASightWhoseStampIsDaysOffAtGivesTheWatchTime() throws {
+        // Given a sight whose unsynced stamp is three days off
+        let cli = CLI()
+        let watch = UTCTime(year: 2005, month: 3, day: 23)!
+        var sight = Sight(instant: MonotonicInstant(bootID: "boot-old", nanoseconds: 5_000_000_000),
+                          estimate: UTCEstimate(utc: watch, source: .unsynced, uncertainty: nil), createdAt: watch)
+        sight.position = try Position(latitude: 0, longitude: 0)
+        _ = try cli.database().insert(sight)
+        // When worked with --sight 1 and the watch time read at the distance
+        let marked = try #require(try cli.json(Array(Self.regulus.prefix(9)) + ["--sight", "1", "--format", "json"]) as? [String: Any])
+        // Then the answer is the one worked with --at alone
+        let typed = try #require(try cli.json(Self.regulus + ["--format", "json"]) as? [String: Any])
+        #expect(marked["utc"] as? String == typed["utc"] as? String)
+        #expect(marked["sight"] as? Double == 1)
+    }
+
+    @Test(arguments: [
+        (["--set-clock"], "--set-clock needs --sight ID: the sight marked at the distance ties its UT to the daemon's clock"),
+    ])
+    func setClockNeedsASight(_ extra: [String], _ sentence: String) throws {
+        // Given Huxtable's lunar with --set-clock but no sight
+        let cli = CLI()
+        // When worked
+        let r = try cli.run(Self.regulus + extra)
+        // Then refused, saying why
+        #expect(r.status == 64)
+        #expect(r.stderr.contains(sentence), "\(r.stderr)")
+    }
+
+    @Test func withNeitherAtNorSightItAsksForTheWatchTime() throws {
+        // Given Huxtable's lunar without --at
+        let cli = CLI()
+        // When worked
+        let r = try cli.run(Array(Self.regulus.prefix(7)) + ["--dr", "0 00 N 0 00 E"])
+        // Then refused, naming both ways
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("give the watch time of the distance: --at TIME, or --sight ID for a marked one"), "\(r.stderr)")
     }
 
     @Test func withNoDRAndNoFixItAsksForTheDR() throws {

@@ -89,6 +89,35 @@ struct DaemonWithFakesTests {
                                                                                    utc: UTCTime(nanosecondsSinceEpoch: logDay + 125 * second), uncertainty: 0.3)])
     }
 
+    @Test func aLunarForAMarkedSightRedatesItInTheStore() async throws {
+        // Given the daemon on fakes, its free-running clock 70 s fast, and a sight marked unsynced at 100 s
+        let f = try DaemonOnFakes()
+        defer { f.remove() }
+        let (store, daemon, clock, button) = (f.store, f.daemon, f.clock, f.button)
+        clock.realtimeOffset.withLock { $0 = logDay + 70 * second }
+        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
+        #expect(try await waitFor { button.started && FileManager.default.fileExists(atPath: Doorbell.path(forStore: store.path)) })
+        clock.monotonic.withLock { $0 = 100 * second + 1_000_000 }
+        button.send(.event(InputEvent(type: 1, code: 28, value: 1, nanoseconds: 100 * second)))
+        #expect(try await waitFor { try store.sights().count == 1 })
+        let marked = try #require(try store.sights().first)
+        #expect(marked.estimate.source == .unsynced)
+        // When `marktime lunar --sight 1 --set-clock` sends its UT, logDay + 100 s ±28 s
+        clock.monotonic.withLock { $0 = 400 * second }
+        let path = store.path
+        let lunar = LunarTime(sight: try #require(marked.id), instant: marked.instant, utc: UTCTime(nanosecondsSinceEpoch: logDay + 100 * second),
+                              uncertainty: 28)
+        let answer = try await Task.detached { try TimeSignalClient.tell(store: path, lunar: lunar) }.value
+        // Then the daemon takes it, saying the clock was 70 s fast, and the stored sight is re-dated from it
+        #expect(answer.isLunar)
+        #expect(answer.clockError == -70)
+        #expect(try await waitFor { try store.sights().first?.estimate.source == .lunar }, "\((try? store.sights())?.map(\.estimate) ?? [])")
+        let redated = try #require(try store.sights().first)
+        #expect(redated.estimate.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay + 100 * second), source: .lunar, uncertainty: 28))
+        await daemon.shutdown()
+        try await running.value
+    }
+
     @Test func anotherProcessAsksTheDaemonToBeepThroughTheDoorbell() async throws {
         // Given the daemon on a real store, with its real doorbell socket
         let f = try DaemonOnFakes()
