@@ -23,9 +23,14 @@ struct SightRoutes {
 
     // MARK: Pages
 
-    func nowPage(context: WebContext) throws -> Response {
-        let snapshot = try NowSnapshot.read(site)
-        return try site.pages.page("now", title: "Now", snapshot.values, context: context, section: "/")
+    /// The Now page; with a time signal's answer, or its refusal and what was typed.
+    func nowPage(context: WebContext, signal: [String: Any]? = nil, notice: String? = nil, error: String? = nil,
+                 status: HTTPResponse.Status = .ok) throws -> Response {
+        var values = try NowSnapshot.read(site).values
+        values["signal"] = signal as Any
+        values["notice"] = notice as Any
+        values["error"] = error as Any
+        return try site.pages.page("now", title: "Now", values, context: context, status: status, section: "/")
     }
 
     /// The log's filters, as the CLI's `sights` takes them: a date range, newest first, a

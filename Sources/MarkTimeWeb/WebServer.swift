@@ -75,6 +75,7 @@ public enum WebServer {
         Assets.add(to: router)
         AccountRoutes(site: site).add(to: router)
         SightRoutes(site: site).add(to: router)
+        ClockRoutes(site: site).add(to: router)
         NavigationRoutes(site: site).add(to: router)
         PlaceRoutes(site: site).add(to: router)
         PeopleRoutes(site: site).add(to: router)

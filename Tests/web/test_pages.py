@@ -213,7 +213,7 @@ class PhonePage(unittest.TestCase):
         # check can fail with an inspector error while the old document is being torn down.)
         self.browser.execute_script("window.markedBeforeSubmit = true")
         self.find(button).click()
-        WebDriverWait(self.browser, 10).until(
+        WebDriverWait(self.browser, 10 * PATIENCE).until(
             lambda browser: browser.execute_script(
                 "return !window.markedBeforeSubmit && document.readyState === 'complete'"),
             message=f"a new page after {button}")
@@ -556,7 +556,7 @@ class PhonePage(unittest.TestCase):
         self.assertEqual(self.find("html").get_attribute("data-theme"), "sunlight")
         self.assertEqual(self.find("body").value_of_css_property("background-color"), "rgba(38, 38, 38, 1)")
 
-    gps = ("test_mark_stores_a_phone_sight_at_the_touch",)
+    gps = ("test_mark_stores_a_phone_sight_at_the_touch", "test_a_time_signal_named_on_the_now_page_reaches_the_daemon")
 
     def test_mark_stores_a_phone_sight_at_the_touch(self):
         self.log_in()
@@ -586,6 +586,21 @@ class PhonePage(unittest.TestCase):
         print(f"\n  phone MARK: sync round trip {provenance['phone_round_trip_s'] * 1000:.3f} ms, "
               f"sample {sample['distance_s'] * 1000:.0f} ms before, uncertainty {sight['uncertainty_s'] * 1000:.3f} ms")
         self.screenshots("mark", "/")
+
+    def test_a_time_signal_named_on_the_now_page_reaches_the_daemon(self):
+        # The daemon waits 2 s for the press on the tick. No button is pressed here (the rig
+        # presses one through uinput, for the command line), so the daemon answers that none
+        # came, and the page shows that answer with the form as it was typed.
+        self.expected_statuses = [422]
+        self.log_in()
+        self.find("#time-signal summary").click()
+        self.find("#signal-tick").send_keys("10:05")
+        self.find("#signal-within").send_keys("2")
+        self.submit("#signal-wait")
+        self.assertEqual(self.find(".error").text, "Time signal not taken: no press within 2 s of asking: nothing changed; "
+                         "run `marktime clock signal` again a little before the tick")
+        self.assertEqual(self.find("#signal-tick").get_attribute("value"), "10:05")
+        self.assertIn("waiting 2 s for a press on the time signal's tick of 10:05:00 UTC", open(self.pi.daemon_log.name).read())
 
     def test_a_cli_mark_appears_on_the_page_without_a_reload(self):
         self.log_in()

@@ -229,6 +229,18 @@
   show();
 })();
 
+// The time signal on the Now page: the form's answer comes once the button was pressed on
+// the tick (or the daemon's wait ended); meanwhile the button says what to do.
+(function () {
+  const form = document.querySelector("#time-signal form");
+  if (!form) return;
+  form.addEventListener("submit", () => {
+    const button = document.getElementById("signal-wait");
+    button.textContent = "Now press the sight button on the tick of " + document.getElementById("signal-tick").value.trim() + " UTC…";
+    setTimeout(() => { button.disabled = true; }, 0); // after the form is sent: once only
+  });
+})();
+
 // The day page's photo: sent as the request's body (the file as it is, no re-encoding),
 // with the caption in the query and the session's token in a header. Without JavaScript
 // the form posts multipart/form-data, with the token in its action's query.
