@@ -600,7 +600,8 @@ class PhonePage(unittest.TestCase):
         self.assertEqual(self.find(".error").text, "Time signal not taken: no press within 2 s of asking: nothing changed; "
                          "run `marktime clock signal` again a little before the tick")
         self.assertEqual(self.find("#signal-tick").get_attribute("value"), "10:05")
-        self.assertIn("waiting 2 s for a press on the time signal's tick of 10:05:00 UTC", open(self.pi.daemon_log.name).read())
+        with open(self.pi.daemon_log.name) as log:
+            self.assertIn("waiting 2 s for a press on the time signal's tick of 10:05:00 UTC", log.read())
 
     def test_a_cli_mark_appears_on_the_page_without_a_reload(self):
         self.log_in()
