@@ -259,6 +259,9 @@ public struct DaemonCore: Sendable {
     private enum RTCSaid { case sample, uncalibrated, behind }
     /// Presses this close after a time signal's are taken for a second press on the tick.
     public static let signalSecondPress: Int64 = 5_000_000_000
+    /// How long after its window a `clock signal` still waits for a press stamped inside
+    /// it: the key-down is read a moment after the kernel stamps it, later on a busy machine.
+    public static let signalReadGrace: Int64 = 2_000_000_000
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -536,9 +539,10 @@ public struct DaemonCore: Sendable {
         ]))] + answer(taken)
     }
 
-    /// The `clock signal` waiting for a press gives up at `now`, past its window.
+    /// The `clock signal` waiting for a press gives up at `now`, past its window and the
+    /// grace for reading a press stamped inside it (a press stamped after the window is a sight).
     private mutating func signalExpired(now: Int64) -> [Action] {
-        guard let wait = signalWait, now > wait.until else { return [] }
+        guard let wait = signalWait, now > wait.until + Self.signalReadGrace else { return [] }
         signalWait = nil
         let reason = "no press within \(wait.request.window) s of asking: nothing changed; run `marktime clock signal` again a little before the tick"
         return [.log(LogLine(.notice, "time signal: " + reason))] + (wait.asker.map { [.answerSignal(.refused(reason), to: $0)] } ?? [])

@@ -11,10 +11,11 @@ public enum TimeSignalClient {
             + "(start it with `marktime daemon`, or `sudo systemctl start marktime`)")
     }
 
-    /// The daemon's answer, once the press came or the window ended (a few seconds more
-    /// for the answer to travel); an error naming the fix when no daemon answers.
+    /// The daemon's answer, once the press came or the window and its grace for reading a
+    /// press ended (a few seconds more for the answer to travel); an error naming the fix
+    /// when no daemon answers.
     public static func ask(store: String, request: TimeSignalRequest) throws(InputError) -> TimeSignalAnswer {
-        try ask(store: store, message: .signal(request), seconds: request.window + 5)
+        try ask(store: store, message: .signal(request), seconds: request.window + Int(DaemonCore.signalReadGrace / 1_000_000_000) + 5)
     }
 
     /// The daemon's answer to a lunar's UT for a sight's instant.

@@ -120,13 +120,39 @@ struct TimeSignalTests {
         // Given `clock signal 09:53` waiting 120 s from 100 s
         var core = bareCore()
         _ = core.handle(.doorbell(.signal(tick0953), from: "asker", now: 100 * second))
-        // When the heartbeat comes at 220 s, then at 221 s
-        #expect(core.handle(.tick(now: 220 * second, clock: nil)).signalAnswers.isEmpty)
-        let ended = core.handle(.tick(now: 221 * second, clock: nil))
+        // When the heartbeat comes at 222 s (the window and the 2 s grace to read a press), then at 223 s
+        #expect(core.handle(.tick(now: 222 * second, clock: nil)).signalAnswers.isEmpty)
+        let ended = core.handle(.tick(now: 223 * second, clock: nil))
         // Then the wait ends, in words, and a press after it is a sight
         #expect(ended.signalAnswers == [.refused("no press within 120 s of asking: nothing changed; run `marktime clock signal` again a little before the tick")])
         #expect(core.signalWait == nil)
         #expect(core.press(at: 230 * second, clockUTC: logDay).inserts.count == 1)
+    }
+
+    @Test func aPressStampedInTheWindowAndReadAfterItIsTheTick() throws {
+        // Given `clock signal 09:53` waiting 120 s from 100 s, and the heartbeat at 221 s, past the window
+        var core = bareCore()
+        _ = core.handle(.doorbell(.signal(tick0953), from: "asker", now: 100 * second))
+        #expect(core.handle(.tick(now: 221 * second, clock: nil)).signalAnswers.isEmpty)
+        // When a key-down the kernel stamped at 219.9 s is read at 221.5 s
+        let clock = sample(.unsynced, mono: 221 * second + 500_000_000, utc: logDay + 40 * second, nil)
+        let said = core.handle(.input(keyDown(219 * second + 900_000_000), clock: clock))
+        // Then it is the tick, not a sight
+        #expect(said.inserts.isEmpty)
+        #expect(try #require(said.signalAnswers.first).clockError != nil)
+        #expect(core.track.latest[.signal]?.sample.monotonicNanoseconds == 219 * second + 900_000_000)
+    }
+
+    @Test func aPressStampedAfterTheWindowIsASightEvenWithinTheGrace() {
+        // Given `clock signal 09:53` waiting 120 s from 100 s
+        var core = bareCore()
+        _ = core.handle(.doorbell(.signal(tick0953), from: "asker", now: 100 * second))
+        // When a key-down is stamped at 220.5 s, after the window
+        let said = core.press(at: 220 * second + 500_000_000, clockUTC: logDay + 40 * second)
+        // Then it is a sight, and the wait goes on until its grace ends
+        #expect(said.inserts.count == 1)
+        #expect(core.signalWait != nil)
+        #expect(core.handle(.tick(now: 223 * second, clock: nil)).signalAnswers.count == 1)
     }
 
     @Test func aSecondRequestTakesThePlaceOfTheFirst() {
