@@ -1,7 +1,9 @@
 import Foundation
 import MarkTimeCore
+import MarkTimeDevices
 import MarkTimeSky
 import MarkTimeStore
+import RigSupport
 import Testing
 
 @Suite("marktime lunar")
@@ -80,6 +82,35 @@ struct LunarCLITests {
         #expect(marked["utc"] as? String == typed["utc"] as? String)
         #expect(marked["sight"] as? Double == 1)
         #expect(marked["clock"] == nil)
+    }
+
+    @Test func setClockGivesTheLunarToTheRunningDaemonAndTheSightIsRedated() throws {
+        // Given a running daemon whose system clock is no source (a boot without GPS or an RTC),
+        // and a sight marked in this boot a moment ago, stamped unsynced at Huxtable's watch time
+        let cli = CLI()
+        for (key, value) in [("clock.trust_system", "false"), ("sound.enabled", "false")] {
+            #expect(try cli.run(["config", "set", key, value], storeFlag: false).status == 0)
+        }
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
+        defer { daemon.stop() }
+        #expect(try eventually(within: 20) { daemon.log.contains("marktime daemon started") }, "\(daemon.log)")
+        let watch = UTCTime(year: 2005, month: 3, day: 26)!
+        var sight = Sight(instant: try SystemClock().read().instant, estimate: UTCEstimate(utc: watch, source: .unsynced, uncertainty: nil),
+                          createdAt: watch)
+        sight.position = try Position(latitude: 0, longitude: 0)
+        _ = try cli.database().insert(sight)
+        // When its lunar is worked with --set-clock
+        let r = try cli.run(Array(Self.regulus.prefix(7)) + ["--sight", "1", "--set-clock"])
+        // Then the daemon takes it, the command says so, and the sight is re-dated from it
+        let lib = try LunarSolution(LunarObservation(body: Body(named: "Regulus")!, limb: .near, distance: 36 + 48.9 / 60, watch: watch,
+                                                     position: try Position(latitude: 0, longitude: 0)))
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("Clock: the lunar's UT, \(lib.utc.iso8601), is taken (lunar \(UTCEstimate.text(uncertainty: lib.uncertainty))) "
+            + "and re-dates this boot's sights where it is better"), "\(r.stdout)")
+        #expect(try eventually(within: 20) { try cli.database().sights().first?.estimate.source == .lunar }, "\(daemon.log)")
+        let redated = try #require(try cli.database().sights().first)
+        #expect(redated.estimate.utc == lib.utc)
+        #expect(redated.estimate.uncertainty == lib.uncertainty)
     }
 
     @Test func setClockWithoutADaemonNamesTheFix() throws {
