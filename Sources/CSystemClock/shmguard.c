@@ -7,7 +7,8 @@
 // the same bytes, and the write goes on there. The process keeps its own copy of the
 // WAL index; the WAL itself is a plain file, so what commits lands in it, and the next
 // process to open the store alone rebuilds the index from it. The caller notices the
-// file is frozen and stops writing. A SIGBUS anywhere else is left to the default action.
+// file is frozen and stops writing. A SIGBUS anywhere else goes to the handler installed
+// before this one (Swift's backtracer, or the default action).
 //
 // Only async-signal-safe calls: open, read, close, mmap, mremap, sigaction.
 #define _GNU_SOURCE

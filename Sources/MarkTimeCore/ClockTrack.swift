@@ -162,8 +162,11 @@ public struct ClockTrack: Hashable, Sendable {
     public static let carriedSources: [TimeSource] = [.pps, .system, .gps, .signal, .rtc, .lunar]
 
     /// The newest sample of a good source or a time signal, fresh or not.
-    public var lastGoodSample: ClockSample? {
-        Self.carriedSources.compactMap { lastTrusted[$0]?.sample }.max { $0.monotonicNanoseconds < $1.monotonicNanoseconds }
+    public var lastGoodSample: ClockSample? { newestTrusted(of: Self.carriedSources) }
+
+    /// The newest trusted sample of any of `sources`.
+    func newestTrusted(of sources: [TimeSource]) -> ClockSample? {
+        sources.compactMap { lastTrusted[$0]?.sample }.max { $0.monotonicNanoseconds < $1.monotonicNanoseconds }
     }
 
     /// The stamp for `instant` with every good source gone: the last trusted sample
@@ -303,8 +306,7 @@ public struct ClockTrack: Hashable, Sendable {
     /// Not a lunar's: its uncertainty is the navigator's estimate, not a bound, so GPS is
     /// never set aside for disagreeing with it.
     func trustedReference(at instant: Int64) -> UTCEstimate? {
-        Self.carriedSources.filter { $0 != .lunar }.compactMap { lastTrusted[$0]?.sample }
-            .max { $0.monotonicNanoseconds < $1.monotonicNanoseconds }.map { carry($0, to: instant) }
+        newestTrusted(of: Self.carriedSources.filter { $0 != .lunar }).map { carry($0, to: instant) }
     }
 
     /// The GPS run set aside now, if the newest GPS sample is in one.

@@ -59,14 +59,19 @@ struct LunarCLITests {
         #expect(r.stdout.isEmpty)
     }
 
+    /// Stores a sight stamped unsynced at `watch` (Huxtable's watch time unless given), at
+    /// `instant` (of an earlier boot unless given), on the equator at 0°.
+    func mark(_ cli: CLI, at watch: UTCTime = UTCTime(year: 2005, month: 3, day: 26)!,
+              instant: MonotonicInstant = MonotonicInstant(bootID: "boot-old", nanoseconds: 5_000_000_000)) throws {
+        var sight = Sight(instant: instant, estimate: UTCEstimate(utc: watch, source: .unsynced, uncertainty: nil), createdAt: watch)
+        sight.position = try Position(latitude: 0, longitude: 0)
+        _ = try cli.database().insert(sight)
+    }
+
     /// A store holding one sight, stamped at Huxtable's watch time on the equator at 0°.
     func markedStore() throws -> CLI {
         let cli = CLI()
-        let watch = UTCTime(year: 2005, month: 3, day: 26)!
-        var sight = Sight(instant: MonotonicInstant(bootID: "boot-old", nanoseconds: 5_000_000_000),
-                          estimate: UTCEstimate(utc: watch, source: .unsynced, uncertainty: nil), createdAt: watch)
-        sight.position = try Position(latitude: 0, longitude: 0)
-        _ = try cli.database().insert(sight)
+        try mark(cli)
         return cli
     }
 
@@ -95,10 +100,7 @@ struct LunarCLITests {
         defer { daemon.stop() }
         #expect(try eventually(within: 20) { daemon.log.contains("marktime daemon started") }, "\(daemon.log)")
         let watch = UTCTime(year: 2005, month: 3, day: 26)!
-        var sight = Sight(instant: try SystemClock().read().instant, estimate: UTCEstimate(utc: watch, source: .unsynced, uncertainty: nil),
-                          createdAt: watch)
-        sight.position = try Position(latitude: 0, longitude: 0)
-        _ = try cli.database().insert(sight)
+        try mark(cli, at: watch, instant: try SystemClock().read().instant)
         // When its lunar is worked with --set-clock
         let r = try cli.run(Array(Self.regulus.prefix(7)) + ["--sight", "1", "--set-clock"])
         // Then the daemon takes it, the command says so, and the sight is re-dated from it
@@ -127,11 +129,7 @@ struct LunarCLITests {
     @Test func withASightWhoseStampIsDaysOffAtGivesTheWatchTime() throws {
         // Given a sight whose unsynced stamp is three days off
         let cli = CLI()
-        let watch = UTCTime(year: 2005, month: 3, day: 23)!
-        var sight = Sight(instant: MonotonicInstant(bootID: "boot-old", nanoseconds: 5_000_000_000),
-                          estimate: UTCEstimate(utc: watch, source: .unsynced, uncertainty: nil), createdAt: watch)
-        sight.position = try Position(latitude: 0, longitude: 0)
-        _ = try cli.database().insert(sight)
+        try mark(cli, at: UTCTime(year: 2005, month: 3, day: 23)!)
         // When worked with --sight 1 and the watch time read at the distance
         let marked = try #require(try cli.json(Array(Self.regulus.prefix(9)) + ["--sight", "1", "--format", "json"]) as? [String: Any])
         // Then the answer is the one worked with --at alone
