@@ -32,8 +32,8 @@ func averageJSON(_ a: SightAverage) -> JSON {
     ])
 }
 
-/// The position a sight is worked from: its DR, else its GPS position.
-func workedFrom(_ s: Sight) -> Position? { s.dr ?? s.position }
+/// The position a sight is worked from: its DR, else its GPS position unless flagged.
+func workedFrom(_ s: Sight) -> Position? { s.dr ?? s.trustedPosition }
 
 /// `--course` and `--speed`: how the ship moved between sights, or from its DR.
 struct RunOptions: ParsableArguments {

@@ -143,6 +143,11 @@ public struct Sight: Hashable, Sendable {
     /// A fix older than this when the sight was taken is shown with its age.
     public static let staleFixAge = 2.0
 
+    /// The GPS position when it counts as a fix: nil when the daemon flagged it (it moved
+    /// faster than the boat can). A flagged position stays on record, with its flag, but is
+    /// never worked from, plotted or measured against as the boat's.
+    public var trustedPosition: Position? { positionFlag == nil ? position : nil }
+
     /// The position as a list shows it: `no fix`, the DDM position, or the DDM position
     /// with its age when the fix was `staleFixAge` or more old at the mark.
     public var positionSummary: String {

@@ -33,7 +33,7 @@ public struct ChartData: Sendable {
     public var name: String
     public var points: [Point]
     public var lines: [Line]
-    /// The boat's positions in time order (the GPS positions its sights recorded).
+    /// The boat's positions in time order (the GPS positions its sights recorded, but flagged ones).
     public var track: [(position: Position, utc: UTCTime)]
 
     /// How long each line of position is drawn either side of its foot, nm.
@@ -45,9 +45,10 @@ public struct ChartData: Sendable {
         self.name = name
         let ordered = sights.sorted { $0.estimate.utc < $1.estimate.utc }
         points = ordered.compactMap { s in
-            guard let at = s.position ?? s.dr else { return nil }
+            // Its GPS position, else its DR, else a flagged GPS position, said to be one.
+            guard let at = s.trustedPosition ?? s.dr ?? s.position else { return nil }
             let what = [s.body, s.limb.map { "\($0.rawValue) limb" }, s.hs.map { "Hs " + SextantAngle.format($0) }].compactMap { $0 }
-            let from = s.position == nil ? "DR" : "GPS"
+            let from = s.trustedPosition != nil ? "GPS" : s.dr != nil ? "DR" : "flagged GPS (faster than the boat can)"
             return Point(name: "Sight \(s.id.map(String.init) ?? "") \(s.body ?? "")".trimmingCharacters(in: .whitespaces),
                          position: at, utc: s.estimate.utc,
                          description: (what + ["\(from) \(at.ddm)", s.estimate.utc.iso8601]).joined(separator: ", "), kind: "sight")
@@ -67,7 +68,7 @@ public struct ChartData: Sendable {
                         ends: r.lineEnds(halfLength: Self.lineHalfLength),
                         description: String(format: "Zn %05.1f°, intercept %.1f nm %@", r.computed.azimuth, abs(r.intercept), r.intercept >= 0 ? "toward" : "away"))
         }
-        track = ordered.compactMap { s in s.position.map { ($0, s.estimate.utc) } }
+        track = ordered.compactMap { s in s.trustedPosition.map { ($0, s.estimate.utc) } }
     }
 }
 

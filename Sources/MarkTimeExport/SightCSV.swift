@@ -4,7 +4,9 @@ import MarkTimeSky
 import MarkTimeStore
 
 /// Sights as CSV for sight reduction: RFC 4180, one header row, CRLF line ends, oldest
-/// first. Angles are decimal degrees; the GPS position is repeated in DDM. The last five
+/// first. Angles are decimal degrees; the GPS position is repeated in DDM, and
+/// `position_flag` says why it is not a fix when the daemon flagged it (faster than the
+/// boat can): such a sight is reduced from its DR only, and has no GPS error. The last five
 /// columns are the sight's reduction (`ReducedSight`), empty when it lacks what that needs:
 /// Ho and Hc to 0.00001°, Zn to 0.0001°, the intercept and GPS error to 0.01′, so that no
 /// column rounds by more than 0.01′ what a plot uses.
@@ -17,7 +19,7 @@ public enum SightCSV {
     public static let header = [
         "id", "utc_date", "utc_time", "utc", "source", "uncertainty_s", "body", "limb", "hs_deg", "ie_arcmin",
         "eye_height_m", "temperature_c", "pressure_hpa", "dr_lat", "dr_lon", "gps_lat", "gps_lon",
-        "gps_lat_ddm", "gps_lon_ddm", "fix_mode", "fix_age_s", "note",
+        "gps_lat_ddm", "gps_lon_ddm", "fix_mode", "fix_age_s", "position_flag", "note",
         "ho_deg", "hc_deg", "zn_deg", "intercept_nm", "gps_error_arcmin",
     ]
 
@@ -27,7 +29,7 @@ public enum SightCSV {
         var utc: Int64
         var source: String
         var uncertainty, hs, indexError, eyeHeight, temperature, pressure, drLat, drLon, lat, lon, fixAge: Double?
-        var body, limb, note: String?
+        var body, limb, note, positionFlag: String?
         var fixMode: Int64?
 
         public init(_ s: Sight) {
@@ -48,6 +50,7 @@ public enum SightCSV {
             lon = s.position?.longitude
             fixMode = s.fixMode.map(Int64.init)
             fixAge = s.fixAge
+            positionFlag = s.positionFlag
             note = s.note
         }
 
@@ -55,6 +58,7 @@ public enum SightCSV {
             (id, utc, source, uncertainty, body, limb) = (r.id, r.utc, r.source, r.uncertainty, r.body, r.limb)
             (hs, indexError, eyeHeight, temperature, pressure) = (r.hs, r.indexError, r.eyeHeight, r.temperature, r.pressure)
             (drLat, drLon, lat, lon, fixMode, fixAge, note) = (r.drLat, r.drLon, r.lat, r.lon, r.fixMode, r.fixAge, r.note)
+            positionFlag = r.positionFlag
         }
 
         /// The sight these fields describe, for its reduction.
@@ -72,6 +76,7 @@ public enum SightCSV {
             s.pressure = pressure
             if let drLat, let drLon { s.dr = try? Position(latitude: drLat, longitude: drLon) }
             if let lat, let lon { s.position = try? Position(latitude: lat, longitude: lon) }
+            s.positionFlag = positionFlag
             return s
         }
 
@@ -240,6 +245,8 @@ public enum SightCSV {
             if let m = r.fixMode { int(m) }
             comma()
             if let age = r.fixAge { fixed(age, 3) }
+            comma()
+            text(r.positionFlag)
             comma()
             text(r.note)
             if let reduced = r.reduced {

@@ -139,7 +139,7 @@ extension Sight {
         }
         var out: [Sight] = [], averages: [SightAverage] = []
         for run in runs {
-            guard run.count >= 2, let name = run[0].body, let body = Body(named: name), let near = run[0].dr ?? run[0].position,
+            guard run.count >= 2, let name = run[0].body, let body = Body(named: name), let near = run[0].dr ?? run[0].trustedPosition,
                   run.allSatisfy({ $0.hs != nil }),
                   let average = try? SightAverage(run.map { ($0.id, $0.estimate.utc, $0.hs!) }, body: body, near: near, limit: limit)
             else {
@@ -150,8 +150,9 @@ extension Sight {
             s.id = nil
             s.estimate.utc = average.utc
             s.hs = average.hs
-            s.position = run.min { abs($0.estimate.utc.nanosecondsSinceEpoch - average.utc.nanosecondsSinceEpoch)
-                < abs($1.estimate.utc.nanosecondsSinceEpoch - average.utc.nanosecondsSinceEpoch) }!.position
+            let nearest = run.min { abs($0.estimate.utc.nanosecondsSinceEpoch - average.utc.nanosecondsSinceEpoch)
+                < abs($1.estimate.utc.nanosecondsSinceEpoch - average.utc.nanosecondsSinceEpoch) }!
+            (s.position, s.positionFlag) = (nearest.position, nearest.positionFlag)
             s.note = "average of sights " + run.compactMap { $0.id.map(String.init) }.joined(separator: ", ")
             out.append(s)
             averages.append(average)

@@ -163,8 +163,12 @@ public struct ReducedSight: Hashable, Sendable {
         if let body, body == .sun || body == .moon, sight.limb == nil || sight.limb == .center {
             reasons.append(sight.limb == nil ? "no limb (lower or upper) for the \(body.name)" : "the \(body.name)'s centre cannot be set on the horizon: give the lower or upper limb")
         }
-        let assumed: (AssumedPosition, Position)? = sight.dr.map { (.dr, $0) } ?? sight.position.map { (.gps, $0) }
-        if assumed == nil { reasons.append("no position: set a DR, or mark with a GPS fix") }
+        let assumed: (AssumedPosition, Position)? = sight.dr.map { (.dr, $0) } ?? sight.trustedPosition.map { (.gps, $0) }
+        if assumed == nil {
+            reasons.append(sight.position == nil ? "no position: set a DR, or mark with a GPS fix"
+                : "its GPS position is flagged (faster than the boat can) and it has no DR: set one with "
+                    + "`marktime sight edit \(sight.id.map(String.init) ?? "ID") --dr`")
+        }
         let time = SkyTime(sight.estimate.utc)
         if time == nil { reasons.append("its UTC is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)") }
         guard reasons.isEmpty, let body, let hs = sight.hs, let eye = sight.eyeHeight, let assumed, let time else {
@@ -174,7 +178,7 @@ public struct ReducedSight: Hashable, Sendable {
         let reading = SextantReading(hs: hs, indexError: sight.indexError ?? 0, eyeHeight: eye, limb: limb,
                                      celsius: sight.temperature, hectopascals: sight.pressure)
         try self.init(id: sight.id, body: body, utc: sight.estimate.utc, time: time, reading: reading,
-                      assumed: assumed.0, from: assumed.1, gps: sight.position)
+                      assumed: assumed.0, from: assumed.1, gps: sight.trustedPosition)
     }
 
     /// Reduces a reading of `body` at `utc` from `position`.

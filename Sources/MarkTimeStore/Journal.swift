@@ -100,7 +100,7 @@ extension AppDatabase {
             return out
         }
         for s in try sights(SightQuery(since: from, until: to, oldestFirst: true)) {
-            entries.append(DayEntry(kind: .sight, time: s.estimate.utc, id: s.id, text: s.body ?? "", position: s.position,
+            entries.append(DayEntry(kind: .sight, time: s.estimate.utc, id: s.id, text: s.body ?? "", position: s.trustedPosition,
                                     hs: s.hs.map(SextantAngle.format)))
         }
         return entries

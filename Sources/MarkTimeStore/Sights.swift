@@ -307,18 +307,19 @@ public struct SightExportRecord: FetchableRecord, Sendable {
     public var utc: Int64
     public var source: String
     public var uncertainty, hs, indexError, eyeHeight, temperature, pressure, drLat, drLon, lat, lon, fixAge: Double?
-    public var body, limb, note: String?
+    public var body, limb, note, positionFlag: String?
     public var fixMode: Int64?
 
     typealias C = SightRecord.Columns
     /// The columns the export reads.
     static let selection: [C] = [.id, .utcNs, .source, .uncertaintyS, .body, .limb, .hsDeg, .ieArcmin, .eyeHeightM, .temperatureC,
-                                 .pressureHpa, .drLat, .drLon, .gpsLat, .gpsLon, .fixMode, .fixAgeS, .note]
+                                 .pressureHpa, .drLat, .drLon, .gpsLat, .gpsLon, .fixMode, .fixAgeS, .note, .positionFlag]
 
     public init(row: Row) {
         (id, utc, source, uncertainty, body, limb) = (row[C.id], row[C.utcNs], row[C.source], row[C.uncertaintyS], row[C.body], row[C.limb])
         (hs, indexError, eyeHeight, temperature, pressure) = (row[C.hsDeg], row[C.ieArcmin], row[C.eyeHeightM], row[C.temperatureC], row[C.pressureHpa])
         (drLat, drLon, lat, lon, fixMode, fixAge, note) = (row[C.drLat], row[C.drLon], row[C.gpsLat], row[C.gpsLon], row[C.fixMode], row[C.fixAgeS], row[C.note])
+        positionFlag = row[C.positionFlag]
     }
 }
 

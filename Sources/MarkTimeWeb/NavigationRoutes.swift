@@ -208,7 +208,7 @@ struct NavigationRoutes {
         let sights = try site.store.sights(ids: ids)
         let names = Set(sights.map { $0.body ?? "(no body)" })
         guard names.count == 1, let name = sights[0].body else { throw InputError(SightAverage.Failure.mixedBodies(names.sorted()).description) }
-        guard let near = sights.lazy.compactMap({ $0.dr ?? $0.position }).last else { throw InputError("the sights have no DR and no GPS position") }
+        guard let near = sights.lazy.compactMap({ $0.dr ?? $0.trustedPosition }).last else { throw InputError("the sights have no DR and no GPS position that is not flagged") }
         guard sights.allSatisfy({ $0.hs != nil }) else { throw InputError("every sight of the run needs its Hs") }
         let limit = try q.decimal("limit", label: "the limit", range: 0.1...60) ?? SightAverage.defaultLimit
         let a = try SightAverage(sights.map { ($0.id, $0.estimate.utc, $0.hs!) }, body: try Body.parse(name), near: near, limit: limit)

@@ -186,7 +186,7 @@ enum SightView {
         [
             "id": s.id ?? 0, "time": s.estimate.utc.sightTimeOfDay, "date": s.estimate.utc.isoDate, "utc": s.estimate.utc.iso8601,
             "source": s.estimate.source.rawValue, "uncertainty": uncertainty(s.estimate.uncertainty),
-            "trigger": s.trigger?.rawValue ?? "", "position": s.position?.ddm ?? "no fix", "body": s.body ?? "",
+            "trigger": s.trigger?.rawValue ?? "", "position": s.positionSummary, "body": s.body ?? "",
             "hs": s.hs.map(SextantAngle.format) ?? "",
         ]
     }

@@ -7,7 +7,7 @@ import Testing
 
 @Suite("marktime: export, clear, restore and config")
 struct ExportAndArchiveCLITests {
-    static let header = "id,utc_date,utc_time,utc,source,uncertainty_s,body,limb,hs_deg,ie_arcmin,eye_height_m,temperature_c,pressure_hpa,dr_lat,dr_lon,gps_lat,gps_lon,gps_lat_ddm,gps_lon_ddm,fix_mode,fix_age_s,note,ho_deg,hc_deg,zn_deg,intercept_nm,gps_error_arcmin\r\n"
+    static let header = "id,utc_date,utc_time,utc,source,uncertainty_s,body,limb,hs_deg,ie_arcmin,eye_height_m,temperature_c,pressure_hpa,dr_lat,dr_lon,gps_lat,gps_lon,gps_lat_ddm,gps_lon_ddm,fix_mode,fix_age_s,position_flag,note,ho_deg,hc_deg,zn_deg,intercept_nm,gps_error_arcmin\r\n"
 
     @Test func exportIsRFC4180WithOneHeaderRow() throws {
         // Given a filled-in sight whose note needs quoting
@@ -23,7 +23,7 @@ struct ExportAndArchiveCLITests {
         #expect(r.status == 0)
         #expect(r.stdout == Self.header
             + "1,2007-04-08,09:52:55.654,2007-04-08T09:52:55.654Z,gps,0.5,Sun,lower,34.205,-1.5,2.4,,,,,"
-            + "-27.21066666666667,153.052,27° 12'.64 S,153° 03'.12 E,3,0.250,\"LL, \"\"hazy\"\"\nsecond line\",,,,,\r\n")
+            + "-27.21066666666667,153.052,27° 12'.64 S,153° 03'.12 E,3,0.250,,\"LL, \"\"hazy\"\"\nsecond line\",,,,,\r\n")
     }
 
     @Test func anEmptyExportIsTheHeaderAlone() throws {
@@ -189,7 +189,7 @@ struct ExportFieldTests {
             expected += [n(s.hs), n(s.indexError), n(s.eyeHeight), n(s.temperature), n(s.pressure)]
             expected += [n(s.dr?.latitude), n(s.dr?.longitude), n(s.position?.latitude), n(s.position?.longitude)]
             expected += [s.position?.latitudeDDM ?? "", s.position?.longitudeDDM ?? "", s.fixMode.map(String.init) ?? ""]
-            expected += [s.fixAge.map { String(format: "%.3f", $0) } ?? "", s.note ?? "", "", "", "", "", ""]
+            expected += [s.fixAge.map { String(format: "%.3f", $0) } ?? "", s.positionFlag ?? "", s.note ?? "", "", "", "", "", ""]
             #expect(row == expected)
         }
         // Oldest first: b (a time 0.4 ms before 1970-01-02, shown as the next day), then a
@@ -197,6 +197,7 @@ struct ExportFieldTests {
         #expect(rows[1][17] == "13° 00'.00 N")
         #expect(rows[1][18] == "0° 00'.00 E")
         #expect(rows[1][20] == "0.001")
-        #expect(rows[1][21] == "Sun LL, \"hazy\"\r\nsecond line — café")
+        #expect(rows[1][21] == "")
+        #expect(rows[1][22] == "Sun LL, \"hazy\"\r\nsecond line — café")
     }
 }

@@ -55,6 +55,26 @@ struct SightReductionTests {
         #expect(reduced.gpsError == reduced.intercept)
     }
 
+    @Test func aFlaggedGPSPositionIsNeitherWorkedFromNorTheTruth() throws {
+        // Given a Sun sight taken at 32° N 80° W, its DR there, and a GPS position 50′ north flagged by the daemon
+        var sight = simulatedSight(.sun, at: utc(2021, 5, 29, 20, 7, 30), from: at(32.0, -80.0), limb: .lower)
+        sight.position = at(32.0 + 50.0 / 60, -80.0)
+        sight.positionFlag = "gps position jumped 50.0 nm"
+        sight.dr = at(32.0, -80.0)
+        // When it is reduced
+        let reduced = try ReducedSight(sight)
+        // Then it is worked from the DR, and it has no GPS error or GPS position
+        #expect(reduced.assumed == .dr)
+        #expect(reduced.gpsError == nil)
+        #expect(reduced.gpsPosition == nil)
+        // And without the DR it cannot be reduced, and says what to do
+        sight.id = 7
+        sight.dr = nil
+        #expect(throws: Unreducible(reasons: ["its GPS position is flagged (faster than the boat can) and it has no DR: set one with `marktime sight edit 7 --dr`"])) {
+            try ReducedSight(sight)
+        }
+    }
+
     @Test func aBareSightSaysEverythingItLacks() {
         // Given a sight with nothing filled in and no GPS fix
         let sight = Sight(instant: MonotonicInstant(bootID: "b", nanoseconds: 0),

@@ -77,4 +77,50 @@ struct ExportTests {
         #expect(safeNotes[5].contains(#","hazy, low cloud","#))
         #expect(column(plain, note)[1...4] == ["+1", "-2+3", "@SUM(A1)", "\tx"])
     }
+
+    @Test("A flagged GPS position is exported with its flag, and the sight is reduced from its DR with no GPS error")
+    func flaggedPosition() throws {
+        // Given a practice Sun sight off Brisbane with its DR there, and a GPS position 50′ south that the daemon flagged
+        let tmp = TemporaryFolder()
+        let db = try AppDatabase(path: tmp.store, createDirectory: false)
+        let reading = SextantReading(hs: 0, indexError: 0, eyeHeight: 2.4, limb: .lower, celsius: 18, hectopascals: 1013)
+        let truth = try Position(latitude: -27.5, longitude: 153.25)
+        var s = try #require(Sight.practice(.sun, at: UTCTime(year: 2007, month: 4, day: 8, hour: 1)!, from: truth, reading: reading, dr: truth))
+        s.position = try Position(latitude: -27.5 - 50.0 / 60, longitude: 153.25)
+        s.positionFlag = "gps position jumped 50.0 nm, \"faster than the boat\""
+        _ = try db.insert(s)
+        // When it is exported
+        var exported: [UInt8] = []
+        _ = try SightCSV.export(db, SightQuery(oldestFirst: true)) { exported += $0 }
+        // Then the GPS position is there with its flag (quoted, as CSV needs), the reduction is filled in, and the GPS error is empty
+        let row = try #require(String(decoding: exported, as: UTF8.self).split(separator: "\r\n").dropFirst().first)
+        #expect(row.contains("28° 20'.00 S,153° 15'.00 E,"))
+        #expect(row.contains(#","gps position jumped 50.0 nm, ""faster than the boat""","#))
+        #expect(row.hasSuffix(","))
+        let fields = row.split(separator: ",", omittingEmptySubsequences: false)
+        #expect(fields.suffix(5).dropLast().allSatisfy { !$0.isEmpty })
+        #expect(SightCSV.header.firstIndex(of: "position_flag") == SightCSV.header.firstIndex(of: "fix_age_s")! + 1)
+    }
+
+}
+
+@Suite("Sights on a chart (GPX and KML)")
+struct ChartDataTests {
+    @Test("On a chart a flagged GPS position is never the boat's: its sight is at its DR, else said to be at a flagged position, and the track leaves it out")
+    func flaggedPositionOnTheChart() throws {
+        // Given three sights a minute apart: one at a GPS fix, one whose GPS position was flagged but has a DR, one flagged without a DR
+        let fix = try Position(latitude: -27.5, longitude: 153.25), lie = try Position(latitude: -28.5, longitude: 153.25)
+        let dr = try Position(latitude: -27.5, longitude: 153.3)
+        var sights = (0..<3).map { i in var s = sight(at: Int64(i) * 60); s.id = Int64(i + 1); s.position = i == 0 ? fix : lie; return s }
+        sights[1].positionFlag = "gps position jumped 60.0 nm"
+        sights[1].dr = dr
+        sights[2].positionFlag = "gps position jumped 60.0 nm"
+        // When they are charted
+        let chart = ChartData(name: "test", sights: sights, fix: nil, places: [])
+        // Then each point says where it stands, and the track is the one fix
+        #expect(chart.points.map(\.position) == [fix, dr, lie])
+        #expect(chart.points.map { $0.description.components(separatedBy: ", ").first! }
+            == ["GPS \(fix.ddm)", "DR \(dr.ddm)", "flagged GPS (faster than the boat can) \(lie.ddm)"])
+        #expect(chart.track.map(\.position) == [fix])
+    }
 }
