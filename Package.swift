@@ -96,7 +96,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
-            resources: (1...19).map { .embedInCode("Migrations/v\($0).sql") }),
+            resources: (1...20).map { .embedInCode("Migrations/v\($0).sql") }),
 
         // Sights as CSV for sight reduction, with each sight's reduction, written on every core.
         .target(name: "MarkTimeExport", dependencies: ["MarkTimeCore", "MarkTimeSky", "MarkTimeStore"]),

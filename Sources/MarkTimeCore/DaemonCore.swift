@@ -125,6 +125,9 @@ public struct DaemonCore: Sendable {
         case rateBook(RateBookEntry)
         /// The RTC was read at the edge of one of its seconds.
         case rtc(RTCReading)
+        /// The last fix trusted by the daemon that ran before this one, read at the start:
+        /// in the same boot, the next fix is checked against it.
+        case earlierTrustedFix(Fix)
     }
 
     /// An enter or leave, as the core logs it (Places' events, without its types).
@@ -386,6 +389,12 @@ public struct DaemonCore: Sendable {
                 + "against \(line.rate.source.rawValue) at \(line.learnedUTC.iso8601), rate \(line.rate.text); a reading without good time is corrected by it"))]
         case .rtc(let reading):
             return rtcRead(reading)
+        case .earlierTrustedFix(let f):
+            // After a reboot its monotonic time cannot be compared with this boot's.
+            guard f.receivedAt.bootID == bootID, f.flag == nil, positions.lastTrusted == nil else { return [] }
+            positions.trust(f)
+            return [.log(LogLine(.info, "the last fix trusted before this start (\(f.position.ddm)): the next fix is checked against it",
+                                 ["received_ns": "\(f.receivedAt.nanoseconds)"]))]
         case .rateBook(let line):
             guard line.bootID != bootID else { return [] }
             track.adopt(bookRate: line.rate, fromBoot: line.bootID)
@@ -730,6 +739,7 @@ public struct DaemonCore: Sendable {
         status.chronometer = track.chronometer(now: now)
         status.rtc = configuration.rtc.map { rtc.sentence(device: $0) }
         status.gpsSetAside = track.suspect?.sentence
+        status.trustedFix = positions.lastTrusted
         return status
     }
 

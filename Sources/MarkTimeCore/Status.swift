@@ -24,6 +24,9 @@ public struct DaemonStatus: Hashable, Sendable {
     public var gpsSetAside: String?
     /// The RTC as a chronometer, in words, when there is one (`RTCChronometer.sentence`).
     public var rtc: String?
+    /// The last fix the position check trusted: a daemon restarted in the same boot checks
+    /// the next fix against it.
+    public var trustedFix: Fix?
 
     public init(pid: Int32, bootID: String, startedAt: Int64, heartbeat: Int64, clock: ClockSample? = nil, fix: Fix? = nil,
                 gpsd: String = "", buttonDevice: String? = nil, buttonState: String = "", soundState: String = "",

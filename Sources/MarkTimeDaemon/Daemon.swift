@@ -197,7 +197,9 @@ public final class MarkTimeDaemon: Sendable {
         }
         writer.start { [unowned self] in perform($0) }
         let saved = (try? store.track(bootID: clock.bootID)) ?? []
+        let earlier = try? store.daemonStatus()
         feed(.started(bootID: clock.bootID, now: now.instant.nanoseconds, track: saved, pending: waitingPresses()))
+        if let fix = earlier?.trustedFix { feed(.earlierTrustedFix(fix)) }
         if let line = try? store.lastRate(before: clock.bootID) { feed(.rateBook(line)) }
         // The RTC's line: this boot's own after a restart, else the last earlier boot's.
         if rtc != nil, let line = (try? store.rateLine(of: clock.bootID, clock: RTCChronometer.clock)) ?? (try? store.lastRate(before: clock.bootID, clock: RTCChronometer.clock)) {

@@ -81,9 +81,19 @@ struct DaemonStatusRecord: Codable, FetchableRecord, PersistableRecord {
     var stopped: Bool
     /// Where the daemon writes this record while it runs (the row only).
     var statusFile: String?, anchor: AnchorLive?, chronometer: Chronometer?, gpsSetAside: String?, fixFlag: String?, rtc: String?
+    var trustedFix: TrustedFix?
+
+    /// The last fix the position check trusted, as a JSON column (v20).
+    struct TrustedFix: Codable, Hashable {
+        var lat: Double, lon: Double, mode: Int, ephM: Double?, timeNs: Int64?, monoNs: Int64
+
+        enum CodingKeys: String, CodingKey {
+            case lat, lon, mode, ephM = "eph_m", timeNs = "time_ns", monoNs = "mono_ns"
+        }
+    }
 
     enum CodingKeys: String, CodingKey {
-        case id, pid, gpsd, stopped, anchor, chronometer, rtc, gpsSetAside = "gps_set_aside"
+        case id, pid, gpsd, stopped, anchor, chronometer, rtc, gpsSetAside = "gps_set_aside", trustedFix = "trusted_fix"
         case bootID = "boot_id", startedMonoNs = "started_mono_ns", heartbeatMonoNs = "heartbeat_mono_ns"
         case clockSource = "clock_source", clockMonoNs = "clock_mono_ns", clockUtcNs = "clock_utc_ns"
         case clockUncertaintyS = "clock_uncertainty_s", fixMode = "fix_mode", fixLat = "fix_lat", fixLon = "fix_lon"
@@ -101,6 +111,10 @@ struct DaemonStatusRecord: Codable, FetchableRecord, PersistableRecord {
         (fixLostMonoNs, fixLostMode, fixFlag) = (s.fix?.lost?.since.nanoseconds, s.fix?.lost?.mode, s.fix?.flag)
         (gpsd, buttonDevice, buttonState, soundState, stopped, anchor) = (s.gpsd, s.buttonDevice, s.buttonState, s.soundState, s.stopped, s.anchor)
         (chronometer, gpsSetAside, rtc) = (s.chronometer, s.gpsSetAside, s.rtc)
+        trustedFix = s.trustedFix.map { f in
+            TrustedFix(lat: f.position.latitude, lon: f.position.longitude, mode: f.mode, ephM: f.horizontalError, timeNs: f.time?.nanosecondsSinceEpoch,
+                       monoNs: f.receivedAt.nanoseconds)
+        }
     }
 
     var status: DaemonStatus {
@@ -108,6 +122,10 @@ struct DaemonStatusRecord: Codable, FetchableRecord, PersistableRecord {
                              buttonDevice: buttonDevice, buttonState: buttonState ?? "", soundState: soundState ?? "", stopped: stopped)
         s.anchor = anchor
         (s.chronometer, s.gpsSetAside, s.rtc) = (chronometer, gpsSetAside, rtc)
+        if let t = trustedFix, let position = try? Position(latitude: t.lat, longitude: t.lon) {
+            s.trustedFix = Fix(position: position, mode: t.mode, horizontalError: t.ephM, time: t.timeNs.map(UTCTime.init(nanosecondsSinceEpoch:)),
+                               receivedAt: MonotonicInstant(bootID: bootID, nanoseconds: t.monoNs))
+        }
         if let clockSource, let clockMonoNs, let clockUtcNs {
             s.clock = ClockSample(source: clockSource, monotonicNanoseconds: clockMonoNs, utc: UTCTime(nanosecondsSinceEpoch: clockUtcNs),
                                   uncertainty: clockUncertaintyS)

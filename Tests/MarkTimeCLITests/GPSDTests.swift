@@ -198,6 +198,26 @@ struct GPSDTests {
         #expect(plain["position_flag"] is NSNull, "\(plain)")
     }
 
+    @Test func aDaemonRestartedInTheSameBootFlagsAPositionFiftyMilesFromTheLastOneTrusted() throws {
+        // Given a daemon that took gpsd's fixes at 27° 22'.84 S and stopped
+        let first = try FakeGPS(folder: cli.folder, log: FakeGPS.timed(seconds: Array(0..<400)))
+        defer { first.kill() }
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", first.address, "--button", cli.folder + "/no-button"])
+        #expect(try eventually(within: 30) { try status()["position"] is String }, "daemon log:\n\(daemon.log)\ngpsfake:\n\(first.child.output)")
+        daemon.stop()
+        first.kill()
+        // When it starts again in this boot, and gpsd's first fix is 50' of latitude north (a spoofer's)
+        let spoofed = try FakeGPS(folder: cli.folder, log: FakeGPS.timed(seconds: Array(0..<400), latitude: "2632.840,S"))
+        defer { spoofed.kill() }
+        let again = try DaemonProcess(cli: cli, arguments: ["--gpsd", spoofed.address, "--button", cli.folder + "/no-button"])
+        defer { again.stop() }
+        // Then that position is flagged, checked against the last fix trusted before the restart
+        #expect(try eventually(within: 60) { try status()["position_flag"] is String }, "daemon log:\n\(again.log)\ngpsfake:\n\(spoofed.child.output)")
+        let flag = try #require(try status()["position_flag"] as? String)
+        #expect(flag.hasPrefix("gps position moved 50.0 nm in "), "\(flag)")
+        #expect(again.log.contains("the last fix trusted before this start (27° 22'.84 S  153° 22'.84 E): the next fix is checked against it"), "\(again.log)")
+    }
+
     @Test func aStoppedGpsdIsFoundSilentStopsCountingAndIsTakenBackWhenItSpeaks() throws {
         // Given the daemon stamping from gpsd's time
         let gps = try FakeGPS(folder: cli.folder)

@@ -103,6 +103,35 @@ struct PositionCheckTests {
         #expect(core.fix?.flag == nil)
     }
 
+    @Test func aRestartedDaemonChecksItsFirstFixAgainstTheLastOneTrustedBeforeIt() throws {
+        // Given a daemon whose status says its last trusted fix, at 10 s
+        let before = startedCore()
+        let trusted = try #require(before.status(now: 10 * second).trustedFix)
+        #expect(trusted == testFix)
+        // When a new daemon starts in the same boot with it, and its first fix is 50 nm north a second later
+        var core = DaemonCore(configuration: try .init(settings: settingsWith(debounce: 30), pid: 8, trackSaveInterval: 600))
+        _ = core.handle(.started(bootID: "boot-a", now: 10 * second, track: [], pending: []))
+        let said = core.handle(.earlierTrustedFix(trusted))
+        _ = core.handle(.fix(fixAt(-26.5473, t: 11)))
+        // Then the start says it, and the fix is flagged
+        #expect(said.messages == ["the last fix trusted before this start (27° 22'.84 S  153° 22'.84 E): the next fix is checked against it"])
+        #expect(core.fix?.flag?.hasPrefix("gps position moved 50.0 nm in 1 s") == true, "\(String(describing: core.fix?.flag))")
+    }
+
+    @Test func aFixTrustedInAnotherBootIsNotCheckedAgainst() {
+        // Given a new daemon after a reboot, told the last trusted fix of the boot before
+        var core = DaemonCore(configuration: try! .init(settings: settingsWith(debounce: 30), pid: 8, trackSaveInterval: 600))
+        _ = core.handle(.started(bootID: "boot-b", now: second, track: [], pending: []))
+        let said = core.handle(.earlierTrustedFix(testFix))
+        // When its first fix is 50 nm from it
+        var far = fixAt(-26.5473, t: 2)
+        far.receivedAt = MonotonicInstant(bootID: "boot-b", nanoseconds: 2 * second)
+        _ = core.handle(.fix(far))
+        // Then it is taken as it is: monotonic times of two boots cannot be compared
+        #expect(said.messages.isEmpty)
+        #expect(core.fix?.flag == nil)
+    }
+
     @Test func aFixWithinReachAfterAFlagIsSaidToCountAgain() {
         var core = startedCore()
         _ = core.handle(.fix(fixAt(-26.5473, t: 11)))

@@ -143,6 +143,23 @@ struct DaemonStoreTests {
         #expect(try db.daemonStatus() == status)
     }
 
+    @Test func theLastTrustedFixIsKeptInTheRowAndTheFile() throws {
+        // Given a status with the position check's last trusted fix
+        let tmp = TemporaryFolder()
+        let db = try AppDatabase(path: tmp.store, createDirectory: false)
+        let file = StatusFile(path: tmp.path + "/status.json")
+        var status = DaemonStatus(pid: 42, bootID: "boot-a", startedAt: second, heartbeat: 9 * second)
+        status.trustedFix = Fix(position: try Position(latitude: -27.3807, longitude: 153.3807), mode: 3, horizontalError: 4.5,
+                                time: UTCTime(nanosecondsSinceEpoch: logDay), receivedAt: MonotonicInstant(bootID: "boot-a", nanoseconds: 8 * second))
+        // When it is published in the row, then in the file
+        try db.publish(status, statusFile: file.path)
+        #expect(try db.daemonStatus() == status)
+        status.heartbeat = 10 * second
+        try file.write(status)
+        // Then each reads back whole
+        #expect(try db.daemonStatus() == status)
+    }
+
     @Test func aStatusFileFromAnotherDaemonIsIgnored() throws {
         let tmp = TemporaryFolder()
         let db = try AppDatabase(path: tmp.store, createDirectory: false)
