@@ -232,6 +232,7 @@ struct DaemonCoreTests {
                                     gpsd: "connected localhost:2947", buttonDevice: "/dev/input/marktime",
                                     buttonState: "ready: clicker", soundState: "", stopped: false)
         expected.rtc = "/dev/rtc0: never compared with good time; not used without it"
+        expected.trustedFix = testFix
         #expect(published == [expected])
     }
 }
