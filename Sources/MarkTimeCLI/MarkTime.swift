@@ -18,7 +18,7 @@ public struct MarkTime: AsyncParsableCommand {
         groupedSubcommands: [
             CommandGroup(name: "Sights", subcommands: [Mark.self, Now.self, Sights.self, SightCommand.self, Export.self]),
             CommandGroup(name: "Sky", subcommands: [AlmanacCommand.self, SkyCommand.self, Reduce.self, FixCommand.self, Plot.self, Average.self,
-                                                   Noon.self, PolarisCommand.self, Identify.self, Lunar.self]),
+                                                   Noon.self, PolarisCommand.self, Identify.self, Lunar.self, Plan.self]),
             CommandGroup(name: "Places and crew", subcommands: [PlaceCommand.self, Where.self, MemberCommand.self, Anchor.self, Clock.self]),
             CommandGroup(name: "People", subcommands: [People.self]),
             CommandGroup(name: "Tasks and courses", subcommands: [TaskCommand.self, CourseCommand.self, GradeCommand.self]),

@@ -17,6 +17,9 @@ public struct Computed: Hashable, Sendable {
         azimuth = normalized(degrees(atan2(-cos(dec) * sin(lha), sin(dec) * cos(lat) - cos(dec) * sin(lat) * cos(lha))))
     }
 
+    /// Hc and Zn as given, degrees.
+    init(altitude: Double, azimuth: Double) { (self.altitude, self.azimuth) = (altitude, azimuth) }
+
     /// The intercept in nautical miles for observed altitude `ho` (degrees): positive toward.
     public func intercept(observed ho: Double) -> Double { (ho - altitude) * 60 }
 }

@@ -101,10 +101,18 @@ struct BadInputTableTests {
         let commands = Set(Self.rows.map { $0.args[0] })
         #expect(commands == ["mark", "now", "status", "sights", "sight", "export", "config", "beep", "daemon", "place", "where", "member", "anchor",
                              "clock", "people", "task", "course", "grade", "day", "cal", "almanac", "sky", "reduce", "fix", "user", "web", "share",
-                             "average", "plot", "noon", "polaris", "identify"])
+                             "average", "plot", "noon", "polaris", "identify", "plan"])
     }
 
     static let rows: [BadInput] = [
+        BadInput(["plan", "--position", "50 10 N 4 20 W", "--at", "2026-11-27T17:00:32Z", "--eye-height", "2.5", "--bodies", "5"], 1, "Error: a fix is planned from 3 or 4 bodies, not 5"),
+        BadInput(["plan", "--position", "50 10 N 4 20 W", "--at", "2026-11-27T17:00:32Z", "--eye-height", "2.5", "--lowest", "70", "--highest", "15"], 1, "Error: the altitude band --lowest 70° to --highest 15° must run upward within 0° to 90° (default 15° to 70°)"),
+        BadInput(["plan", "--position", "50 10 N 4 20 W", "--at", "2026-11-27T17:00:32Z", "--eye-height", "2.5", "--limb", "center"], 1, "Error: the Sun's and the Moon's centre cannot be set on the horizon: give --limb lower or upper"),
+        BadInput(["plan", "--position", "50 10 N 4 20 W", "--at", "2026-11-27T17:00:32Z"], 1, "Error: no height of eye: give --eye-height (metres), or set it on a sight (`marktime sight edit ID --eye-height 2.5`)"),
+        BadInput(["plan", "--position", "78 N 15 E", "--at", "2026-06-21T00:00:00Z", "--eye-height", "2.5", "--twilight", "evening"], 1, "Error: the Sun does not set through -3° and -10° at 78° 00'.00 N  15° 00'.00 E in the next 36 hours (polar day or night): no evening twilight to plan; give --at for a daylight plan of the Sun, the Moon and Venus"),
+        BadInput(["plan", "--position", "50 10 N 4 20 W", "--at", "2026-11-27T17:00:32Z", "--eye-height", "2.5", "--sun-high", "-10", "--sun-low", "-3"], 1, "Error: the twilight window is the Sun between --sun-high (default -3°) and --sun-low (default -10°), both from 0° to -18° and --sun-low the lower; got --sun-high -10° and --sun-low -3°"),
+        BadInput(["plan", "--position", "50 10 N 4 20 W", "--at", "2026-11-27T17:00:32Z", "--eye-height", "2.5", "--lowest", "80", "--highest", "90"], 1, "Error: only 1 body is between 80° and 90° and brighter than magnitude 3.0 at 2026-11-27T17:00:32.000Z from 50° 10'.00 N  4° 20'.00 W: a fix needs 3; widen the band (--lowest, --highest) or choose another time"),
+        BadInput(["plan", "--position", "50 10 N 4 20 W", "--at", "2026-11-27T17:00:32Z", "--eye-height", "600"], 1, "Error: height of eye 600 m is out of range: it must be between 0 and 500 m"),
         BadInput(["user", "add", "skip per"], 1, "Error: the account name 'skip per' may have only letters, digits, '.', '_' and '-', at most 32, e.g. skipper"),
         BadInput(["user", "add", "skipper", "--password-stdin"], 1, "Error: --password-stdin: standard input was empty; pipe the password in, e.g. `printf '%s\\n' \"$PW\" | marktime user add skipper --password-stdin`"),
         BadInput(["user", "remove", "nobody"], 1, "Error: no account named 'nobody'; there are none yet: `marktime user add NAME`"),

@@ -288,4 +288,42 @@ struct SkyCLITests {
         #expect(magnitudes == magnitudes.sorted())
         #expect(bodies.contains { $0["body"] as? String == "Vega" })
     }
+
+    @Test func planPicksThreeBodiesWhoseSightsAtThePredictedHsReduceToZeroAndTakesTheSextantFromTheNewestSight() throws {
+        // Given a store whose newest sight says the sextant: 3.1 m, index error −2.0′, 25 °C, 1020 hPa
+        let cli = CLI()
+        var earlier = try sight(at: 0)
+        (earlier.eyeHeight, earlier.indexError, earlier.temperature, earlier.pressure) = (3.1, -2.0, 25, 1020)
+        _ = try cli.database().insert(earlier)
+        // When the evening twilight off Plymouth on 27 November 2026 is planned, as JSON
+        let plan = try #require(try cli.json(["plan", "--twilight", "evening", "--at", "2026-11-27T12:00:00Z",
+                                              "--position", "50 10 N 4 20 W", "--format", "json"]) as? [String: Any])
+        // Then the sextant is the sight's, the plan is in the window, and three bodies are chosen
+        #expect(plan["eye_height_m"] as? Double == 3.1)
+        #expect(plan["ie_arcmin"] as? Double == -2.0)
+        #expect(plan["temperature_c"] as? Double == 25)
+        #expect(plan["pressure_hpa"] as? Double == 1020)
+        let utc = try #require(UTCTime.read(try #require(plan["utc"] as? String), what: "utc").time)
+        let start = try #require(UTCTime.read(try #require(plan["window_start"] as? String), what: "start").time)
+        let end = try #require(UTCTime.read(try #require(plan["window_end"] as? String), what: "end").time)
+        #expect(start < utc && utc < end)
+        let bodies = try #require(plan["bodies"] as? [[String: Any]])
+        let chosen = bodies.filter { $0["chosen"] as? Bool == true }
+        #expect(chosen.count == 3)
+        #expect(bodies.filter { $0["chosen"] as? Bool == false }.allSatisfy { $0["reason"] is String })
+        // And a sight of each, read at its predicted Hs at that time from that position, reduces to an intercept of 0.0′
+        for (i, b) in chosen.enumerated() {
+            // (Each at its own kernel instant: the store keeps one sight per press.)
+            var s = try sight(at: 60 + Int64(i))
+            s.estimate = UTCEstimate(utc: utc, source: .gps, uncertainty: 0.5)
+            (s.body, s.hs, s.limb) = (b["body"] as? String, b["hs_deg"] as? Double, Limb(rawValue: b["limb"] as? String ?? ""))
+            (s.eyeHeight, s.indexError, s.temperature, s.pressure) = (3.1, -2.0, 25, 1020)
+            s.dr = try Position(latitude: 50 + 10.0 / 60, longitude: -(4 + 20.0 / 60))
+            let id = try #require(try cli.database().insert(s).id)
+            let rows = try #require(try cli.json(["reduce", String(id)]) as? [[String: Any]])
+            let row = try #require(rows.first { $0["id"] as? Int == Int(id) })
+            #expect(abs(try #require(row["intercept_nm"] as? Double)) < 0.05, "\(b)")
+            #expect(abs(try #require(row["hc_deg"] as? Double) - (b["hc_deg"] as! Double)) < 1e-9, "\(b)")
+        }
+    }
 }

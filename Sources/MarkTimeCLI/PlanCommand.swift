@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import MarkTimeCore
+import MarkTimeSky
+import MarkTimeStore
+
+extension MarkTime {
+    struct Plan: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "What to shoot: the best three or four bodies for a fix, and what the sextant will read.",
+            discussion: """
+                For a time (--at, default now) or the next twilight window (--twilight morning|evening: the Sun's \
+                centre between 3° and 10° below the horizon, --sun-high and --sun-low), from the daemon's GPS fix \
+                or --position: the set of 3 (or --bodies 4) spread best in azimuth (120° apart for three, 90° for \
+                four), between --lowest and --highest (15° and 70°) and brighter than magnitude --faintest (3), \
+                the Moon and the planets with the stars. Every other body above the horizon is listed with the \
+                reason it was left out.
+
+                HS is the predicted sextant reading, to preset the sextant so the body shows in the horizon \
+                glass: Hc with the reduction's corrections run backwards (index error, dip from the height of \
+                eye, refraction at the temperature and pressure, semi-diameter for the limb, parallax), so that a \
+                sight read at HS at that time reduces to an intercept of 0.0' at the position. The Sun and the \
+                Moon are planned on their lower limb unless --limb upper. HS/MIN is how fast the reading changes.
+                The height of eye, index error, temperature and pressure are those given, else the newest sight's.
+
+                Examples:
+                  marktime plan --twilight evening --position "50 10 N 4 20 W" --eye-height 2.5 --ie -1.2
+                  marktime plan --at 2026-11-22T06:45:00Z --bodies 4 --format json
+                """)
+
+        enum Twilight: String, ExpressibleByArgument, CaseIterable { case morning, evening }
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var where_: SkyPositionOptions
+
+        @Option(help: "UTC instant. Default: now.")
+        var at: String?
+
+        @Option(help: "The next twilight window after --at: morning or evening.")
+        var twilight: Twilight?
+
+        @Option(name: .customLong("sun-high"), parsing: .unconditional, help: "The twilight window's bright end: the Sun's altitude, degrees.", transform: decimal)
+        var sunHigh: Double = -3
+
+        @Option(name: .customLong("sun-low"), parsing: .unconditional, help: "The twilight window's dark end: the Sun's altitude, degrees.", transform: decimal)
+        var sunLow: Double = -10
+
+        @Option(help: "How many bodies: 3 or 4.")
+        var bodies: Int = 3
+
+        @Option(help: "The lowest altitude to shoot, degrees.", transform: decimal)
+        var lowest: Double = 15
+
+        @Option(help: "The highest altitude to shoot, degrees.", transform: decimal)
+        var highest: Double = 70
+
+        @Option(help: "The faintest star to plan, magnitude.", transform: decimal)
+        var faintest: Double = 3
+
+        @Option(name: .customLong("eye-height"), help: "Height of eye, metres. Default: the newest sight's.")
+        var eyeHeight: String?
+
+        @Option(parsing: .unconditional, help: "Index error, arc-minutes (negative when on the arc). Default: the newest sight's, else 0.")
+        var ie: String?
+
+        @Option(help: "Air temperature, °C. Default: the newest sight's, else 10.")
+        var temp: String?
+
+        @Option(help: "Air pressure, hPa. Default: the newest sight's, else 1010.")
+        var pressure: String?
+
+        @Option(help: "The Sun's and the Moon's limb: lower or upper.")
+        var limb: String = "lower"
+
+        @Option(help: "Output: table or json.")
+        var format: Format = .table
+
+        func run() async throws {
+            guard (-18...0).contains(sunLow), (-18...0).contains(sunHigh), sunLow < sunHigh else {
+                throw InputError("the twilight window is the Sun between --sun-high (default -3°) and --sun-low (default -10°), both "
+                    + "from 0° to -18° and --sun-low the lower; got --sun-high \(Position.plain(sunHigh))° and --sun-low \(Position.plain(sunLow))°")
+            }
+            guard (0...90).contains(lowest), (0...90).contains(highest), lowest < highest else {
+                throw InputError("the altitude band --lowest \(Position.plain(lowest))° to --highest \(Position.plain(highest))° must "
+                    + "run upward within 0° to 90° (default 15° to 70°)")
+            }
+            let limb = try Limb.parse(self.limb)
+            guard limb != .center else { throw InputError("the Sun's and the Moon's centre cannot be set on the horizon: give --limb lower or upper") }
+            let position = try where_.resolve(store, required: true)!
+            let sextant = try reading(limb: limb)
+            var (utc, _) = try skyTime(at)
+            var window: (start: UTCTime, end: UTCTime)?
+            if let twilight {
+                guard let w = SunEvents.twilightWindow(morning: twilight == .morning, after: utc, from: position, bright: sunHigh, dark: sunLow) else {
+                    if SunEvents.outside(from: utc, hours: 36) != nil {
+                        throw InputError("the next 36 hours from \(utc.iso8601) run past the almanac's end (\(SkyTime.years.upperBound)-12-31): "
+                            + "give --at at least 36 hours before the twilight")
+                    }
+                    let (first, second) = twilight == .morning ? (sunLow, sunHigh) : (sunHigh, sunLow)
+                    throw InputError("the Sun does not \(twilight == .morning ? "rise" : "set") through \(Position.plain(first))° and "
+                        + "\(Position.plain(second))° at \(position.ddm) in the next 36 hours (polar day or night): no \(twilight.rawValue) "
+                        + "twilight to plan; give --at for a daylight plan of the Sun, the Moon and Venus")
+                }
+                window = w
+                utc = UTCTime(nanosecondsSinceEpoch: (w.start.nanosecondsSinceEpoch + w.end.nanosecondsSinceEpoch) / 2 / 1_000_000_000 * 1_000_000_000)
+            }
+            let plan = try SightPlan(at: utc, from: position, sextant: sextant,
+                                     options: .init(band: lowest...highest, count: bodies, faintest: faintest))
+            let flags = deltaTFlags([try SkyTime.checked(utc)])
+            switch format {
+            case .json:
+                print(JSON.object([
+                    ("utc", .string(utc.iso8601)), ("lat", .number(position.latitude)), ("lon", .number(position.longitude)),
+                    ("window_start", window.map { .string($0.start.iso8601) } ?? .null), ("window_end", window.map { .string($0.end.iso8601) } ?? .null),
+                    ("eye_height_m", .number(sextant.eyeHeight)), ("ie_arcmin", .number(sextant.indexError)),
+                    ("temperature_c", .number(sextant.celsius)), ("pressure_hpa", .number(sextant.hectopascals)),
+                    ("bodies", .array(plan.lines.map { l in
+                        .object([("body", .string(l.body.name)), ("chosen", .bool(l.chosen)), ("utc", .string(utc.iso8601)),
+                                 ("magnitude", .number((l.magnitude * 10).rounded() / 10)),
+                                 ("zn_deg", .number(l.computed.azimuth)), ("hc_deg", .number(l.computed.altitude)), ("hs_deg", .number(l.hs)),
+                                 ("limb", .string(l.body == .sun || l.body == .moon ? limb.rawValue : Limb.center.rawValue)),
+                                 ("hs_arcmin_per_min", .number(l.hsPerMinute)), ("reason", l.reason.map(JSON.string) ?? .null)])
+                    })),
+                    ("flags", flagsJSON(flags)),
+                ]).render())
+            case .table:
+                let when = window.map { " (\(twilight!.rawValue) twilight \($0.start.isoTimeOfDayMinutes)–\($0.end.isoTimeOfDayMinutes) UTC)" } ?? ""
+                print("Plan for \(utc.iso8601)\(when) from \(position.ddm)")
+                print("Sextant: height of eye \(Position.plain(sextant.eyeHeight)) m, index error \(Position.plain(sextant.indexError))', "
+                    + "\(Position.plain(sextant.celsius)) °C, \(Position.plain(sextant.hectopascals)) hPa")
+                var chosen = TextTable(header: ["BODY", "MAG", "ZN", "HC", "HS", "HS/MIN"])
+                for l in plan.chosen {
+                    chosen.rows.append([l.body == .sun || l.body == .moon ? "\(l.body.name) \(limb == .lower ? "LL" : "UL")" : l.body.name,
+                                        String(format: "%.1f", l.magnitude), String(format: "%05.1f°", l.computed.azimuth),
+                                        SextantAngle.format(l.computed.altitude), SextantAngle.format(l.hs), String(format: "%+.1f'", l.hsPerMinute)])
+                }
+                print(chosen.render())
+                var others = TextTable(header: ["LEFT OUT", "MAG", "ZN", "HC", "HS", "WHY"])
+                for l in plan.lines where !l.chosen {
+                    others.rows.append([l.body.name, String(format: "%.1f", l.magnitude), String(format: "%05.1f°", l.computed.azimuth),
+                                        SextantAngle.format(l.computed.altitude), SextantAngle.format(l.hs), l.reason ?? ""])
+                }
+                if !others.rows.isEmpty { print(others.render()) }
+                for f in flags { print(f.message) }
+            }
+        }
+
+        /// The sextant as given, else as the newest sight that says it, else the reduction's defaults.
+        func reading(limb: Limb) throws -> SextantReading {
+            let newest: Sight? = (try? store.openForReading()).flatMap { db in
+                (try? db.sights(SightQuery(limit: 50)))?.first { $0.eyeHeight != nil }
+            }
+            guard let eye = try eyeHeight.map(SightField.eyeHeight) ?? newest?.eyeHeight else {
+                throw InputError("no height of eye: give --eye-height (metres), or set it on a sight (`marktime sight edit ID --eye-height 2.5`)")
+            }
+            return SextantReading(hs: 0, indexError: try ie.map(SightField.indexError) ?? newest?.indexError ?? 0, eyeHeight: eye, limb: limb,
+                                  celsius: try temp.map(SightField.temperature) ?? newest?.temperature ?? 10,
+                                  hectopascals: try pressure.map(SightField.pressure) ?? newest?.pressure ?? 1010)
+        }
+    }
+}

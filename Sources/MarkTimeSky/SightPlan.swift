@@ -1,0 +1,138 @@
+import Foundation
+import MarkTimeCore
+
+/// What to shoot at one time from one position: the best set of three or four bodies for a
+/// fix (spread in azimuth, altitudes in a band, bright), and for every body above the
+/// horizon what the sextant will read there (Hs, the reduction run backwards) and how fast
+/// that changes. Bodies left out are listed with the reason.
+public struct SightPlan: Hashable, Sendable {
+    /// What the navigator asks of the plan.
+    public struct Options: Hashable, Sendable {
+        /// The altitudes a body is shot at, degrees: below, refraction is large and uncertain;
+        /// above, the azimuth is hard to swing and the line bends.
+        public var band: ClosedRange<Double>
+        /// Three or four bodies.
+        public var count: Int
+        /// Stars fainter than this are not found in twilight.
+        public var faintest: Double
+
+        public init(band: ClosedRange<Double> = 15...70, count: Int = 3, faintest: Double = 3.0) {
+            (self.band, self.count, self.faintest) = (band, count, faintest)
+        }
+    }
+
+    /// One body: where it stands, what the sextant reads, and whether it is in the set.
+    public struct Line: Hashable, Sendable {
+        public var body: Body
+        /// Hc and Zn at the plan's time from its position.
+        public var computed: Computed
+        public var magnitude: Double
+        /// The predicted sextant reading (the limb the reading names for the Sun and Moon).
+        public var hs: Double
+        /// How Hs changes in the next minute, arc-minutes (positive: rising).
+        public var hsPerMinute: Double
+        public var chosen: Bool
+        /// Why it is not in the set, in words; nil for a chosen body.
+        public var reason: String?
+    }
+
+    public var utc: UTCTime
+    public var position: Position
+    public var options: Options
+    /// The chosen bodies by Zn, then the others above the horizon, brightest first.
+    public var lines: [Line]
+
+    /// The chosen set, by Zn.
+    public var chosen: [Line] { lines.filter(\.chosen) }
+
+    /// The plan at `utc` from `position`, the sextant set up as `sextant` (its Hs ignored;
+    /// its limb is the Sun's and the Moon's; stars and planets are their centres).
+    public init(at utc: UTCTime, from position: Position, sextant: SextantReading, options: Options = Options()) throws(InputError) {
+        guard let time = SkyTime(utc), let later = SkyTime(utc.adding(nanoseconds: 60_000_000_000)) else {
+            throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
+        }
+        guard (3...4).contains(options.count) else { throw InputError("a fix is planned from 3 or 4 bodies, not \(options.count)") }
+        (self.utc, self.position, self.options) = (utc, position, options)
+        func hs(_ body: Body, _ at: SkyTime, _ altitude: Double) -> Double {
+            var r = sextant
+            r.limb = body == .sun || body == .moon ? (sextant.limb == .center ? .lower : sextant.limb) : .center
+            return Observation.sextantAltitude(observed: altitude, r, body: body, at: at, near: position)
+        }
+        var all: [Line] = []
+        for b in Almanac.visible(at: time, from: position) {
+            let next = Almanac.entry(b.body, at: later)
+            let then = Computed(gha: next.gha, declination: next.declination, latitude: position.latitude, longitude: position.longitude)
+            let now = hs(b.body, time, b.computed.altitude)
+            all.append(Line(body: b.body, computed: b.computed, magnitude: b.magnitude, hs: now,
+                            hsPerMinute: (hs(b.body, later, then.altitude) - now) * 60, chosen: false, reason: nil))
+        }
+        for i in all.indices {
+            let h = all[i].computed.altitude
+            if h < options.band.lowerBound {
+                all[i].reason = "below \(Quantity.whole(options.band.lowerBound))°"
+            } else if h > options.band.upperBound {
+                all[i].reason = "above \(Quantity.whole(options.band.upperBound))°"
+            } else if all[i].magnitude > options.faintest {
+                all[i].reason = String(format: "fainter than magnitude %.1f", options.faintest)
+            }
+        }
+        let candidates = all.indices.filter { all[$0].reason == nil }
+        guard candidates.count >= options.count else {
+            throw InputError("only \(candidates.count) \(candidates.count == 1 ? "body is" : "bodies are") between "
+                + "\(Quantity.whole(options.band.lowerBound))° and \(Quantity.whole(options.band.upperBound))° "
+                + String(format: "and brighter than magnitude %.1f", options.faintest)
+                + " at \(utc.iso8601) from \(position.ddm): a fix needs \(options.count); widen the band (--lowest, --highest) or choose another time")
+        }
+        let best = Self.bestSet(candidates.map { all[$0] }, count: options.count).map { candidates[$0] }
+        for i in best { all[i].chosen = true }
+        for i in candidates where !all[i].chosen { all[i].reason = "in the band; the chosen set spreads better" }
+        lines = best.map { all[$0] }.sorted { $0.computed.azimuth < $1.computed.azimuth } + all.filter { !$0.chosen }
+    }
+
+    /// How good a set is for a fix, higher better: the smallest gap between the bodies'
+    /// azimuths as a share of the even gap (120° for three, 90° for four), less a tenth for
+    /// each 45° a body stands outside 30°–60° and a twentieth for each magnitude fainter than 1.
+    public static func score(_ set: [Line]) -> Double {
+        let zn = set.map(\.computed.azimuth).sorted()
+        let gaps = zip(zn, zn.dropFirst() + [zn[0] + 360]).map { $1 - $0 }
+        let spread = (gaps.min() ?? 0) / (360 / Double(set.count))
+        let altitude = set.map { l in max(0, 30 - l.computed.altitude, l.computed.altitude - 60) / 45 }.reduce(0, +) / Double(set.count)
+        let brightness = set.map { max(0, $0.magnitude - 1) }.reduce(0, +) / Double(set.count)
+        return spread - 0.1 * altitude - 0.05 * brightness
+    }
+
+    /// The indices of the best `count` of `lines` by `score`.
+    static func bestSet(_ lines: [Line], count: Int) -> [Int] {
+        var best: (score: Double, set: [Int]) = (-.infinity, [])
+        var set: [Int] = []
+        func choose(from start: Int) {
+            if set.count == count {
+                let s = score(set.map { lines[$0] })
+                if s > best.score { best = (s, set) }
+                return
+            }
+            guard start < lines.count else { return }
+            for i in start..<lines.count where lines.count - i >= count - set.count {
+                set.append(i)
+                choose(from: i + 1)
+                set.removeLast()
+            }
+        }
+        choose(from: 0)
+        return best.set
+    }
+}
+
+extension SunEvents {
+    /// The next twilight window after `start` at `position`, while both the bright stars
+    /// and the horizon are seen: the Sun's centre between `bright` (−3°) and `dark` (−10°),
+    /// going down in the evening and up in the morning; nil when the Sun does not pass both
+    /// within `hours` (polar day or night).
+    public static func twilightWindow(morning: Bool, after start: UTCTime, from position: Position,
+                                      bright: Double = -3, dark: Double = -10, hours: Double = 36) -> (start: UTCTime, end: UTCTime)? {
+        let (first, second) = morning ? (dark, bright) : (bright, dark)
+        guard let a = next(first, rising: morning, after: start, from: position, within: hours),
+              let b = next(second, rising: morning, after: a, from: position, within: 6) else { return nil }
+        return (a, b)
+    }
+}

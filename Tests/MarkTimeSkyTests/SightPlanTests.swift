@@ -1,0 +1,129 @@
+import Foundation
+import MarkTimeCore
+import Testing
+@testable import MarkTimeSky
+
+/// `marktime plan`: the set to shoot, and the sextant's predicted reading (#59 item 1).
+@Suite("What to shoot: the plan and the sextant preset")
+struct SightPlanTests {
+    static let sextant = SextantReading(hs: 0, indexError: -1.2, eyeHeight: 2.5, limb: .lower, celsius: 25, hectopascals: 1020)
+
+    struct Preset: Sendable, CustomTestStringConvertible {
+        var body: Body, limb: Limb
+        var testDescription: String { "\(body.name) \(limb.rawValue)" }
+    }
+
+    static let presets: [Preset] = [
+        Preset(body: .sun, limb: .lower), Preset(body: .sun, limb: .upper), Preset(body: .moon, limb: .lower), Preset(body: .moon, limb: .upper),
+        Preset(body: .venus, limb: .center), Preset(body: .mars, limb: .center), Preset(body: .jupiter, limb: .center),
+        Preset(body: .saturn, limb: .center), Preset(body: .star(Star.catalogue.first { $0.name == "Vega" }!), limb: .center),
+    ]
+
+    @Test(arguments: presets)
+    func aSightReadAtThePredictedHsReducesToAnInterceptOfZeroAtTheDR(_ p: Preset) throws {
+        let time = utc(2026, 6, 21, 3, 17, 40)
+        let entry = Almanac.entry(p.body, at: try #require(SkyTime(time)))
+        for altitude in stride(from: 5.0, through: 85.0, by: 5.0) {
+            // Given a DR on the body's meridian where its Hc is `altitude`
+            let north = entry.declination + (90 - altitude) <= 90
+            let dr = at(north ? entry.declination + 90 - altitude : entry.declination - 90 + altitude, normalizedLongitude(-entry.gha))
+            // When the sextant is preset to the predicted Hs, and a sight read at it is reduced from the DR
+            var reading = Self.sextant
+            reading.limb = p.limb
+            let hs = Observation.sextantAltitude(observed: altitude, reading, body: p.body, at: try #require(SkyTime(time)), near: dr)
+            var s = Sight(instant: MonotonicInstant(bootID: "plan", nanoseconds: 0), estimate: UTCEstimate(utc: time, source: .gps, uncertainty: 0.5),
+                          createdAt: time)
+            (s.body, s.limb, s.hs, s.indexError, s.eyeHeight) = (p.body.name, p.limb, hs, reading.indexError, reading.eyeHeight)
+            (s.temperature, s.pressure, s.dr) = (reading.celsius, reading.hectopascals, dr)
+            let reduced = try ReducedSight(s)
+            // Then Hc is the altitude planned, and the intercept is 0.0′ (to a millionth of a minute)
+            #expect(abs(reduced.computed.altitude - altitude) < 1e-9, "\(altitude)°")
+            #expect(abs(reduced.intercept) < 1e-6, "\(p.testDescription) at \(altitude)°: intercept \(reduced.intercept)′")
+        }
+    }
+
+    func line(_ name: String, zn: Double, hc: Double = 45, magnitude: Double = 1) -> SightPlan.Line {
+        SightPlan.Line(body: try! Body.parse(name), computed: Computed(altitude: hc, azimuth: zn), magnitude: magnitude, hs: hc,
+                       hsPerMinute: 0, chosen: false, reason: nil)
+    }
+
+    @Test func threeBodiesAHundredAndTwentyDegreesApartAreChosenOverBrighterOnesBunchedTogether() {
+        // Given two bright stars 10° apart, and three fainter ones 120° apart
+        let lines = [line("Sirius", zn: 100, magnitude: -1.5), line("Canopus", zn: 110, magnitude: -0.7),
+                     line("Hamal", zn: 0, magnitude: 2), line("Altair", zn: 120, magnitude: 0.8), line("Alioth", zn: 240, magnitude: 1.8)]
+        // When the best three are chosen
+        let best = SightPlan.bestSet(lines, count: 3).map { lines[$0].body.name }
+        // Then they are the spread ones, not a bright one with a 100° gap
+        #expect(best == ["Hamal", "Altair", "Alioth"])
+    }
+
+    @Test func fourBodiesAreChosenNinetyDegreesApart() {
+        let lines = [line("Vega", zn: 0), line("Deneb", zn: 45), line("Altair", zn: 90), line("Arcturus", zn: 180),
+                     line("Capella", zn: 200), line("Rigel", zn: 270)]
+        #expect(SightPlan.bestSet(lines, count: 4).map { lines[$0].body.name } == ["Vega", "Altair", "Arcturus", "Rigel"])
+    }
+
+    @Test func ofTwoEquallySpreadSetsTheOneNearerThirtyToSixtyDegreesWins() {
+        let lines = [line("Vega", zn: 0, hc: 20), line("Deneb", zn: 0, hc: 45), line("Altair", zn: 120), line("Arcturus", zn: 240)]
+        #expect(SightPlan.bestSet(lines, count: 3).map { lines[$0].body.name } == ["Deneb", "Altair", "Arcturus"])
+    }
+
+    @Test func aPlanListsEveryBodyAboveTheHorizonWithItsReason() throws {
+        // Given the evening twilight of 27 November 2026 off Plymouth
+        let plan = try SightPlan(at: utc(2026, 11, 27, 17, 0, 32), from: at(50 + 10.0 / 60, -(4 + 20.0 / 60)), sextant: Self.sextant)
+        // Then three are chosen, and every other body above the horizon is listed with why it was left out
+        let visible = Almanac.visible(at: try #require(SkyTime(utc(2026, 11, 27, 17, 0, 32))), from: at(50 + 10.0 / 60, -(4 + 20.0 / 60)))
+        #expect(plan.chosen.count == 3)
+        #expect(Set(plan.lines.map(\.body)) == Set(visible.map(\.body)))
+        #expect(plan.lines.filter { !$0.chosen }.allSatisfy { $0.reason != nil })
+        let deneb = try #require(plan.lines.first { $0.body.name == "Deneb" })
+        #expect(deneb.reason == "above 70°")
+        let arcturus = try #require(plan.lines.first { $0.body.name == "Arcturus" })
+        #expect(arcturus.reason == "below 15°")
+        // And the chosen are in the band, by Zn, and no two closer than 100°
+        let zn = plan.chosen.map(\.computed.azimuth)
+        #expect(zn == zn.sorted())
+        #expect(plan.chosen.allSatisfy { (15...70).contains($0.computed.altitude) })
+        #expect(zip(zn, zn.dropFirst() + [zn[0] + 360]).allSatisfy { $1 - $0 >= 100 }, "\(zn)")
+    }
+
+    @Test func aRisingBodysHsGrowsAndASettingOnesShrinks() throws {
+        let plan = try SightPlan(at: utc(2026, 11, 27, 17, 0, 32), from: at(50 + 10.0 / 60, -(4 + 20.0 / 60)), sextant: Self.sextant)
+        for l in plan.lines {
+            // East of the meridian a body rises; west, it sets
+            #expect(l.computed.azimuth < 180 ? l.hsPerMinute > 0 : l.hsPerMinute < 0, "\(l.body.name) Zn \(l.computed.azimuth) \(l.hsPerMinute)")
+        }
+    }
+
+    @Test func aBandThatLeavesFewerThanThreeBodiesIsRefusedInWords() {
+        #expect(throws: InputError("only 1 body is between 80° and 90° and brighter than magnitude 3.0 at 2026-11-27T17:00:32.000Z "
+            + "from 50° 10'.00 N  4° 20'.00 W: a fix needs 3; widen the band (--lowest, --highest) or choose another time")) {
+            _ = try SightPlan(at: utc(2026, 11, 27, 17, 0, 32), from: at(50 + 10.0 / 60, -(4 + 20.0 / 60)), sextant: Self.sextant,
+                              options: .init(band: 80...90))
+        }
+    }
+
+    @Test func theTwilightWindowIsTheSunBetweenThreeAndTenDegreesBelowTheHorizon() throws {
+        // Given Plymouth on 27 November 2026, from noon
+        let here = at(50 + 10.0 / 60, -(4 + 20.0 / 60))
+        // When the evening and the next morning windows are found
+        let evening = try #require(SunEvents.twilightWindow(morning: false, after: utc(2026, 11, 27, 12), from: here))
+        let morning = try #require(SunEvents.twilightWindow(morning: true, after: utc(2026, 11, 27, 12), from: here))
+        // Then the Sun stands at −3° and −10° at their ends, to a hundredth of a degree
+        for (t, h) in [(evening.start, -3.0), (evening.end, -10.0), (morning.start, -10.0), (morning.end, -3.0)] {
+            #expect(abs(try #require(SunEvents.altitude(at: t, from: here)) - h) < 0.01, "\(t.iso8601)")
+        }
+        #expect(evening.start < evening.end && evening.end < morning.start && morning.start < morning.end)
+    }
+
+    @Test func aPolarSummerHasNoTwilightWindow() {
+        #expect(SunEvents.twilightWindow(morning: false, after: utc(2026, 6, 21, 0), from: at(78, 15)) == nil)
+    }
+}
+
+private func normalizedLongitude(_ lon: Double) -> Double {
+    var l = lon.truncatingRemainder(dividingBy: 360)
+    if l > 180 { l -= 360 }
+    if l < -180 { l += 360 }
+    return l
+}
