@@ -76,34 +76,20 @@ extension MarkTime {
         var format: Format = .table
 
         func run() async throws {
-            guard (-18...0).contains(sunLow), (-18...0).contains(sunHigh), sunLow < sunHigh else {
-                throw InputError("the twilight window is the Sun between --sun-high (default -3°) and --sun-low (default -10°), both "
-                    + "from 0° to -18° and --sun-low the lower; got --sun-high \(Position.plain(sunHigh))° and --sun-low \(Position.plain(sunLow))°")
-            }
-            guard (0...90).contains(lowest), (0...90).contains(highest), lowest < highest else {
+            guard lowest < highest else {
                 throw InputError("the altitude band --lowest \(Position.plain(lowest))° to --highest \(Position.plain(highest))° must "
                     + "run upward within 0° to 90° (default 15° to 70°)")
             }
             let limb = try Limb.parse(self.limb)
-            guard limb != .center else { throw InputError("the Sun's and the Moon's centre cannot be set on the horizon: give --limb lower or upper") }
             let position = try where_.resolve(store, required: true)!
-            let sextant = try reading(limb: limb)
-            var (utc, _) = try skyTime(at)
-            var window: (start: UTCTime, end: UTCTime)?
-            if let twilight {
-                guard let w = SunEvents.twilightWindow(morning: twilight == .morning, after: utc, from: position, bright: sunHigh, dark: sunLow) else {
-                    if SunEvents.outside(from: utc, hours: 36) != nil {
-                        throw InputError("the next 36 hours from \(utc.iso8601) run past the almanac's end (\(SkyTime.years.upperBound)-12-31): "
-                            + "give --at at least 36 hours before the twilight")
-                    }
-                    let (first, second) = twilight == .morning ? (sunLow, sunHigh) : (sunHigh, sunLow)
-                    throw InputError("the Sun does not \(twilight == .morning ? "rise" : "set") through \(Position.plain(first))° and "
-                        + "\(Position.plain(second))° at \(position.ddm) in the next 36 hours (polar day or night): no \(twilight.rawValue) "
-                        + "twilight to plan; give --at for a daylight plan of the Sun, the Moon and Venus")
-                }
-                window = w
-                utc = UTCTime(nanosecondsSinceEpoch: (w.start.nanosecondsSinceEpoch + w.end.nanosecondsSinceEpoch) / 2 / 1_000_000_000 * 1_000_000_000)
+            let newest: Sight? = (try? store.openForReading()).flatMap { db in
+                (try? db.sights(SightQuery(limit: 50)))?.first { $0.eyeHeight != nil }
             }
+            let sextant = try SextantReading.planned(eyeHeight: try eyeHeight.map(SightField.eyeHeight), indexError: try ie.map(SightField.indexError),
+                                                     celsius: try temp.map(SightField.temperature), hectopascals: try pressure.map(SightField.pressure),
+                                                     limb: limb, newest: newest)
+            let (at, _) = try skyTime(self.at)
+            let (utc, window) = try SightPlan.time(at: at, twilight: twilight.map { $0 == .morning }, from: position, bright: sunHigh, dark: sunLow)
             let plan = try SightPlan(at: utc, from: position, sextant: sextant,
                                      options: .init(band: lowest...highest, count: bodies, faintest: faintest))
             let flags = deltaTFlags([try SkyTime.checked(utc)])
@@ -143,19 +129,6 @@ extension MarkTime {
                 if !others.rows.isEmpty { print(others.render()) }
                 for f in flags { print(f.message) }
             }
-        }
-
-        /// The sextant as given, else as the newest sight that says it, else the reduction's defaults.
-        func reading(limb: Limb) throws -> SextantReading {
-            let newest: Sight? = (try? store.openForReading()).flatMap { db in
-                (try? db.sights(SightQuery(limit: 50)))?.first { $0.eyeHeight != nil }
-            }
-            guard let eye = try eyeHeight.map(SightField.eyeHeight) ?? newest?.eyeHeight else {
-                throw InputError("no height of eye: give --eye-height (metres), or set it on a sight (`marktime sight edit ID --eye-height 2.5`)")
-            }
-            return SextantReading(hs: 0, indexError: try ie.map(SightField.indexError) ?? newest?.indexError ?? 0, eyeHeight: eye, limb: limb,
-                                  celsius: try temp.map(SightField.temperature) ?? newest?.temperature ?? 10,
-                                  hectopascals: try pressure.map(SightField.pressure) ?? newest?.pressure ?? 1010)
         }
     }
 }

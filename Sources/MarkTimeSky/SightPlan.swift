@@ -52,6 +52,11 @@ public struct SightPlan: Hashable, Sendable {
             throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
         }
         guard (3...4).contains(options.count) else { throw InputError("a fix is planned from 3 or 4 bodies, not \(options.count)") }
+        guard (0...90).contains(options.band.lowerBound), (0...90).contains(options.band.upperBound),
+              options.band.lowerBound < options.band.upperBound else {
+            throw InputError("the altitude band --lowest \(Position.plain(options.band.lowerBound))° to --highest "
+                + "\(Position.plain(options.band.upperBound))° must run upward within 0° to 90° (default 15° to 70°)")
+        }
         (self.utc, self.position, self.options) = (utc, position, options)
         func hs(_ body: Body, _ at: SkyTime, _ altitude: Double) -> Double {
             var r = sextant
@@ -90,12 +95,13 @@ public struct SightPlan: Hashable, Sendable {
     }
 
     /// How good a set is for a fix, higher better: the smallest gap between the bodies'
-    /// azimuths as a share of the even gap (120° for three, 90° for four), less a tenth for
-    /// each 45° a body stands outside 30°–60° and a twentieth for each magnitude fainter than 1.
+    /// azimuths as a share of 80 % of the even gap (about 120° for three: 96° or more counts
+    /// whole; about 90° for four: 72°), less a tenth for each 45° a body stands outside
+    /// 30°–60° and a twentieth for each magnitude fainter than 1.
     public static func score(_ set: [Line]) -> Double {
         let zn = set.map(\.computed.azimuth).sorted()
         let gaps = zip(zn, zn.dropFirst() + [zn[0] + 360]).map { $1 - $0 }
-        let spread = (gaps.min() ?? 0) / (360 / Double(set.count))
+        let spread = min(1, (gaps.min() ?? 0) / (0.8 * 360 / Double(set.count)))
         let altitude = set.map { l in max(0, 30 - l.computed.altitude, l.computed.altitude - 60) / 45 }.reduce(0, +) / Double(set.count)
         let brightness = set.map { max(0, $0.magnitude - 1) }.reduce(0, +) / Double(set.count)
         return spread - 0.1 * altitude - 0.05 * brightness
@@ -120,6 +126,48 @@ public struct SightPlan: Hashable, Sendable {
         }
         choose(from: 0)
         return best.set
+    }
+}
+
+extension SightPlan {
+    /// When to plan for: `at` itself, or with `twilight` (true for the morning) the middle of
+    /// the next twilight window after it, to the second, with the window: the Sun's centre
+    /// between `bright` and `dark` degrees. Refused in words where the window is not a
+    /// window, or the Sun does not pass through it (polar day or night, the almanac's end).
+    public static func time(at utc: UTCTime, twilight morning: Bool?, from position: Position, bright: Double = -3,
+                            dark: Double = -10) throws(InputError) -> (utc: UTCTime, window: (start: UTCTime, end: UTCTime)?) {
+        guard (-18...0).contains(dark), (-18...0).contains(bright), dark < bright else {
+            throw InputError("the twilight window is the Sun between --sun-high (default -3°) and --sun-low (default -10°), both "
+                + "from 0° to -18° and --sun-low the lower; got --sun-high \(Position.plain(bright))° and --sun-low \(Position.plain(dark))°")
+        }
+        guard let morning else { return (utc, nil) }
+        guard let w = SunEvents.twilightWindow(morning: morning, after: utc, from: position, bright: bright, dark: dark) else {
+            if SunEvents.outside(from: utc, hours: 36) != nil {
+                throw InputError("the next 36 hours from \(utc.iso8601) run past the almanac's end (\(SkyTime.years.upperBound)-12-31): "
+                    + "give --at at least 36 hours before the twilight")
+            }
+            let (first, second) = morning ? (dark, bright) : (bright, dark)
+            throw InputError("the Sun does not \(morning ? "rise" : "set") through \(Position.plain(first))° and \(Position.plain(second))° "
+                + "at \(position.ddm) in the next 36 hours (polar day or night): no \(morning ? "morning" : "evening") twilight to plan; "
+                + "give --at for a daylight plan of the Sun, the Moon and Venus")
+        }
+        let middle = (w.start.nanosecondsSinceEpoch + w.end.nanosecondsSinceEpoch) / 2
+        return (UTCTime(wholeSeconds: middle / 1_000_000_000), w)
+    }
+}
+
+extension SextantReading {
+    /// The sextant a plan is for: each value given, else the newest sight's (`newest`), else
+    /// the reduction's standard air (10 °C, 1010 hPa) and no index error; a height of eye
+    /// must come from one or the other. `limb` is the Sun's and the Moon's, lower or upper.
+    public static func planned(eyeHeight: Double?, indexError: Double?, celsius: Double?, hectopascals: Double?, limb: Limb,
+                               newest: Sight?) throws(InputError) -> SextantReading {
+        guard limb != .center else { throw InputError("the Sun's and the Moon's centre cannot be set on the horizon: give --limb lower or upper") }
+        guard let eye = eyeHeight ?? newest?.eyeHeight else {
+            throw InputError("no height of eye: give --eye-height (metres), or set it on a sight (`marktime sight edit ID --eye-height 2.5`)")
+        }
+        return SextantReading(hs: 0, indexError: indexError ?? newest?.indexError ?? 0, eyeHeight: eye, limb: limb,
+                              celsius: celsius ?? newest?.temperature, hectopascals: hectopascals ?? newest?.pressure)
     }
 }
 
