@@ -164,7 +164,7 @@ extension SextantReading {
                                newest: Sight?) throws(InputError) -> SextantReading {
         guard limb != .center else { throw InputError("the Sun's and the Moon's centre cannot be set on the horizon: give --limb lower or upper") }
         guard let eye = eyeHeight ?? newest?.eyeHeight else {
-            throw InputError("no height of eye: give --eye-height (metres), or set it on a sight (`marktime sight edit ID --eye-height 2.5`)")
+            throw InputError("no height of eye: give one (--eye-height, in metres), or set it on a sight (`marktime sight edit ID --eye-height 2.5`)")
         }
         return SextantReading(hs: 0, indexError: indexError ?? newest?.indexError ?? 0, eyeHeight: eye, limb: limb,
                               celsius: celsius ?? newest?.temperature, hectopascals: hectopascals ?? newest?.pressure)

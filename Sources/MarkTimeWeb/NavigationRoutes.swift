@@ -113,7 +113,10 @@ struct NavigationRoutes {
         do { q = try Query(request) } catch {
             return try site.pages.page("tools", title: "Tools", ["error": "\(error)"], context: context, status: .badRequest, section: "/tools")
         }
-        var values: [String: Any] = ["q": q.parameters]
+        // The form as typed, and which of the plan's choices were chosen.
+        var typed: [String: Any] = q.parameters
+        (typed["evening"], typed["morning"], typed["four"]) = (q["twilight"] == "evening", q["twilight"] == "morning", q["bodies"] == "4")
+        var values: [String: Any] = ["q": typed]
         do {
             switch q["tool"] {
             case "noon"?: values["noon"] = try noon(q)
@@ -121,8 +124,9 @@ struct NavigationRoutes {
             case "identify"?: values["identify"] = try identify(q)
             case "average"?: values["average"] = try average(q)
             case "assumed"?: values["assumed"] = try assumed(q)
+            case "plan"?: values["plan"] = try plan(q)
             case nil: break
-            case let other?: throw InputError("no tool '\(Text.escaped(other))': choose noon, polaris, identify, average or assumed")
+            case let other?: throw InputError("no tool '\(Text.escaped(other))': choose noon, polaris, identify, average, assumed or plan")
             }
         } catch {
             values["error"] = "\(error)"
@@ -200,6 +204,40 @@ struct NavigationRoutes {
                             ["body": c.body.name, "hc": SextantAngle.format(c.altitude), "zn": String(format: "%05.1f°", c.azimuth),
                              "distance": String(format: "%.1f°", c.distance), "magnitude": c.magnitude.map { String(format: "%.1f", $0) } ?? ""] as [String: Any]
                         }], deltaT([time]))
+    }
+
+    /// What to shoot (`marktime plan`): the set, and every body's predicted sextant reading.
+    func plan(_ q: Query) throws -> [String: Any] {
+        let from = try position(q)
+        let (at, _) = try instant(q)
+        let twilight: Bool? = switch q["twilight"] {
+        case nil, ""?: nil
+        case "morning"?: true
+        case "evening"?: false
+        case let other?: throw InputError("no twilight '\(Text.escaped(other))': choose morning or evening, or none for the time given")
+        }
+        let count = try q.decimal("bodies", label: "the number of bodies", range: 3...4).map { Int($0) } ?? 3
+        let newest = try site.store.sights(SightQuery(limit: 50)).first { $0.eyeHeight != nil }
+        let sextant = try SextantReading.planned(eyeHeight: try q["eye"].map(SightField.eyeHeight), indexError: try q["ie"].map(SightField.indexError),
+                                                 celsius: nil, hectopascals: nil, limb: try q["limb"].map(Limb.parse) ?? .lower, newest: newest)
+        let (utc, window) = try SightPlan.time(at: at, twilight: twilight, from: from)
+        let plan = try SightPlan(at: utc, from: from, sextant: sextant, options: .init(count: count))
+        func name(_ l: SightPlan.Line) -> String {
+            l.body == .sun || l.body == .moon ? "\(l.body.name) \(sextant.limb == .upper ? "UL" : "LL")" : l.body.name
+        }
+        func row(_ l: SightPlan.Line) -> [String: Any] {
+            ["body": name(l), "zn": String(format: "%05.1f°", l.computed.azimuth), "hc": SextantAngle.format(l.computed.altitude),
+             "hs": SextantAngle.format(l.hs), "rate": String(format: "%+.1f′/min", l.hsPerMinute), "magnitude": String(format: "%.1f", l.magnitude),
+             "reason": l.reason ?? ""]
+        }
+        var result: [String: Any] = [
+            "utc": utc.iso8601, "position": from.ddm,
+            "sextant": "height of eye \(Position.plain(sextant.eyeHeight)) m, index error \(Position.plain(sextant.indexError))′, "
+                + "\(Position.plain(sextant.celsius)) °C, \(Position.plain(sextant.hectopascals)) hPa",
+            "chosen": plan.chosen.map(row), "others": plan.lines.filter { !$0.chosen }.map(row),
+        ]
+        if let window { result["window"] = "twilight \(window.start.isoTimeOfDayMinutes)–\(window.end.isoTimeOfDayMinutes) UTC" }
+        return flagged(result, deltaT([try SkyTime.checked(utc)]))
     }
 
     func average(_ q: Query) throws -> [String: Any] {

@@ -136,11 +136,39 @@ struct NavigationPageTests {
             // An unknown tool is refused with the choices
             let unknown = try await client.execute(uri: "/tools?tool=sextant", method: .get, headers: headers)
             #expect(unknown.status == .badRequest)
-            #expect(unknown.text.contains("no tool &#39;sextant&#39;: choose noon, polaris, identify, average or assumed"))
+            #expect(unknown.text.contains("no tool &#39;sextant&#39;: choose noon, polaris, identify, average, assumed or plan"))
             // A query that is not a form is refused with a sentence
             let broken = try await client.execute(uri: "/tools?tool=noon&position=%zz", method: .get, headers: headers)
             #expect(broken.status == .badRequest)
             #expect(broken.text.contains("the address&#39;s query cannot be read as a form"))
+        }
+    }
+
+    @Test func thePlanToolGivesTheLibrarysSetAndPresets() async throws {
+        let t = try TestSite()
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, _ in
+            // When the evening twilight off Plymouth on 27 November 2026 is planned for a sextant 2.5 m up, index error -1.2′
+            let page = try await client.execute(uri: "/tools?tool=plan&twilight=evening&at=2026-11-27T12:00:00Z&position=50+10+N+4+20+W&eye=2.5&ie=-1.2",
+                                                method: .get, headers: headers)
+            // Then the page shows the library's three, each with its preset Hs, and the window, with the form as typed
+            #expect(page.status == .ok)
+            let sextant = SextantReading(hs: 0, indexError: -1.2, eyeHeight: 2.5, limb: .lower)
+            let here = try Position(latitude: 50 + 10.0 / 60, longitude: -(4 + 20.0 / 60))
+            let (utc, window) = try SightPlan.time(at: UTCTime(year: 2026, month: 11, day: 27, hour: 12)!, twilight: false, from: here)
+            let plan = try SightPlan(at: utc, from: here, sextant: sextant)
+            func e(_ text: String) -> String { text.replacingOccurrences(of: "'", with: "&#39;") }
+            let chosen = plan.chosen.map { "<li class=\"num\"><span>\($0.body.name)</span> <span>Zn \(String(format: "%05.1f°", $0.computed.azimuth))</span> "
+                + "<span>Hc \(e(SextantAngle.format($0.computed.altitude)))</span> <span><strong>Hs \(e(SextantAngle.format($0.hs)))</strong></span>" }
+            #expect(chosen.count == 3)
+            for line in chosen { #expect(page.text.contains(line), "\(line)\n\(page.text)") }
+            #expect(page.text.contains("(twilight \(try #require(window).start.isoTimeOfDayMinutes)–\(try #require(window).end.isoTimeOfDayMinutes) UTC)"))
+            #expect(page.text.contains("<option value=\"evening\" selected>"))
+            #expect(page.text.contains("id=\"plan-eye\" name=\"eye\" value=\"2.5\""))
+            // And a plan with no height of eye anywhere is refused in words, with the form kept
+            let bare = try await client.execute(uri: "/tools?tool=plan&position=50+10+N+4+20+W&at=2026-11-27T17:00:00Z", method: .get, headers: headers)
+            #expect(bare.status == .badRequest)
+            #expect(bare.text.contains("no height of eye: give one (--eye-height, in metres)"), "\(bare.text)")
         }
     }
 

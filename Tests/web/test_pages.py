@@ -273,7 +273,8 @@ class PhonePage(unittest.TestCase):
                 "/tools?tool=average&ids=" + ",".join(fix[:2]), f"/tools?tool=assumed&ids={fix[0]}",
                 "/tools?tool=noon&position=30+31+N+76+47+W&at=2006-10-26T12:00:00Z&ho=47+11.6",
                 "/tools?tool=polaris&ho=50+04.3&at=2026-02-01T03:00:00Z&position=49+41+N+6+17+W",
-                "/tools?tool=identify&altitude=40&zn=120&at=2026-02-01T18:30:00Z&position=50+10+N+4+20+W"]
+                "/tools?tool=identify&altitude=40&zn=120&at=2026-02-01T18:30:00Z&position=50+10+N+4+20+W",
+                "/tools?tool=plan&twilight=evening&at=2026-11-27T12:00:00Z&position=50+10+N+4+20+W&eye=2.5&ie=-1.2"]
 
     def star_sights(self):
         """Five sights marked now (Sirius twice, Procyon, Betelgeuse, Rigel), each with the Hs
