@@ -146,6 +146,7 @@ let package = Package(
                 "MarkTimeDevices",
                 "MarkTimeRecorder",
                 "MarkTimeShare",
+                "MarkTimeSky",
                 "MarkTimeSystem",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

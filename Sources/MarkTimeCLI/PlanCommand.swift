@@ -48,13 +48,13 @@ extension MarkTime {
         @Option(help: "How many bodies: 3 or 4.")
         var bodies: Int = 3
 
-        @Option(help: "The lowest altitude to shoot, degrees.", transform: decimal)
+        @Option(parsing: .unconditional, help: "The lowest altitude to shoot, degrees.", transform: decimal)
         var lowest: Double = 15
 
-        @Option(help: "The highest altitude to shoot, degrees.", transform: decimal)
+        @Option(parsing: .unconditional, help: "The highest altitude to shoot, degrees.", transform: decimal)
         var highest: Double = 70
 
-        @Option(help: "The faintest star to plan, magnitude.", transform: decimal)
+        @Option(parsing: .unconditional, help: "The faintest star to plan, magnitude.", transform: decimal)
         var faintest: Double = 3
 
         @Option(name: .customLong("eye-height"), help: "Height of eye, metres. Default: the newest sight's.")
@@ -63,10 +63,10 @@ extension MarkTime {
         @Option(parsing: .unconditional, help: "Index error, arc-minutes (negative when on the arc). Default: the newest sight's, else 0.")
         var ie: String?
 
-        @Option(help: "Air temperature, °C. Default: the newest sight's, else 10.")
+        @Option(parsing: .unconditional, help: "Air temperature, °C. Default: the newest sight's, else 10.")
         var temp: String?
 
-        @Option(help: "Air pressure, hPa. Default: the newest sight's, else 1010.")
+        @Option(parsing: .unconditional, help: "Air pressure, hPa. Default: the newest sight's, else 1010.")
         var pressure: String?
 
         @Option(help: "The Sun's and the Moon's limb: lower or upper.")
@@ -107,6 +107,7 @@ extension MarkTime {
                                  ("limb", .string(l.body == .sun || l.body == .moon ? limb.rawValue : Limb.center.rawValue)),
                                  ("hs_arcmin_per_min", .number(l.hsPerMinute)), ("reason", l.reason.map(JSON.string) ?? .null)])
                     })),
+                    ("sun_altitude_deg", .number(plan.sunAltitude)), ("warning", plan.warning.map(JSON.string) ?? .null),
                     ("flags", flagsJSON(flags)),
                 ]).render())
             case .table:
@@ -127,6 +128,7 @@ extension MarkTime {
                                         SextantAngle.format(l.computed.altitude), SextantAngle.format(l.hs), l.reason ?? ""])
                 }
                 if !others.rows.isEmpty { print(others.render()) }
+                if let warning = plan.warning { print("Warning: " + warning) }
                 for f in flags { print(f.message) }
             }
         }

@@ -18,6 +18,10 @@ struct SkyPositionOptions: ParsableArguments {
         let db: AppDatabase
         do { db = try store.openForReading() } catch { if required { throw error } else { return nil } }
         if let here = try daemonPosition(db, for: .sky) { return here }
+        if required, try db.daemonStatus()?.fix?.flag != nil {
+            throw InputError("no position: the daemon's GPS fix is flagged (it moved faster than the boat can; see `marktime status`): "
+                + "give --position, or accept the fix with `marktime clock trust-gps`")
+        }
         if required {
             throw InputError("no position: give --position (e.g. \"50 10.5 N 004 20.0 W\"), or run the daemon with a GPS fix")
         }

@@ -125,6 +125,8 @@ public struct DaemonCore: Sendable {
         case rateBook(RateBookEntry)
         /// The RTC was read at the edge of one of its seconds.
         case rtc(RTCReading)
+        /// A moment of the sky (noon, a twilight window) is near: `plan.alarms`, in words.
+        case skyAlarm(String)
         /// The last fix trusted by the daemon that ran before this one, read at the start:
         /// in the same boot, the next fix is checked against it.
         case earlierTrustedFix(Fix)
@@ -343,6 +345,8 @@ public struct DaemonCore: Sendable {
             ])
             // A chime would cut the anchor alarm short.
             return (alarmSounding ? [] : [.beep(.chime)]) + [.log(line)]
+        case .skyAlarm(let sentence):
+            return (alarmSounding ? [] : [.beep(.chime)]) + [.log(LogLine(.notice, sentence))]
         case .placeEvents(let events):
             return events.map { e in
                 .log(LogLine(.info, "\(e.entered ? "entered" : "left") \(e.place)", ["utc": e.time.iso8601, "position": e.position.ddm]))

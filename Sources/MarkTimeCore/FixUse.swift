@@ -36,6 +36,8 @@ public struct FixUse: Hashable, Sendable {
 public enum FixRefusal: Hashable, Sendable {
     /// gpsd's mode is below 2D.
     case noPosition(mode: Int)
+    /// The position moved faster than the boat can (`PositionJump`), in words: never the boat's.
+    case flagged(String)
     /// The fix arrived in another boot: its age is unknown.
     case otherBoot
     /// gpsd has had no fix since then (mode 1, or 0 while silent): the position is stale.
@@ -46,14 +48,24 @@ public enum FixRefusal: Hashable, Sendable {
 
 extension Fix {
     /// Why this fix cannot stand for `use` at `now`, or nil when it can: a 2D or 3D fix
-    /// of this boot, still current (or the last known, where the use accepts it), no
+    /// of this boot, not flagged, still current (or the last known, where the use accepts it), no
     /// older than the use allows.
     public func refusal(for use: FixUse, at now: MonotonicInstant) -> FixRefusal? {
         guard mode >= 2 else { return .noPosition(mode: mode) }
         guard let age = age(at: now) else { return .otherBoot }
         if let lost, !use.acceptsLastKnown { return .lost(lost) }
         guard age <= use.maxAge else { return .tooOld(age: age, use: use) }
+        if let flag { return .flagged(flag) }
         return nil
+    }
+
+    /// Whether this fix is current enough for `use` at `now`, flagged or not: what a sight
+    /// keeps (with the flag) and the Now page shows (said to be flagged).
+    public func isCurrent(for use: FixUse, at now: MonotonicInstant) -> Bool {
+        switch refusal(for: use, at: now) {
+        case nil, .flagged?: true
+        default: false
+        }
     }
 
     /// Whether this fix can stand for `use` at `now`.

@@ -112,7 +112,7 @@ public struct ConfigKey: Sendable {
 /// The typed settings every part of marktime reads, with their defaults.
 public struct Settings: Hashable, Sendable {
     /// Keys a running daemon takes on a reload (SIGHUP); the rest need a restart.
-    public static let reloadable: [String] = ["sight.record_position", "sight.max_fix_age_s", "button.debounce_ms",
+    public static let reloadable: [String] = ["sight.record_position", "sight.max_fix_age_s", "button.debounce_ms", "plan.",
                                               "button.latency_compensation_ms", "places.", "anchor.", "home.zone"]
 
     /// What a reload to `new` changes: the keys a running daemon takes at once, and those
@@ -153,6 +153,8 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "anchor.gps_margin_m", kind: .double(0...1000), defaultValue: .double(10), help: "GPS margin added to a swing radius from rode and depth, in metres"),
         ConfigKey(name: "anchor.stale_s", kind: .double(1...3600), defaultValue: .double(30), help: "seconds without a fix before the anchor watch warns that it is blind"),
         ConfigKey(name: "home.zone", kind: .zone, defaultValue: .string(""), help: "your home time zone, e.g. Australia/Brisbane; empty means the system's"),
+        ConfigKey(name: "plan.alarms", kind: .bool, defaultValue: .bool(false), help: "chime before local apparent noon and before each twilight window at the boat's position (true/false)"),
+        ConfigKey(name: "plan.alarm_min", kind: .double(1...180), defaultValue: .double(10), help: "minutes before noon and a twilight window that plan.alarms chimes"),
         ConfigKey(name: "gps.max_speed_kn", kind: .double(1...1000), defaultValue: .double(30), help: "a GPS position further from the last trusted one than the boat could sail at this many knots is flagged, never taken as a plain fix"),
         ConfigKey(name: "gpsd.address", kind: .address, defaultValue: .string("localhost:2947"), help: "gpsd HOST:PORT"),
         ConfigKey(name: "gpsd.silent_s", kind: .double(1...600), defaultValue: .double(5),
@@ -233,6 +235,11 @@ public struct Settings: Hashable, Sendable {
             SightSettings(recordPosition: try bool("sight.record_position"), maxFixAge: try double("sight.max_fix_age_s"),
                           interceptLimit: try double("sight.intercept_limit_nm"), unadvancedLimit: try double("sight.unadvanced_limit_min"))
         }
+    }
+    /// `plan.alarms` and `plan.alarm_min`: minutes before noon and a twilight window that the
+    /// daemon chimes; nil when the alarms are off.
+    public var skyAlarmMinutes: Double? {
+        get throws(InputError) { try bool("plan.alarms") ? try double("plan.alarm_min") : nil }
     }
     /// `gps.max_speed_kn`: knots beyond which a GPS position is flagged.
     public var gpsMaxSpeed: Double {

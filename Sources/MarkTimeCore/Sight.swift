@@ -124,13 +124,14 @@ public struct Sight: Hashable, Sendable {
         self.createdAt = createdAt
     }
 
-    /// A new sight from a key-down instant. A fix is kept only when it can stand for a
-    /// sight (`FixUse`): a 2D or 3D mode, from the same boot, no older than `maxFixAge` seconds.
+    /// A new sight from a key-down instant. A fix is kept only when it is current for a
+    /// sight (`FixUse`): a 2D or 3D mode, from the same boot, no older than `maxFixAge`
+    /// seconds; a flagged one with its flag.
     public static func mark(instant: MonotonicInstant, estimate: UTCEstimate, fix: Fix?, maxFixAge: Double = 30,
                             note: String? = nil, trigger: SightTrigger = .button, createdAt: UTCTime) -> Sight {
         var sight = Sight(instant: instant, estimate: estimate, createdAt: createdAt)
         sight.trigger = trigger
-        if let fix, fix.isUsable(for: FixUse(maxAge: maxFixAge), at: instant), let age = fix.age(at: instant) {
+        if let fix, fix.isCurrent(for: FixUse(maxAge: maxFixAge), at: instant), let age = fix.age(at: instant) {
             sight.position = fix.position
             sight.fixMode = fix.mode
             sight.fixAge = max(0, age)

@@ -79,6 +79,9 @@ public struct DaemonStatus: Hashable, Sendable {
             throw InputError("\(what) needs a 2D or 3D GPS fix, and the daemon's last report has mode \(mode) (no position); give \(instead)")
         case .lost(let loss):
             throw InputError("\(what) needs a current GPS fix, and \(loss.sentence(at: now)); give \(instead)")
+        case .flagged:
+            throw InputError("\(what) needs a GPS fix that is not flagged, and the daemon's moved faster than the boat can (see `marktime status`); "
+                + "give \(instead), or accept it with `marktime clock trust-gps`")
         case .otherBoot, .tooOld:
             let age = fix.age(at: now).map { "\(Quantity.whole($0)) s old" } ?? "from another boot"
             let limit = use.key.map { "\($0) is \(Quantity.whole(use.maxAge)) s" } ?? "the limit is \(Quantity.whole(use.maxAge)) s"

@@ -5,6 +5,7 @@ import MarkTimeDevices
 import MarkTimePlaces
 import MarkTimeRecorder
 import MarkTimeShare
+import MarkTimeSky
 import MarkTimeStore
 import MarkTimeSystem
 import ServiceLifecycle
@@ -158,6 +159,14 @@ public final class MarkTimeDaemon: Sendable {
         reminders.feed = { [unowned self] in feed($0) }
         let clock = adapters.clock
         reminders.monotonic = { (try? clock.read())?.instant.nanoseconds ?? Clocks.monotonicNanoseconds() }
+        reminders.skyAlarmMinutes = { [unowned self] in try? settings.withLock { $0 }.skyAlarmMinutes }
+        reminders.boat = { [unowned self] in
+            // The last fix that is not flagged, moving at its course and speed over ground.
+            guard let f = core.withLock({ $0.fix }), f.flag == nil, let reading = try? clock.read() else { return nil }
+            // Dated on the wall clock the warnings run on: the fix was that old.
+            let age = max(0, reading.instant.nanoseconds - f.receivedAt.nanoseconds)
+            return DeadReckoning(f.position, at: reading.realtime.adding(nanoseconds: -age), course: f.course ?? 0, knots: (f.speed ?? 0) * 3600 / 1852)
+        }
         share?.report = { [unowned self] in report($0) }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import MarkTimeCore
 import MarkTimeDevices
+import MarkTimeSky
 import MarkTimeStore
 import MarkTimeSystem
 import MarkTimeTasks
@@ -8,7 +9,9 @@ import MarkTimeTasks
 /// The reminder thread. It sleeps in poll(2) until the next reminder's wall-clock
 /// time (a CLOCK_REALTIME timer that a clock step also wakes), until another process
 /// rings the store's doorbell, or until the daemon stops. It never polls the store. What
-/// is due and what was rung go to the core as events.
+/// is due and what was rung go to the core as events. With `plan.alarms` it also warns
+/// of noon and the twilight windows at the boat's position (`SkyAlarms`), waking at least
+/// once a minute then, as the boat moves.
 final class ReminderLoop: @unchecked Sendable {
     let store: AppDatabase
     let clock: SystemClock
@@ -24,6 +27,11 @@ final class ReminderLoop: @unchecked Sendable {
     var feed: @Sendable (DaemonCore.Event) -> Void = { _ in }
     /// The daemon's monotonic clock (its adapter's, a fake in tests), for when a ring was read.
     var monotonic: @Sendable () -> Int64 = { Clocks.monotonicNanoseconds() }
+    /// `plan.alarm_min` while `plan.alarms` is on, read at each wake (a reload changes it).
+    var skyAlarmMinutes: @Sendable () -> Double? = { nil }
+    /// Where the boat is and how it moves: its last fix that is not flagged, if any.
+    var boat: @Sendable () -> DeadReckoning? = { nil }
+    private var skyAlarms = SkyAlarms(minutes: 10)
 
     init(store: AppDatabase, clock: SystemClock) throws {
         self.store = store
@@ -69,7 +77,20 @@ final class ReminderLoop: @unchecked Sendable {
         }
     }
 
-    /// Fires what is due; the next reminder's time, if any. A failed read retries in 5 s.
+    /// Warns of noon and the twilight windows due within `plan.alarm_min`; when to look again:
+    /// at the next warning, and within a minute (the boat moves, a fix comes).
+    private func warnOfTheSky(now t: Int64) -> Int64? {
+        guard let minutes = skyAlarmMinutes() else { return nil }
+        // No fix yet: look again soon, so the warning follows the first fix by seconds.
+        guard let dr = boat() else { return t + 5_000_000_000 }
+        skyAlarms.minutes = minutes
+        let now = UTCTime(nanosecondsSinceEpoch: t)
+        let moments = SkyMoment.upcoming(after: now, from: dr)
+        for m in skyAlarms.due(now: now, moments) { feed(.skyAlarm(m.sentence(now: now))) }
+        return min(t + 60_000_000_000, skyAlarms.next(now: now, moments)?.nanosecondsSinceEpoch ?? .max)
+    }
+
+    /// Fires what is due; the next reminder's or warning's time, if any. A failed read retries in 5 s.
     private func fireDue() -> Int64? {
         do {
             let t = try now()
@@ -78,7 +99,8 @@ final class ReminderLoop: @unchecked Sendable {
                 guard let task = try store.markReminded(id, at: UTCTime(nanosecondsSinceEpoch: t), late: late) else { continue }
                 feed(.reminderDue(id: task.id, title: task.title, due: task.due, remind: task.remind, late: late))
             }
-            return schedule.next(try store.armedReminders(), now: try now())
+            let next = schedule.next(try store.armedReminders(), now: try now())
+            return [next, warnOfTheSky(now: try now())].compactMap { $0 }.min()
         } catch {
             feed(.report(.failed(.readReminders, error: "\(error)")))
             return (try? now()).map { $0 + 5_000_000_000 }

@@ -139,7 +139,7 @@ extension Sight {
         }
         var out: [Sight] = [], averages: [SightAverage] = []
         for run in runs {
-            guard run.count >= 2, let name = run[0].body, let body = Body(named: name), let near = run[0].dr ?? run[0].trustedPosition,
+            guard run.count >= 2, let name = run[0].body, let body = Body(named: name), let near = run.lazy.compactMap({ $0.dr ?? $0.trustedPosition }).first,
                   run.allSatisfy({ $0.hs != nil }),
                   let average = try? SightAverage(run.map { ($0.id, $0.estimate.utc, $0.hs!) }, body: body, near: near, limit: limit)
             else {

@@ -41,6 +41,15 @@ public struct SightPlan: Hashable, Sendable {
     public var options: Options
     /// The chosen bodies by Zn, then the others above the horizon, brightest first.
     public var lines: [Line]
+    /// The Sun's altitude then, degrees, and what it means for the plan, when it matters:
+    /// night with no horizon to measure from.
+    public var sunAltitude: Double
+    public var warning: String?
+
+    /// Above this Sun altitude only the Sun, the Moon and Venus are seen.
+    public static let daylight = -3.0
+    /// Below this Sun altitude the sea horizon is lost in the dark.
+    public static let night = -12.0
 
     /// The chosen set, by Zn.
     public var chosen: [Line] { lines.filter(\.chosen) }
@@ -63,6 +72,11 @@ public struct SightPlan: Hashable, Sendable {
             r.limb = body == .sun || body == .moon ? (sextant.limb == .center ? .lower : sextant.limb) : .center
             return Observation.sextantAltitude(observed: altitude, r, body: body, at: at, near: position)
         }
+        let sun = Almanac.entry(.sun, at: time)
+        sunAltitude = Computed(gha: sun.gha, declination: sun.declination, latitude: position.latitude, longitude: position.longitude).altitude
+        warning = sunAltitude < Self.night
+            ? String(format: "the Sun is %.0f° below the horizon: the sea horizon cannot be seen; plan the twilight (--twilight morning or evening)", -sunAltitude)
+            : nil
         var all: [Line] = []
         for b in Almanac.visible(at: time, from: position) {
             let next = Almanac.entry(b.body, at: later)
@@ -73,7 +87,9 @@ public struct SightPlan: Hashable, Sendable {
         }
         for i in all.indices {
             let h = all[i].computed.altitude
-            if h < options.band.lowerBound {
+            if sunAltitude > Self.daylight, ![.sun, .moon, .venus].contains(all[i].body) {
+                all[i].reason = String(format: "not seen by day (the Sun is %.0f° high)", sunAltitude)
+            } else if h < options.band.lowerBound {
                 all[i].reason = "below \(Quantity.whole(options.band.lowerBound))°"
             } else if h > options.band.upperBound {
                 all[i].reason = "above \(Quantity.whole(options.band.upperBound))°"
@@ -86,7 +102,9 @@ public struct SightPlan: Hashable, Sendable {
             throw InputError("only \(candidates.count) \(candidates.count == 1 ? "body is" : "bodies are") between "
                 + "\(Quantity.whole(options.band.lowerBound))° and \(Quantity.whole(options.band.upperBound))° "
                 + String(format: "and brighter than magnitude %.1f", options.faintest)
-                + " at \(utc.iso8601) from \(position.ddm): a fix needs \(options.count); widen the band (--lowest, --highest) or choose another time")
+                + " at \(utc.iso8601) from \(position.ddm): a fix needs \(options.count); "
+                + (sunAltitude > Self.daylight ? "by day only the Sun, the Moon and Venus are seen: plan the twilight (--twilight morning or evening), "
+                    + "or work a running fix of Sun lines (`marktime fix --course --speed`)" : "widen the band (--lowest, --highest) or choose another time"))
         }
         let best = Self.bestSet(candidates.map { all[$0] }, count: options.count).map { candidates[$0] }
         for i in best { all[i].chosen = true }
@@ -136,11 +154,11 @@ extension SightPlan {
     /// window, or the Sun does not pass through it (polar day or night, the almanac's end).
     public static func time(at utc: UTCTime, twilight morning: Bool?, from position: Position, bright: Double = -3,
                             dark: Double = -10) throws(InputError) -> (utc: UTCTime, window: (start: UTCTime, end: UTCTime)?) {
+        guard let morning else { return (utc, nil) }
         guard (-18...0).contains(dark), (-18...0).contains(bright), dark < bright else {
             throw InputError("the twilight window is the Sun between --sun-high (default -3°) and --sun-low (default -10°), both "
                 + "from 0° to -18° and --sun-low the lower; got --sun-high \(Position.plain(bright))° and --sun-low \(Position.plain(dark))°")
         }
-        guard let morning else { return (utc, nil) }
         guard let w = SunEvents.twilightWindow(morning: morning, after: utc, from: position, bright: bright, dark: dark) else {
             if SunEvents.outside(from: utc, hours: 36) != nil {
                 throw InputError("the next 36 hours from \(utc.iso8601) run past the almanac's end (\(SkyTime.years.upperBound)-12-31): "
@@ -172,15 +190,43 @@ extension SextantReading {
 }
 
 extension SunEvents {
-    /// The next twilight window after `start` at `position`, while both the bright stars
-    /// and the horizon are seen: the Sun's centre between `bright` (−3°) and `dark` (−10°),
-    /// going down in the evening and up in the morning; nil when the Sun does not pass both
-    /// within `hours` (polar day or night).
+    /// The twilight window the navigator is in or comes to next after `start` at `position`,
+    /// while both the bright stars and the horizon are seen: the Sun's centre between
+    /// `bright` (−3°) and `dark` (−10°), going down in the evening and up in the morning,
+    /// from `start` when it is already in it. Where the Sun turns before `dark` (a summer
+    /// night at 60° N), the window ends (or begins) at its lowest. Nil when the Sun does
+    /// not pass `bright` within `hours` (polar day or night).
     public static func twilightWindow(morning: Bool, after start: UTCTime, from position: Position,
                                       bright: Double = -3, dark: Double = -10, hours: Double = 36) -> (start: UTCTime, end: UTCTime)? {
-        let (first, second) = morning ? (dark, bright) : (bright, dark)
-        guard let a = next(first, rising: morning, after: start, from: position, within: hours),
-              let b = next(second, rising: morning, after: a, from: position, within: 6) else { return nil }
-        return (a, b)
+        let sixHours: Int64 = 6 * 3_600_000_000_000
+        var from = start.adding(nanoseconds: -sixHours)
+        while from < start.adding(nanoseconds: Int64(hours * 3.6e12)) {
+            let window: (UTCTime, UTCTime)
+            if morning {
+                guard let end = next(bright, rising: true, after: from, from: position, within: hours + 6) else { return nil }
+                let begin = next(dark, rising: true, after: end.adding(nanoseconds: -sixHours), from: position, within: 6).flatMap { $0 <= end ? $0 : nil }
+                    ?? lowest(from: end.adding(nanoseconds: -2 * sixHours), to: end, at: position)
+                window = (begin, end)
+            } else {
+                guard let begin = next(bright, rising: false, after: from, from: position, within: hours + 6) else { return nil }
+                let end = next(dark, rising: false, after: begin, from: position, within: 6)
+                    ?? lowest(from: begin, to: begin.adding(nanoseconds: 2 * sixHours), at: position)
+                window = (begin, end)
+            }
+            if window.1 > start { return (max(window.0, start), window.1) }
+            from = window.1
+        }
+        return nil
+    }
+
+    /// When the Sun stands lowest between `a` and `b` at `position`, to five minutes.
+    static func lowest(from a: UTCTime, to b: UTCTime, at position: Position) -> UTCTime {
+        var best = (a, altitude(at: a, from: position) ?? 0)
+        var t = a
+        while t < b {
+            t = t.adding(nanoseconds: 300_000_000_000)
+            if let h = altitude(at: t, from: position), h < best.1 { best = (t, h) }
+        }
+        return best.0
     }
 }

@@ -21,7 +21,7 @@ struct NowSnapshot {
             "utc": estimate.utc.sightFormat, "source": estimate.source.rawValue, "uncertainty": SightView.uncertainty(estimate.uncertainty),
             "sights": try site.store.sights(SightQuery(limit: 5)).map(SightView.row),
         ]
-        if let fix = status?.fix, fix.isUsable(for: try .sight(site.settings), at: reading.instant) {
+        if let fix = status?.fix, fix.isCurrent(for: try .sight(site.settings), at: reading.instant) {
             values["fix"] = fix.position.ddm + (fix.flag == nil ? "" : " (flagged: faster than the boat can)")
             values["fixMode"] = "\(fix.mode)D"
         } else {

@@ -138,7 +138,11 @@ struct NavigationRoutes {
     /// The position typed, else the daemon's fix for the sky.
     func position(_ q: Query) throws -> Position {
         if let text = q["position"] { return try Position.parse(text) }
-        guard let here = try site.store.daemonStatus()?.usablePosition(for: .sky, now: try site.clock.read().instant) else {
+        let status = try site.store.daemonStatus()
+        guard let here = status?.usablePosition(for: .sky, now: try site.clock.read().instant) else {
+            if status?.fix?.flag != nil {
+                throw InputError("no position: the daemon's GPS fix is flagged (it moved faster than the boat can): type one, or accept the fix with `marktime clock trust-gps`")
+            }
             throw InputError("no position: type one (e.g. 50 10.5 N 004 20.0 W), or run the daemon with a GPS fix")
         }
         return here
@@ -216,7 +220,12 @@ struct NavigationRoutes {
         case "evening"?: false
         case let other?: throw InputError("no twilight '\(Text.escaped(other))': choose morning or evening, or none for the time given")
         }
-        let count = try q.decimal("bodies", label: "the number of bodies", range: 3...4).map { Int($0) } ?? 3
+        let count: Int
+        switch q["bodies"] {
+        case nil, ""?, "3"?: count = 3
+        case "4"?: count = 4
+        case let other?: throw InputError("a fix is planned from 3 or 4 bodies, not '\(Text.escaped(other))'")
+        }
         let newest = try site.store.sights(SightQuery(limit: 50)).first { $0.eyeHeight != nil }
         let sextant = try SextantReading.planned(eyeHeight: try q["eye"].map(SightField.eyeHeight), indexError: try q["ie"].map(SightField.indexError),
                                                  celsius: nil, hectopascals: nil, limb: try q["limb"].map(Limb.parse) ?? .lower, newest: newest)
@@ -237,7 +246,7 @@ struct NavigationRoutes {
             "chosen": plan.chosen.map(row), "others": plan.lines.filter { !$0.chosen }.map(row),
         ]
         if let window { result["window"] = "twilight \(window.start.isoTimeOfDayMinutes)–\(window.end.isoTimeOfDayMinutes) UTC" }
-        return flagged(result, deltaT([try SkyTime.checked(utc)]))
+        return flagged(result, (plan.warning.map { [$0] } ?? []) + deltaT([try SkyTime.checked(utc)]))
     }
 
     func average(_ q: Query) throws -> [String: Any] {

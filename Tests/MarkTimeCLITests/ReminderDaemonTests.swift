@@ -1,4 +1,6 @@
 import Foundation
+import MarkTimeCore
+import MarkTimeSky
 import RigSupport
 import Testing
 
@@ -90,5 +92,30 @@ struct ReminderDaemonTests {
         #expect(try tasks().first?["reminded_at"] is NSNull)
         #expect(!daemon.log.contains("title=Check"), "\(daemon.log)")
         #expect(try PCMSamples(wavFile: wav).bursts().isEmpty)
+    }
+
+    @Test func aChimeWarnsOfLocalApparentNoonAtTheBoatsPosition() throws {
+        // Given plan.alarms on, 10 minutes ahead, and a receiver at 27° 22'.84 S on the longitude where the Sun
+        // crosses the meridian 5 minutes from now (by this machine's clock, which the warnings run on)
+        for (key, value) in [("plan.alarms", "true"), ("plan.alarm_min", "10")] {
+            let r = try cli.run(["config", "set", key, value], storeFlag: false)
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        let noon = UTCTime(nanosecondsSinceEpoch: Int64(Date().timeIntervalSince1970 * 1e9) + 300_000_000_000)
+        var lon = -Almanac.entry(.sun, at: try #require(SkyTime(noon))).gha
+        lon -= 360 * (lon / 360).rounded()
+        let minutes = abs(lon) * 60
+        let nmea = String(format: "%03d%06.3f,%@", Int(minutes / 60), minutes.truncatingRemainder(dividingBy: 60), lon < 0 ? "W" : "E")
+        let gps = try FakeGPS(folder: cli.folder, log: FakeGPS.timed(seconds: Array(0..<900), longitude: nmea))
+        defer { gps.kill() }
+        // When the daemon runs with it
+        let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", gps.address, "--button", cli.folder + "/no-button"],
+                                       environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(cli.folder)/asound.conf"])
+        // Then it warns of noon in words, once, with where, and chimes once
+        #expect(try eventually(within: 60) { daemon.log.contains("local apparent noon is in ") }, "daemon log:\n\(daemon.log)\ngpsfake:\n\(gps.child.output)")
+        daemon.stop()
+        #expect(daemon.log.components(separatedBy: "local apparent noon is in ").count - 1 == 1, "\(daemon.log)")
+        #expect(daemon.log.contains(" UTC, at 27° 22'.84 S  "), "\(daemon.log)")
+        #expect(try chimes() == 1)
     }
 }

@@ -22,6 +22,23 @@ struct FixUseTests {
         #expect(fix(at: 10, boot: "boot-z").refusal(for: .ship, at: now(10)) == .otherBoot)
     }
 
+    @Test("A flagged fix stands for nothing, though a sight keeps it with its flag; asked for --here, the refusal says why")
+    func flagged() throws {
+        // Given a current fix the daemon flagged
+        var f = fix(at: 10)
+        f.flag = "gps position moved 50.0 nm in 1 s"
+        // Then no use takes it as the boat's, but it is current for a sight
+        for use in [FixUse.sky, .ship, FixUse(maxAge: 30)] { #expect(f.refusal(for: use, at: now(11)) == .flagged("gps position moved 50.0 nm in 1 s")) }
+        #expect(f.isCurrent(for: FixUse(maxAge: 30), at: now(11)))
+        #expect(!f.isCurrent(for: FixUse(maxAge: 30), at: now(41)))
+        let status = DaemonStatus(pid: 1, bootID: boot, startedAt: 0, heartbeat: 0, fix: f)
+        #expect(status.usablePosition(for: .sky, now: now(11)) == nil)
+        #expect(throws: InputError("--here needs a GPS fix that is not flagged, and the daemon's moved faster than the boat can (see `marktime status`); "
+            + "give --position, or accept it with `marktime clock trust-gps`")) {
+            try PositionChoice.currentFix.resolve(status, now: now(11), use: .sky, words: PositionChoice.Words(typed: "--position", here: "--here"))
+        }
+    }
+
     @Test("A sight takes its limit from sight.max_fix_age_s, a place from places.max_fix_age_s")
     func settings() throws {
         var s = Settings()

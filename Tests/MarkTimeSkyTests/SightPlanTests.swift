@@ -139,6 +139,55 @@ struct SightPlanTests {
         #expect(evening.start < evening.end && evening.end < morning.start && morning.start < morning.end)
     }
 
+    @Test func byDayOnlyTheSunTheMoonAndVenusArePlannedAndAPlanThatNeedsStarsSaysSo() throws {
+        // Given noon off Plymouth on 27 November 2026
+        let noon = utc(2026, 11, 27, 12, 17), here = at(50 + 10.0 / 60, -(4 + 20.0 / 60))
+        // When a plan of three takes any altitude and any star down to magnitude 6
+        // Then it is refused in words, naming what to do instead: of the dozens of stars above the horizon, none counts by day
+        let stars = Almanac.visible(at: try #require(SkyTime(noon)), from: here).filter { if case .star = $0.body { true } else { false } }
+        #expect(stars.count > 20)
+        #expect(throws: InputError("only 2 bodies are between 0° and 90° and brighter than magnitude 6.0 at 2026-11-27T12:17:00.000Z from "
+            + "50° 10'.00 N  4° 20'.00 W: a fix needs 3; by day only the Sun, the Moon and Venus are seen: plan the twilight (--twilight morning "
+            + "or evening), or work a running fix of Sun lines (`marktime fix --course --speed`)")) {
+            _ = try SightPlan(at: noon, from: here, sextant: Self.sextant, options: .init(band: 0...90, count: 3, faintest: 6))
+        }
+    }
+
+    @Test func aPlanInTheDarkSaysTheHorizonCannotBeSeen() throws {
+        let plan = try SightPlan(at: utc(2026, 11, 28, 0, 30), from: at(50 + 10.0 / 60, -(4 + 20.0 / 60)), sextant: Self.sextant)
+        #expect(plan.warning == "the Sun is 61° below the horizon: the sea horizon cannot be seen; plan the twilight (--twilight morning or evening)")
+    }
+
+    @Test func askedInsideTheTwilightWindowThePlanIsForTheRestOfIt() throws {
+        // Given the evening window off Plymouth, and a moment five minutes into it
+        let here = at(50 + 10.0 / 60, -(4 + 20.0 / 60))
+        let evening = try #require(SunEvents.twilightWindow(morning: false, after: utc(2026, 11, 27, 12), from: here))
+        let inside = evening.start.adding(nanoseconds: 300_000_000_000)
+        // When the evening window is asked for then
+        let now = try #require(SunEvents.twilightWindow(morning: false, after: inside, from: here))
+        // Then it is the rest of this one, not tomorrow's
+        #expect(now.start == inside)
+        #expect(now.end == evening.end)
+        // And likewise in the morning
+        let morning = try #require(SunEvents.twilightWindow(morning: true, after: utc(2026, 11, 27, 12), from: here))
+        let dawn = morning.start.adding(nanoseconds: 600_000_000_000)
+        let rest = try #require(SunEvents.twilightWindow(morning: true, after: dawn, from: here))
+        #expect(rest.start == dawn && rest.end == morning.end)
+    }
+
+    @Test func aSummerNightAtSixtyNorthHasAWindowToTheSunsLowest() throws {
+        // Given 60° N on 21 June, where the Sun goes no lower than about 6.6° below the horizon
+        let here = at(60, 5)
+        // When the evening window is found
+        let w = try #require(SunEvents.twilightWindow(morning: false, after: utc(2026, 6, 21, 12), from: here))
+        // Then it starts at -3° and ends where the Sun turns, above -10°
+        #expect(abs(try #require(SunEvents.altitude(at: w.start, from: here)) - -3) < 0.01)
+        let lowest = try #require(SunEvents.altitude(at: w.end, from: here))
+        #expect(lowest > -10 && lowest < -6)
+        let later = try #require(SunEvents.altitude(at: w.end.adding(nanoseconds: 1_800_000_000_000), from: here))
+        #expect(later > lowest)
+    }
+
     @Test func aPolarSummerHasNoTwilightWindow() {
         #expect(SunEvents.twilightWindow(morning: false, after: utc(2026, 6, 21, 0), from: at(78, 15)) == nil)
     }

@@ -29,13 +29,13 @@ public final class FakeGPS {
     }
 
     /// One RMC and GGA pair per entry of `seconds` (seconds after 10:00:00 on `date`, in the
-    /// order given), at 27° 22'.84 S 153° 22'.84 E: a log whose time can jump.
-    public static func timed(date: String = "140325", seconds: [Int], latitude: String = "2722.840,S") -> String {
+    /// order given), at 27° 22'.84 S 153° 22'.84 E unless told: a log whose time can jump.
+    public static func timed(date: String = "140325", seconds: [Int], latitude: String = "2722.840,S", longitude: String = "15322.840,E") -> String {
         seconds.map { i in
             let t = String(format: "%02d%02d%02d.00", 10 + i / 3600, i / 60 % 60, i % 60)
             return [
-                "GPRMC,\(t),A,\(latitude),15322.840,E,000.0,000.0,\(date),,,A",
-                "GPGGA,\(t),\(latitude),15322.840,E,1,08,0.9,12.0,M,39.0,M,,",
+                "GPRMC,\(t),A,\(latitude),\(longitude),000.0,000.0,\(date),,,A",
+                "GPGGA,\(t),\(latitude),\(longitude),1,08,0.9,12.0,M,39.0,M,,",
             ].map(sentence).joined()
         }.joined()
     }
