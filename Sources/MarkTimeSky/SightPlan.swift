@@ -214,7 +214,8 @@ extension SunEvents {
                 window = (begin, end)
             }
             if window.1 > start { return (max(window.0, start), window.1) }
-            from = window.1
+            // Well past its end: from its very end, the search could find the same crossing again.
+            from = window.1.adding(nanoseconds: 3_600_000_000_000)
         }
         return nil
     }

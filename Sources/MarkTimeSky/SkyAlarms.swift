@@ -42,9 +42,11 @@ public struct SkyMoment: Hashable, Sendable {
             var from = now
             // Each window's start, where the Sun passes it; the position is the DR's then (the
             // Sun's time moves 4 s a mile of easting at most, which a warning ignores).
+            // The next window is searched for well after this one's end: asked at its very
+            // end, the search would find the same crossing again, a second either way.
             while let w = SunEvents.twilightWindow(morning: morning, after: from, from: dr.position(at: from), hours: hours), w.start <= end {
-                out.append(SkyMoment(kind: morning ? .morningTwilight : .eveningTwilight, utc: w.start, position: dr.position(at: w.start), until: w.end))
-                from = w.end
+                if w.start > now { out.append(SkyMoment(kind: morning ? .morningTwilight : .eveningTwilight, utc: w.start, position: dr.position(at: w.start), until: w.end)) }
+                from = w.end.adding(nanoseconds: 3_600_000_000_000)
             }
         }
         return out.sorted { $0.utc < $1.utc }

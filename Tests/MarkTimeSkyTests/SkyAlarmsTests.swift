@@ -37,6 +37,22 @@ struct SkyAlarmsTests {
         #expect(alarms.next(now: lead, moments) == moments[1].utc.adding(nanoseconds: -600_000_000_000))
     }
 
+    @Test func askedAtAnyTimeOfTheDayTheMomentsAreTheNextThreeOnce() throws {
+        // Given the windows of the evening and the next morning
+        let start = utc(2026, 11, 27, 13)
+        let evening = try #require(SunEvents.twilightWindow(morning: false, after: start, from: here))
+        let morning = try #require(SunEvents.twilightWindow(morning: true, after: start, from: here))
+        // When the moments are asked for at their very ends and starts, and every 37 minutes of a day
+        var asked = [evening.start, evening.end, morning.start, morning.end]
+        asked += (0..<39).map { start.adding(nanoseconds: Int64($0) * 37 * 60_000_000_000) }
+        for now in asked {
+            let moments = SkyMoment.upcoming(after: now, from: DeadReckoning(here, at: now))
+            // Then the search ends, and each is after it: three or four within 26 hours
+            #expect(moments.allSatisfy { $0.utc > now }, "\(now.iso8601)")
+            #expect((3...4).contains(moments.count), "\(now.iso8601): \(moments.map { "\($0.kind) \($0.utc.iso8601)" })")
+        }
+    }
+
     @Test func theWarningSaysWhatWhenAndWhere() throws {
         let now = utc(2026, 11, 27, 13)
         let m = SkyMoment.upcoming(after: now, from: DeadReckoning(here, at: now))[0]
