@@ -28,8 +28,6 @@ extension MarkTime {
                   marktime plan --at 2026-11-22T06:45:00Z --bodies 4 --format json
                 """)
 
-        enum Twilight: String, ExpressibleByArgument, CaseIterable { case morning, evening }
-
         @OptionGroup var store: StoreOptions
         @OptionGroup var where_: SkyPositionOptions
 
@@ -37,7 +35,7 @@ extension MarkTime {
         var at: String?
 
         @Option(help: "The next twilight window after --at: morning or evening.")
-        var twilight: Twilight?
+        var twilight: SkyCommand.Twilight?
 
         @Option(name: .customLong("sun-high"), parsing: .unconditional, help: "The twilight window's bright end: the Sun's altitude, degrees.", transform: decimal)
         var sunHigh: Double = -3
