@@ -318,3 +318,24 @@ if ProcessInfo.processInfo.environment["MARKTIME_FUZZ"] != nil {
         path: "Tests/fuzz/Harness",
         swiftSettings: [.unsafeFlags(["-parse-as-library"])]))
 }
+
+// Only the gpsd contract tests (MARKTIME_TESTS=gpsd), for `Tests/rig/run trixie|unstable`:
+// marktime and the tests that run it against that release's gpsd, without the other test
+// targets, the benches and the test-only dependencies (AsyncHTTPClient, NIOHTTP2 and more
+// through HummingbirdTesting): the release build costs about half as much.
+if ProcessInfo.processInfo.environment["MARKTIME_TESTS"] == "gpsd" {
+    let gpsdTests = ["Support.swift", "GPSDRig.swift", "GPSDTests.swift", "ReceiverLogTests.swift"]
+    package.products = package.products.filter { $0.name == "marktime" }
+    package.targets = package.targets.compactMap { target in
+        switch target.type {
+        case .test where target.name == "MarkTimeCLITests":
+            target.sources = gpsdTests
+            target.dependencies = ["marktime", "MarkTimeStore", "MarkTimeCore", "RigSupport"]
+            return target
+        case .test: return nil
+        case .executable where target.name != "marktime": return nil
+        default: return target
+        }
+    }
+    package.targets.removeAll { ["DaemonFakes", "CCallgrind"].contains($0.name) }
+}
