@@ -23,6 +23,8 @@ public struct ClockRate: Hashable, Sendable, Codable {
     public var learnedAt: Int64
     /// The boot it was learned in, when that was an earlier one's (taken from the rate book).
     public var fromBoot: String?
+    /// UTC at the run's last sample, nanoseconds, when taken from the rate book: its age.
+    public var learnedUTCNanoseconds: Int64?
 
     public init(gain: Double, scatter: Double, source: TimeSource, span: Double, samples: Int, learnedAt: Int64) {
         self.gain = gain
@@ -35,7 +37,23 @@ public struct ClockRate: Hashable, Sendable, Codable {
 
     enum CodingKeys: String, CodingKey {
         case gain = "gain_s_per_day", scatter = "scatter_s_per_day", source, span = "span_s", samples, learnedAt = "learned_at_ns"
-        case fromBoot = "from_boot"
+        case fromBoot = "from_boot", learnedUTCNanoseconds = "learned_utc_ns"
+    }
+
+    /// The oldest rate the rate book lends a later boot, days: a crystal's rate drifts
+    /// with its age and the seasons, and a navigator rates a chronometer afresh each passage.
+    public static let bookLifetimeDays = 30.0
+
+    /// Whether this rate, from the rate book, was learned more than `bookLifetimeDays`
+    /// before `utc`: time is then carried within the drift bound, as with no rate.
+    public func isTooOld(at utc: UTCTime) -> Bool {
+        guard fromBoot != nil, learnedUTCNanoseconds != nil else { return false }
+        return ageDays(at: utc) > Self.bookLifetimeDays
+    }
+
+    /// Days from when it was learned to `utc` (0 when not known).
+    public func ageDays(at utc: UTCTime) -> Double {
+        learnedUTCNanoseconds.map { Double(utc.nanosecondsSinceEpoch - $0) / 86_400e9 } ?? 0
     }
 
     /// 2 ppm: a Pi's crystal over the temperatures of a boat's cabin, once its frequency is known.
@@ -133,6 +151,11 @@ public struct Chronometer: Hashable, Sendable, Codable {
         let learned = "learned over \(Self.duration(rate.span)) of \(rate.source.rawValue)" + (rate.fromBoot == nil ? "" : " in an earlier boot, from the rate book")
         guard let from = carriedFrom else { return "rate \(rate.text) (\(learned))" }
         let since = UTCTime(nanosecondsSinceEpoch: from.utcNanoseconds).iso8601
+        if rate.isTooOld(at: UTCTime(nanosecondsSinceEpoch: from.utcNanoseconds)) {
+            return "carried \(Self.duration(Double(now - from.monotonicNanoseconds) / 1e9)) from \(from.source.rawValue) (last heard \(since)) "
+                + String(format: "within the drift bound: the rate book's rate (%@, %@) is %.0f days old, more than %.0f",
+                         rate.text, learned, rate.ageDays(at: UTCTime(nanosecondsSinceEpoch: from.utcNanoseconds)), ClockRate.bookLifetimeDays)
+        }
         return "carried \(Self.duration(Double(now - from.monotonicNanoseconds) / 1e9)) from \(from.source.rawValue) (last heard \(since)) "
             + "at \(rate.text) (\(learned))"
     }

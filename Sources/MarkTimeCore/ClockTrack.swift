@@ -123,6 +123,13 @@ public struct ClockTrack: Hashable, Sendable {
         self.rateSpan = rateSpan
     }
 
+    /// The longest gap inside one run of `source`: `maxSampleAge`, but for the RTC, read
+    /// every `RTCChronometer.readingInterval`, whose run lasts while no more than two
+    /// readings in a row are missed (else each reading would be a run of its own, all kept).
+    func runGapNanoseconds(_ source: TimeSource) -> Int64 {
+        source == .rtc ? max(maxSampleAgeNanoseconds, Int64(RTCChronometer.readingInterval * 3e9)) : maxSampleAgeNanoseconds
+    }
+
     /// Restores samples saved earlier in this boot (a daemon restart), oldest first.
     public mutating func restore(_ saved: [Entry]) {
         for e in saved.sorted(by: { $0.sample.monotonicNanoseconds < $1.sample.monotonicNanoseconds }) {
@@ -139,8 +146,9 @@ public struct ClockTrack: Hashable, Sendable {
     /// as good as the one the rate came from, or that one's run has ended.
     private mutating func learn(_ source: TimeSource) {
         // A system sample reads the realtime and monotonic clocks together, and the kernel
-        // slews both alike: their offset teaches nothing of the clock's rate.
-        guard source != .system, let last = latest[source], suspicions[last.segment] == nil else { return }
+        // slews both alike: their offset teaches nothing of the clock's rate. An RTC sample is
+        // already carried at the RTC's own rate: the clock's is learned from good time only.
+        guard source != .system, source != .rtc, let last = latest[source], suspicions[last.segment] == nil else { return }
         var run = (entries[source] ?? []).reversed().prefix { $0.segment == last.segment }.reversed().map(\.sample)
         if run.last != last.sample { run.append(last.sample) }
         guard let fitted = ClockRate.fit(run, shortestSpan: rateSpan) else { return }
@@ -149,11 +157,13 @@ public struct ClockTrack: Hashable, Sendable {
         rate = fitted
     }
 
-    /// Takes the rate book's rate from an earlier boot, until this boot learns its own.
-    public mutating func adopt(bookRate: ClockRate, fromBoot boot: String) {
+    /// Takes the rate book's rate from an earlier boot (learned at UTC `learnedUTC`), until
+    /// this boot learns its own; past `ClockRate.bookLifetimeDays` it carries no time.
+    public mutating func adopt(bookRate: ClockRate, fromBoot boot: String, learnedUTC: UTCTime) {
         guard rate == nil else { return }
         var r = bookRate
         r.fromBoot = boot
+        r.learnedUTCNanoseconds = learnedUTC.nanosecondsSinceEpoch
         rate = r
     }
 
@@ -244,7 +254,7 @@ public struct ClockTrack: Hashable, Sendable {
         if let last = latest[source], sample.monotonicNanoseconds <= last.sample.monotonicNanoseconds { return Addition(kept: false) }
         var segment: Int
         var jump: Jump?
-        if let last = latest[source], sample.monotonicNanoseconds - last.sample.monotonicNanoseconds <= maxSampleAgeNanoseconds {
+        if let last = latest[source], sample.monotonicNanoseconds - last.sample.monotonicNanoseconds <= runGapNanoseconds(source) {
             // One run only while the time runs as the monotonic clock does, from the run's
             // last sample and from its first (so that small steps cannot add up).
             jump = self.jump(from: last.sample, to: sample)
@@ -413,7 +423,7 @@ public struct ClockTrack: Hashable, Sendable {
     /// `sample` carried to `instant`: at the learned rate when one is known and the instant
     /// is further than a sample's age from it, else at rate 1 within the drift bound.
     func carry(_ sample: ClockSample, to instant: Int64) -> UTCEstimate {
-        if let rate, (instant - sample.monotonicNanoseconds).magnitude > maxSampleAgeNanoseconds.magnitude {
+        if let rate, !rate.isTooOld(at: sample.utc), (instant - sample.monotonicNanoseconds).magnitude > maxSampleAgeNanoseconds.magnitude {
             return rate.carry(sample, to: instant)
         }
         return Self.project(sample, to: instant, driftPPM: driftPPM)

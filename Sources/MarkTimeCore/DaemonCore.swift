@@ -401,9 +401,10 @@ public struct DaemonCore: Sendable {
                                  ["received_ns": "\(f.receivedAt.nanoseconds)"]))]
         case .rateBook(let line):
             guard line.bootID != bootID else { return [] }
-            track.adopt(bookRate: line.rate, fromBoot: line.bootID)
+            track.adopt(bookRate: line.rate, fromBoot: line.bootID, learnedUTC: line.learnedUTC)
             return [.log(LogLine(.info, "the rate book's last line (\(line.day), boot \(line.bootID.prefix(8))): \(line.rate.text); "
-                + "time is carried at it until this boot learns its own"))]
+                + "time is carried at it until this boot learns its own, if it is no more than "
+                + "\(Int(ClockRate.bookLifetimeDays)) days old then"))]
         case .reconfigure(let new):
             var c = new
             (c.pid, c.buttonDevice, c.maxSampleAge, c.trackSaveInterval) = (configuration.pid, configuration.buttonDevice,

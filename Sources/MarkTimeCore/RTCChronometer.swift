@@ -27,6 +27,9 @@ public struct RTCReading: Hashable, Sendable {
 public struct RTCChronometer: Hashable, Sendable {
     /// The clock's name in the rate book.
     public static let clock = "rtc"
+    /// How often the daemon reads the RTC, seconds: each reading is a comparison with good
+    /// time, or without it an `rtc` sample.
+    public static let readingInterval: Double = 30
 
     /// An error measured: at good time `utc`, the RTC read `error` seconds ahead of it (behind:
     /// negative), within `uncertainty`.

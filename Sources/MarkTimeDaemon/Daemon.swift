@@ -99,9 +99,8 @@ public final class MarkTimeDaemon: Sendable {
     let share: ShareService?
     let shareProblem: String?
     let rtc: (any RTCSource)?
-    /// How often the RTC is read: each reading is a comparison with good time, or without
-    /// it, a sample.
-    static let rtcInterval: Duration = .seconds(30)
+    /// How often the RTC is read (`RTCChronometer.readingInterval`).
+    static let rtcInterval: Duration = .seconds(RTCChronometer.readingInterval)
     let rtcThread: PollThread
     let core: Mutex<DaemonCore>
     let pendingPresses: PendingPresses

@@ -188,6 +188,26 @@ struct ClockTrackTests {
         track.add(sample(.unsynced, mono: 3 * second, utc: 0, nil))
         #expect(track.currentSample(now: 3 * second) == sample(.gps, mono: 2 * second, utc: logDay + second, 0.5))
     }
+
+    @Test func theRTCsReadingsEveryThirtySecondsAreOneRunThinnedToAMinute() {
+        // Given an hour of RTC samples, one every 30 s as the daemon reads them, 20 ppm fast
+        var track = ClockTrack(maxSampleAge: 10, interval: 60, driftPPM: 100)
+        for i in Int64(0)...120 {
+            track.add(sample(.rtc, mono: 100 * second + i * 30 * second, utc: logDay + i * 30 * second + i * 600_000, 0.05))
+        }
+        // Then they are one run, kept a minute apart (61 of 121), and teach the clock no rate
+        #expect(Set(track.entries[.rtc]?.map(\.segment) ?? []) == [0])
+        #expect(track.entries[.rtc]?.count == 61)
+        #expect(track.rate == nil)
+    }
+
+    @Test func threeMissedRTCReadingsEndItsRun() {
+        // Given RTC samples at 0 s and 30 s, then none until 150 s (three readings missed)
+        var track = ClockTrack(maxSampleAge: 10, interval: 60, driftPPM: 100)
+        for t: Int64 in [0, 30, 150] { track.add(sample(.rtc, mono: 100 * second + t * second, utc: logDay + t * second, 0.05)) }
+        // Then the sample at 150 s starts a new run
+        #expect(track.entries[.rtc]?.map(\.segment) == [0, 0, 1])
+    }
 }
 
 /// One timeline per run: a time that jumps (a receiver's glitch, a rollover, a replay that

@@ -32,7 +32,7 @@ struct RateBookTests {
         // Given a new boot that read the rate book's last line (−0.43 s/day ± 0.17, boot-old), and a time signal at 104 s
         var core = bareCore()
         #expect(core.handle(.rateBook(bookLine)).messages == ["the rate book's last line (2007-04-07, boot boot-old): −0.43 s/day ± 0.17; "
-            + "time is carried at it until this boot learns its own"])
+            + "time is carried at it until this boot learns its own, if it is no more than 30 days old then"])
         _ = core.handle(.doorbell(.signal(TimeSignalRequest(secondOfDay: 9 * 3600 + 53 * 60, date: UTCTime(year: 2007, month: 4, day: 8))),
                                   from: "asker", now: 100 * second))
         _ = core.press(at: 104 * second, clockUTC: logDay)
@@ -45,6 +45,26 @@ struct RateBookTests {
         #expect(core.status(now: (104 + 86_400) * second).chronometer?.sentence(now: (104 + 86_400) * second)
             == "carried 24 h 00 m from signal (last heard 2007-04-08T09:53:00.000Z) at −0.43 s/day ± 0.17 "
             + "(learned over 2 h 00 m of gps in an earlier boot, from the rate book)")
+    }
+
+    @Test func aBookRateMoreThanThirtyDaysOldCarriesNoTime() throws {
+        // Given a new boot 31 days after the book's line (learned 2007-04-07) and a time signal at 104 s
+        var core = bareCore()
+        _ = core.handle(.rateBook(bookLine))
+        let day31: Int64 = 30 * 86_400 * second
+        _ = core.handle(.doorbell(.signal(TimeSignalRequest(secondOfDay: 9 * 3600 + 53 * 60, date: UTCTime(year: 2007, month: 5, day: 8))),
+                                  from: "asker", now: 100 * second))
+        _ = core.press(at: 104 * second, clockUTC: logDay + day31)
+        // When a sight is taken a day later
+        let sight = try #require(core.press(at: (104 + 86_400) * second, clockUTC: logDay + day31 + 86_400 * second).inserts.first)
+        // Then the tick is carried at rate 1 within the 100 ppm bound (±0.3 s and 8.64 s), not at the book's rate
+        #expect(sight.estimate.utc == UTCTime(nanosecondsSinceEpoch: logDay + day31 + (5 + 86_400) * second))
+        #expect(abs(try #require(sight.estimate.uncertainty) - 8.94) < 1e-9)
+        #expect(sight.estimate.provenance?.rate == nil)
+        // And the status says why
+        #expect(core.status(now: (104 + 86_400) * second).chronometer?.sentence(now: (104 + 86_400) * second)
+            == "carried 24 h 00 m from signal (last heard 2007-05-08T09:53:00.000Z) within the drift bound: the rate book's rate "
+            + "(−0.43 s/day ± 0.17, learned over 2 h 00 m of gps in an earlier boot, from the rate book) is 31 days old, more than 30")
     }
 
     @Test func thisBootsLineIsNotTakenForAnEarlierOnes() {
