@@ -3,6 +3,7 @@ import Foundation
 import MarkTimeCore
 import MarkTimeSky
 import MarkTimeStore
+import MarkTimeSystem
 
 extension MarkTime {
     struct Plan: AsyncParsableCommand {
@@ -23,9 +24,14 @@ extension MarkTime {
                 Moon are planned on their lower limb unless --limb upper. HS/MIN is how fast the reading changes.
                 The height of eye, index error, temperature and pressure are those given, else the newest sight's.
 
+                --live keeps the chosen set on the screen and ticks each body's HS and ZN every second on the \
+                system clock, with the minutes left in the twilight window: the body to shoot next is marked \
+                (n or → the next, ← the one before, q quits).
+
                 Examples:
                   marktime plan --twilight evening --position "50 10 N 4 20 W" --eye-height 2.5 --ie -1.2
                   marktime plan --at 2026-11-22T06:45:00Z --bodies 4 --format json
+                  marktime plan --twilight evening --live
                 """)
 
         @OptionGroup var store: StoreOptions
@@ -73,7 +79,17 @@ extension MarkTime {
         @Option(help: "Output: table or json.")
         var format: Format = .table
 
+        @Flag(help: "Tick the chosen set's HS and ZN every second in the terminal (n or → the next body, ← the one before, q quits).")
+        var live = false
+
         func run() async throws {
+            if live {
+                guard self.at == nil else { throw InputError("--live ticks the present moment: leave out --at") }
+                guard format == .table else { throw InputError("--live draws a screen, not --format json") }
+                guard Terminal.isTerminal(STDIN_FILENO), Terminal.isTerminal(STDOUT_FILENO) else {
+                    throw InputError("plan --live needs a terminal; `marktime plan` prints the same plan once")
+                }
+            }
             guard lowest < highest else {
                 throw InputError("the altitude band --lowest \(Position.plain(lowest))° to --highest \(Position.plain(highest))° must "
                     + "run upward within 0° to 90° (default 15° to 70°)")
@@ -91,6 +107,9 @@ extension MarkTime {
             let plan = try SightPlan(at: utc, from: position, sextant: sextant,
                                      options: .init(band: lowest...highest, count: bodies, faintest: faintest))
             let flags = deltaTFlags([try SkyTime.checked(utc)])
+            if live {
+                return try Self.tick(LivePreset(plan, sextant: sextant, window: window.map { $0.start...$0.end }), twilight: twilight)
+            }
             switch format {
             case .json:
                 print(JSON.object([
@@ -129,6 +148,43 @@ extension MarkTime {
                 if let warning = plan.warning { print("Warning: " + warning) }
                 for f in flags { print(f.message) }
             }
+        }
+
+        /// The live screen, redrawn every second until q.
+        static func tick(_ preset: LivePreset, twilight: SkyCommand.Twilight?) throws {
+            var preset = preset
+            let terminal = RawTerminal()
+            defer { terminal.restore() }
+            var keys = KeyReader()
+            while true {
+                // Drawn for each whole second as it turns: the values are the second's shown.
+                let now = try wallClock()
+                terminal.draw(try frame(preset, at: UTCTime(wholeSeconds: now.wholeSeconds), twilight: twilight))
+                let left = 1 - Double(now.nanosecondsSinceEpoch - now.wholeSeconds * 1_000_000_000) / 1e9
+                switch keys.next(wait: left) {
+                case nil: continue
+                case .quit: return
+                case .now, .move(minutes: 1): preset.advance()
+                case .move(minutes: -1): preset.advance(by: -1)
+                case .move: continue
+                }
+            }
+        }
+
+        /// The live screen's lines at `now`.
+        static func frame(_ preset: LivePreset, at now: UTCTime, twilight: SkyCommand.Twilight?) throws -> [String] {
+            let limb = preset.sextant.limb
+            var table = TextTable(header: ["", "BODY", "HS", "ZN", "HC", "HS/MIN"])
+            for (i, l) in try preset.lines(at: now).enumerated() {
+                table.rows.append([i == preset.next ? "▶" : "", l.body == .sun || l.body == .moon ? "\(l.body.name) \(limb == .upper ? "UL" : "LL")" : l.body.name,
+                                   SextantAngle.format(l.hs), String(format: "%05.1f°", l.computed.azimuth), SextantAngle.format(l.computed.altitude),
+                                   String(format: "%+.1f'", l.hsPerMinute)])
+            }
+            let window = preset.windowText(at: now).map { "\(twilight?.rawValue.capitalized ?? "The") twilight window: \($0)" }
+            return ["\u{1B}[2mmarktime plan --live   n/→ next body   ← the one before   q quit\u{1B}[0m",
+                    "\u{1B}[1m\(now.iso8601.prefix(19).replacingOccurrences(of: "T", with: " ")) UTC  from \(preset.position.ddm)\u{1B}[0m",
+                    window ?? "No twilight window: the plan's set at this moment", ""]
+                + table.render().split(separator: "\n").map(String.init)
         }
     }
 }

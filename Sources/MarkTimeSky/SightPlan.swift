@@ -67,11 +67,6 @@ public struct SightPlan: Hashable, Sendable {
                 + "\(Position.plain(options.band.upperBound))° must run upward within 0° to 90° (default 15° to 70°)")
         }
         (self.utc, self.position, self.options) = (utc, position, options)
-        func hs(_ body: Body, _ at: SkyTime, _ altitude: Double) -> Double {
-            var r = sextant
-            r.limb = body == .sun || body == .moon ? (sextant.limb == .center ? .lower : sextant.limb) : .center
-            return Observation.sextantAltitude(observed: altitude, r, body: body, at: at, near: position)
-        }
         let sun = Almanac.entry(.sun, at: time)
         sunAltitude = Computed(gha: sun.gha, declination: sun.declination, latitude: position.latitude, longitude: position.longitude).altitude
         warning = sunAltitude < Self.night
@@ -79,11 +74,7 @@ public struct SightPlan: Hashable, Sendable {
             : nil
         var all: [Line] = []
         for b in Almanac.visible(at: time, from: position) {
-            let next = Almanac.entry(b.body, at: later)
-            let then = Computed(gha: next.gha, declination: next.declination, latitude: position.latitude, longitude: position.longitude)
-            let now = hs(b.body, time, b.computed.altitude)
-            all.append(Line(body: b.body, computed: b.computed, magnitude: b.magnitude, hs: now,
-                            hsPerMinute: (hs(b.body, later, then.altitude) - now) * 60, chosen: false, reason: nil))
+            all.append(Self.line(b.body, computed: b.computed, magnitude: b.magnitude, at: time, later: later, from: position, sextant: sextant))
         }
         for i in all.indices {
             let h = all[i].computed.altitude
@@ -110,6 +101,29 @@ public struct SightPlan: Hashable, Sendable {
         for i in best { all[i].chosen = true }
         for i in candidates where !all[i].chosen { all[i].reason = "in the band; the chosen set spreads better" }
         lines = best.map { all[$0] }.sorted { $0.computed.azimuth < $1.computed.azimuth } + all.filter { !$0.chosen }
+    }
+
+    /// One body's line at `utc` from `position`, as the plan gives it (not chosen, no reason):
+    /// what `plan --live` and the page tick every second for the chosen set.
+    public static func line(_ body: Body, at utc: UTCTime, from position: Position, sextant: SextantReading) throws(InputError) -> Line {
+        guard let time = SkyTime(utc), let later = SkyTime(utc.adding(nanoseconds: 60_000_000_000)) else {
+            throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
+        }
+        let e = Almanac.entry(body, at: time)
+        let computed = Computed(gha: e.gha, declination: e.declination, latitude: position.latitude, longitude: position.longitude)
+        return line(body, computed: computed, magnitude: Almanac.magnitude(body, at: time), at: time, later: later, from: position, sextant: sextant)
+    }
+
+    /// The line of a body whose Hc and Zn at `time` are `computed`: Hs then, and a minute `later`.
+    private static func line(_ body: Body, computed: Computed, magnitude: Double, at time: SkyTime, later: SkyTime, from position: Position,
+                             sextant: SextantReading) -> Line {
+        var r = sextant
+        r.limb = body == .sun || body == .moon ? (sextant.limb == .center ? .lower : sextant.limb) : .center
+        let next = Almanac.entry(body, at: later)
+        let then = Computed(gha: next.gha, declination: next.declination, latitude: position.latitude, longitude: position.longitude)
+        let now = Observation.sextantAltitude(observed: computed.altitude, r, body: body, at: time, near: position)
+        let minuteLater = Observation.sextantAltitude(observed: then.altitude, r, body: body, at: later, near: position)
+        return Line(body: body, computed: computed, magnitude: magnitude, hs: now, hsPerMinute: (minuteLater - now) * 60, chosen: false, reason: nil)
     }
 
     /// How good a set is for a fix, higher better: the smallest gap between the bodies'
@@ -177,13 +191,13 @@ extension SightPlan {
 extension SextantReading {
     /// The sextant a plan is for: each value given, else the newest sight's (`newest`), else
     /// the reduction's standard air (10 °C, 1010 hPa) and no index error; a height of eye
-    /// must come from one or the other. `limb` is the Sun's and the Moon's, lower or upper.
-    public static func planned(eyeHeight: Double?, indexError: Double?, celsius: Double?, hectopascals: Double?, limb: Limb,
-                               newest: Sight?) throws(InputError) -> SextantReading {
+    /// must come from one or the other (`eyeHeightHint` says how, where it is asked).
+    /// `limb` is the Sun's and the Moon's, lower or upper.
+    public static func planned(eyeHeight: Double?, indexError: Double?, celsius: Double?, hectopascals: Double?, limb: Limb, newest: Sight?,
+                               eyeHeightHint: String = "give one (--eye-height, in metres), or set it on a sight (`marktime sight edit ID --eye-height 2.5`)")
+        throws(InputError) -> SextantReading {
         guard limb != .center else { throw InputError("the Sun's and the Moon's centre cannot be set on the horizon: give --limb lower or upper") }
-        guard let eye = eyeHeight ?? newest?.eyeHeight else {
-            throw InputError("no height of eye: give one (--eye-height, in metres), or set it on a sight (`marktime sight edit ID --eye-height 2.5`)")
-        }
+        guard let eye = eyeHeight ?? newest?.eyeHeight else { throw InputError("no height of eye: " + eyeHeightHint) }
         return SextantReading(hs: 0, indexError: indexError ?? newest?.indexError ?? 0, eyeHeight: eye, limb: limb,
                               celsius: celsius ?? newest?.temperature, hectopascals: hectopascals ?? newest?.pressure)
     }

@@ -14,6 +14,7 @@ struct NavigationRoutes {
     func add(to router: Router<WebContext>) {
         router.get("/fix") { request, context in try fixPage(request, context: context) }
         router.get("/tools") { request, context in try toolsPage(request, context: context) }
+        router.get("/tools/preset") { request, context in try presetNow(request, context: context) }
     }
 
     /// A query's text fields, empty ones as absent.
@@ -210,6 +211,9 @@ struct NavigationRoutes {
                         }], deltaT([time]))
     }
 
+    /// How the page asks for a height of eye.
+    static let eyeHeightHint = "type one in metres (Height of eye), or set it on a sight's page"
+
     /// What to shoot (`marktime plan`): the set, and every body's predicted sextant reading.
     func plan(_ q: Query) throws -> [String: Any] {
         let from = try position(q)
@@ -228,7 +232,8 @@ struct NavigationRoutes {
         }
         let newest = try site.store.sights(SightQuery(limit: 50)).first { $0.eyeHeight != nil }
         let sextant = try SextantReading.planned(eyeHeight: try q["eye"].map(SightField.eyeHeight), indexError: try q["ie"].map(SightField.indexError),
-                                                 celsius: nil, hectopascals: nil, limb: try q["limb"].map(Limb.parse) ?? .lower, newest: newest)
+                                                 celsius: nil, hectopascals: nil, limb: try q["limb"].map(Limb.parse) ?? .lower, newest: newest,
+                                                 eyeHeightHint: Self.eyeHeightHint)
         let (utc, window) = try SightPlan.time(at: at, twilight: twilight, from: from)
         let plan = try SightPlan(at: utc, from: from, sextant: sextant, options: .init(count: count))
         func name(_ l: SightPlan.Line) -> String {
@@ -246,7 +251,54 @@ struct NavigationRoutes {
             "chosen": plan.chosen.map(row), "others": plan.lines.filter { !$0.chosen }.map(row),
         ]
         if let window { result["window"] = "twilight \(window.start.isoTimeOfDayMinutes)–\(window.end.isoTimeOfDayMinutes) UTC" }
+        // The live preset's source: this set, this DR and sextant, this window.
+        var live = URLComponents()
+        live.path = "/tools/preset"
+        live.queryItems = [URLQueryItem(name: "bodies", value: plan.chosen.map(\.body.name).joined(separator: ",")),
+                           URLQueryItem(name: "position", value: from.ddm), URLQueryItem(name: "eye", value: Position.plain(sextant.eyeHeight)),
+                           URLQueryItem(name: "ie", value: Position.plain(sextant.indexError)), URLQueryItem(name: "limb", value: sextant.limb.rawValue)]
+            + (window.map { [URLQueryItem(name: "start", value: $0.start.iso8601), URLQueryItem(name: "end", value: $0.end.iso8601)] } ?? [])
+        result["live"] = live.string ?? ""
         return flagged(result, (plan.warning.map { [$0] } ?? []) + deltaT([try SkyTime.checked(utc)]))
+    }
+
+    /// The live preset (`plan --live`) as JSON, for the plan tool's ticking list: each of
+    /// `bodies` at the Pi's now, from `position` with the sextant given, and where now stands
+    /// in the window `start`–`end`.
+    func presetNow(_ request: Request, context: WebContext) throws -> Response {
+        let json: JSON
+        do {
+            let q = try Query(request)
+            let names = (q["bodies"] ?? "").split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }
+            guard (1...4).contains(names.count) else { throw InputError("give the plan's bodies, 1 to 4, e.g. bodies=Vega,Capella,Fomalhaut") }
+            var bodies: [Body] = []
+            for n in names { bodies.append(try Body.parse(n)) }
+            let sextant = try SextantReading.planned(eyeHeight: try q["eye"].map(SightField.eyeHeight), indexError: try q["ie"].map(SightField.indexError),
+                                                     celsius: nil, hectopascals: nil, limb: try q["limb"].map(Limb.parse) ?? .lower, newest: nil,
+                                                     eyeHeightHint: Self.eyeHeightHint)
+            var window: ClosedRange<UTCTime>?
+            if let a = q["start"], let b = q["end"] {
+                let (start, end) = (try UTCTime.read(a, what: "the window's start").time, try UTCTime.read(b, what: "the window's end").time)
+                guard start <= end else { throw InputError("the window's start \(a) is after its end \(b)") }
+                window = start...end
+            }
+            let now = UTCTime(wholeSeconds: try site.now().wholeSeconds)
+            let preset = LivePreset(bodies: bodies, position: try position(q), sextant: sextant, window: window)
+            json = .object([
+                ("utc", .string(now.iso8601)), ("window", preset.windowText(at: now).map(JSON.string) ?? .null),
+                ("bodies", .array(try preset.lines(at: now).map { l in
+                    .object([("body", .string(l.body == .sun || l.body == .moon ? "\(l.body.name) \(sextant.limb == .upper ? "UL" : "LL")" : l.body.name)),
+                             ("hs_deg", .number(l.hs)), ("hs", .string(SextantAngle.format(l.hs))), ("zn", .string(String(format: "%05.1f°", l.computed.azimuth))),
+                             ("hc", .string(SextantAngle.format(l.computed.altitude))), ("hs_arcmin_per_min", .number(l.hsPerMinute))])
+                })),
+            ])
+        } catch {
+            json = .object([("error", .string("\(error)"))])
+            return Response(status: .badRequest, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                            body: .init(byteBuffer: ByteBuffer(string: json.render())))
+        }
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: json.render())))
     }
 
     func average(_ q: Query) throws -> [String: Any] {

@@ -133,44 +133,19 @@ struct PeopleCLITests {
 @Suite("marktime people scroll, in tmux", .serialized)
 struct PeopleScrollTests {
     let cli = CLI()
-    var socket: String { cli.folder + "/tmux.sock" }
+    var pane: TmuxPane { TmuxPane(cli: cli) }
+    func tmux(_ args: [String]) throws -> CommandResult { try pane.tmux(args) }
+    func screen() throws -> [String] { try pane.screen() }
+    func stopTmux() { pane.stop() }
+    func terminalRestored() throws -> Bool { try pane.terminalRestored() }
 
-    /// Runs a tmux client to its end (at most 10 s): its exit status and output. The client
-    /// is spawned with clean signal masks and its own output file; Foundation's Process
-    /// never saw the forking client exit here.
-    func tmux(_ args: [String]) throws -> CommandResult {
-        let log = cli.folder + "/tmux-\(UUID().uuidString).log"
-        let client = try Child("/usr/bin/tmux", ["-S", socket] + args, log: log,
-                               environment: cli.environment.merging(["TERM": "xterm-256color"]) { $1 })
-        _ = eventually(within: 10) { !client.isRunning }
-        let status = client.exitStatus.map { ($0 >> 8) & 0xff } ?? -1
-        return CommandResult(status: status, stdout: client.output, stderr: "")
-    }
-
-    /// The pane's text, line by line, trailing spaces removed.
-    func screen() throws -> [String] {
-        try tmux(["capture-pane", "-p"]).stdout.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { String($0).replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
-    }
-
-    /// Starts the view in a 100×20 pane; after it exits the pane records `stty -a`.
+    /// Starts the view in a 100×20 pane.
     func start() throws {
         #expect(try cli.run(["people", "add", "Ann", "new york"]).status == 0)
         #expect(try cli.run(["people", "add", "Raj", "Kolkata"]).status == 0)
-        let command = "\(CLI.binary) people scroll at 09:00 --date 2026-01-15 --zone Australia/Brisbane --store \(cli.store); "
-            + "stty -a > \(cli.folder)/stty.part && mv \(cli.folder)/stty.part \(cli.folder)/stty.txt; sleep 60"
-        #expect(try tmux(["new-session", "-d", "-x", "100", "-y", "20", command]).status == 0)
+        #expect(try pane.start("\(CLI.binary) people scroll at 09:00 --date 2026-01-15 --zone Australia/Brisbane --store \(cli.store)").status == 0)
         #expect(try eventually(within: 10) { try screen().contains("You: 2026-01-15 09:00 AEST (UTC+10:00), Australia/Brisbane") },
                 "\((try? screen()) ?? [])")
-    }
-
-    func stopTmux() { _ = try? tmux(["kill-server"]) }
-
-    /// `stty -a` after the view exited: line mode and echo are back.
-    func terminalRestored() throws -> Bool {
-        guard eventually(within: 10, { FileManager.default.fileExists(atPath: cli.folder + "/stty.txt") }) else { return false }
-        let stty = try String(contentsOfFile: cli.folder + "/stty.txt", encoding: .utf8).split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == ";" })
-        return stty.contains("icanon") && stty.contains("echo")
     }
 
     @Test func sixtyRightArrowsMoveEveryClockOneHour() throws {

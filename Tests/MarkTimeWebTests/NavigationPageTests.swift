@@ -168,7 +168,46 @@ struct NavigationPageTests {
             // And a plan with no height of eye anywhere is refused in words, with the form kept
             let bare = try await client.execute(uri: "/tools?tool=plan&position=50+10+N+4+20+W&at=2026-11-27T17:00:00Z", method: .get, headers: headers)
             #expect(bare.status == .badRequest)
-            #expect(bare.text.contains("no height of eye: give one (--eye-height, in metres)"), "\(bare.text)")
+            #expect(bare.text.contains("no height of eye: type one in metres (Height of eye), or set it on a sight&#39;s page"), "\(bare.text)")
+        }
+    }
+
+    @Test func thePlansLivePresetIsTheLibrarysAtThePisNow() async throws {
+        // Given the Pi's clock at 17:00:32.4 UTC on 27 November 2026
+        let t = try TestSite(clock: try FixedClock(utc: UTCTime(nanosecondsSinceEpoch: UTCTime(year: 2026, month: 11, day: 27, hour: 17)!
+            .nanosecondsSinceEpoch + 32_400_000_000)))
+        defer { t.remove() }
+        try await t.loggedIn { client, headers, _ in
+            // When the plan page links its live preset, and the page asks for it
+            let page = try await client.execute(uri: "/tools?tool=plan&position=50+10+N+4+20+W&eye=2.5&ie=-1.2", method: .get, headers: headers)
+            let src = try #require(page.text.range(of: "data-src=\"").map { page.text[$0.upperBound...].prefix { $0 != "\"" } })
+            let preset = try await client.execute(uri: String(src).replacingOccurrences(of: "&amp;", with: "&").replacingOccurrences(of: "&#39;", with: "'"),
+                                                  method: .get, headers: headers)
+            // Then it is the library's preset of the plan's three at the whole second, 17:00:32
+            let sextant = SextantReading(hs: 0, indexError: -1.2, eyeHeight: 2.5, limb: .lower)
+            let here = try Position(latitude: 50 + 10.0 / 60, longitude: -(4 + 20.0 / 60))
+            let second = UTCTime(year: 2026, month: 11, day: 27, hour: 17, minute: 0, second: 32)!
+            let plan = try SightPlan(at: second, from: here, sextant: sextant)
+            let lines = try LivePreset(plan, sextant: sextant, window: nil).lines(at: second)
+            #expect(preset.status == .ok, "\(src) \(preset.text)")
+            #expect(preset.headers[.contentType] == "application/json")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(preset.text.utf8)) as? [String: Any])
+            #expect(json["utc"] as? String == "2026-11-27T17:00:32.000Z")
+            #expect(json["window"] is NSNull)
+            let bodies = try #require(json["bodies"] as? [[String: Any]])
+            #expect(bodies.map { $0["body"] as? String } == lines.map(\.body.name))
+            // (the DR goes through the page as its DDM text: the same to 1e-9)
+            for (b, l) in zip(bodies, lines) {
+                #expect(abs(try #require(b["hs_deg"] as? Double) - l.hs) < 1e-9, "\(b)")
+                #expect(abs(try #require(b["hs_arcmin_per_min"] as? Double) - l.hsPerMinute) < 1e-9, "\(b)")
+            }
+            // And bodies it cannot name are refused in words, as JSON
+            let bad = try await client.execute(uri: "/tools/preset?bodies=Vega,Nostar&position=50+10+N+4+20+W&eye=2.5", method: .get, headers: headers)
+            #expect(bad.status == .badRequest)
+            var refusal = ""
+            do { _ = try Body.parse("Nostar") } catch { refusal = "\(error)" }
+            #expect(!refusal.isEmpty)
+            #expect((try JSONSerialization.jsonObject(with: Data(bad.text.utf8)) as? [String: Any])?["error"] as? String == refusal)
         }
     }
 

@@ -138,3 +138,22 @@ func withLivePage(_ t: TestSite, as name: String = "skipper", watchStore: Bool =
     }
     return closed.withLock { $0 }
 }
+
+/// The machine's clock with its UTC held at `utc`: a page's "now" that a test can compute.
+struct FixedClock: SystemClockSource {
+    let real: SystemClock
+    let utc: UTCTime
+
+    init(utc: UTCTime) throws {
+        real = try SystemClock()
+        self.utc = utc
+    }
+
+    var bootID: String { real.bootID }
+
+    func read() throws(DeviceError) -> SystemClockReading {
+        var r = try real.read()
+        r.realtime = utc
+        return r
+    }
+}

@@ -822,6 +822,40 @@ class PhonePage(unittest.TestCase):
         self.set_theme("day")
         self.screenshots("fix", "/fix?ids=" + ",".join(fix))
 
+    def test_the_plan_ticks_the_preset_live_and_marks_the_next_body(self):
+        # A DR on the equator near local midnight (the Sun's GHA from the hour, within the
+        # equation of time's 4 degrees): stars to plan whenever the test runs
+        now = time.gmtime()
+        lon = (180 - ((now.tm_hour + now.tm_min / 60 - 12) * 15)) % 360
+        lon = lon - 360 if lon > 180 else lon
+        dr = "0 00 N %d %s" % (round(abs(lon)), "W" if lon < 0 else "E")
+        self.log_in()
+        self.open("/tools?tool=plan&eye=2.5&ie=-1.2&position=" + dr.replace(" ", "+"))
+        # The chosen three appear live under "Now", the first marked next
+        self.wait(lambda: len(self.found("#plan-live-list li")) == 3, what="the live preset's three bodies")
+        self.assertTrue(self.find("#plan-live").is_displayed())
+        items = self.found("#plan-live-list li")
+        self.assertEqual([("next" in li.get_attribute("class").split()) for li in items], [True, False, False])
+        self.assertTrue(items[0].text.startswith("▶ "))
+        for li in items:
+            self.assertRegex(li.find_element(By.CSS_SELECTOR, ".hs").text, r"^Hs -?\d+° \d\d'\.\d$")
+        # Each body is the plan's chosen one, in the plan's order
+        chosen = [li.find_element(By.CSS_SELECTOR, "span").text for li in self.found("#plan-chosen li")]
+        self.assertEqual([li.get_attribute("data-body") for li in self.found("#plan-live-list li")], chosen)
+        # The clock ticks on
+        first = self.find("#plan-live-utc").text
+        self.wait(lambda: self.find("#plan-live-utc").text not in ("", first), what="the live clock to move on")
+        # "Next body" marks the second
+        self.find("#plan-live-next").click()
+        self.wait(lambda: [("next" in li.get_attribute("class").split()) for li in self.found("#plan-live-list li")] == [False, True, False],
+                  what="the second body marked next")
+        self.set_theme("night")
+        self.open("/tools?tool=plan&eye=2.5&ie=-1.2&position=" + dr.replace(" ", "+"))
+        self.wait(lambda: len(self.found("#plan-live-list li")) == 3, what="the live preset at night")
+        self.browser.execute_script("document.getElementById('plan-live').scrollIntoView()")
+        self.browser.save_screenshot(os.path.join(SHOTS, "plan-live-night.png"))
+        self.set_theme("day")
+
     def test_no_page_is_wider_than_a_phone_at_any_text_size(self):
         paths = self.a_full_boat()
         self.log_in()
