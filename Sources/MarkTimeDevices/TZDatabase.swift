@@ -4,7 +4,7 @@ import MarkTimePeople
 import Synchronization
 
 /// The machine's IANA tz database (`/usr/share/zoneinfo`, or `$TZDIR`): its names
-/// and each zone's rules, read through the C library.
+/// and each zone's rules, read from its TZif files.
 public struct TZDatabase: Sendable {
     public let directory: String
 
@@ -29,14 +29,27 @@ public struct TZDatabase: Sendable {
     /// Whether `name` is a zone (or a city) of the database: what a config key of a zone accepts.
     public func knows(_ name: String) -> Bool { (try? catalogue().resolve(name)) != nil }
 
-    /// A zone's rules; `identifier` must be a file of the database.
+    /// A zone's rules; `identifier` must be a file of the database. Each file is read once.
     public func rules(_ identifier: String) throws(InputError) -> SystemZoneRules {
         var isDirectory: ObjCBool = false
+        let path = directory + "/" + identifier
         guard !identifier.hasPrefix("/"), !identifier.contains(".."),
-              FileManager.default.fileExists(atPath: directory + "/" + identifier, isDirectory: &isDirectory), !isDirectory.boolValue
+              FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
         else { throw InputError("the tz database at \(directory) has no zone \(identifier)") }
-        return SystemZoneRules(identifier: identifier, directory: directory)
+        if let known = Self.read.withLock({ $0[path] }) { return SystemZoneRules(identifier: identifier, tzif: known) }
+        guard let bytes = FileManager.default.contents(atPath: path) else {
+            throw InputError("cannot read \(path): reinstall the tz database with `sudo apt-get install --reinstall tzdata`")
+        }
+        let tzif: TZif
+        do { tzif = try TZif(Array(bytes)) } catch {
+            throw InputError("\(path) is not a tz database zone (\(error)): reinstall it with `sudo apt-get install --reinstall tzdata`")
+        }
+        Self.read.withLock { $0[path] = tzif }
+        return SystemZoneRules(identifier: identifier, tzif: tzif)
     }
+
+    /// The zones read so far, by path.
+    private static let read = Mutex<[String: TZif]>([:])
 
     /// The machine's own zone: `$TZ`, else `/etc/timezone`, else where `/etc/localtime` points; UTC when none says.
     public func systemZone() -> String {
@@ -80,28 +93,11 @@ extension TZDatabase {
     }
 }
 
-/// One zone's rules from the tz database file, through glibc's `localtime_r`.
-///
-/// glibc reads a zone from the process-wide `TZ`, so each lookup sets it, reads,
-/// and puts it back, under one lock.
+/// One zone's rules from the tz database file, read as TZif: what glibc's `localtime_r`
+/// says under `TZ=:zone`, without setting the process-wide `TZ` that every thread reads.
 public struct SystemZoneRules: ZoneRules {
     public let identifier: String
-    let directory: String
+    let tzif: TZif
 
-    private static let lock = Mutex(())
-
-    public func offset(atSecondsSinceEpoch seconds: Int64) -> ZoneOffset {
-        Self.lock.withLock { _ in
-            let saved = getenv("TZ").map { String(cString: $0) }
-            setenv("TZ", ":" + directory + "/" + identifier, 1)
-            tzset()
-            var t = time_t(seconds), tm = tm()
-            localtime_r(&t, &tm)
-            let offset = ZoneOffset(seconds: tm.tm_gmtoff, abbreviation: tm.tm_zone.map { String(cString: $0) } ?? "",
-                                    isDST: tm.tm_isdst > 0)
-            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
-            tzset()
-            return offset
-        }
-    }
+    public func offset(atSecondsSinceEpoch seconds: Int64) -> ZoneOffset { tzif.offset(at: seconds) }
 }

@@ -74,6 +74,21 @@ struct LayoutTests {
         #expect(found == [])
     }
 
+    @Test("No source changes the process's environment: the daemon and the page run many threads, and getenv is not safe beside setenv")
+    func noSourceChangesTheEnvironment() throws {
+        var found: [String] = []
+        for file in try Self.swiftFiles(under: "Sources") {
+            let text = try String(contentsOfFile: Self.root + "/" + file, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                for call in ["setenv(", "unsetenv(", "putenv(", "clearenv(", "tzset("] where code.contains(call) {
+                    found.append("\(file):\(number + 1) calls \(call.dropLast())")
+                }
+            }
+        }
+        #expect(found == [])
+    }
+
     @Test("The daemon's wiring logs only the lines the core asks for")
     func daemonWiringLogsThroughTheCore() throws {
         // Given the daemon's wiring
