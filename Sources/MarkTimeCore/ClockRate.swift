@@ -48,7 +48,8 @@ public struct ClockRate: Hashable, Sendable, Codable {
     /// before `utc`: time is then carried within the drift bound, as with no rate.
     public func isTooOld(at utc: UTCTime) -> Bool {
         guard fromBoot != nil, learnedUTCNanoseconds != nil else { return false }
-        return ageDays(at: utc) > Self.bookLifetimeDays
+        // Learned "after" `utc` (a clock or a log dated wrongly): as old as far off.
+        return abs(ageDays(at: utc)) > Self.bookLifetimeDays
     }
 
     /// Days from when it was learned to `utc` (0 when not known).
@@ -151,10 +152,11 @@ public struct Chronometer: Hashable, Sendable, Codable {
         let learned = "learned over \(Self.duration(rate.span)) of \(rate.source.rawValue)" + (rate.fromBoot == nil ? "" : " in an earlier boot, from the rate book")
         guard let from = carriedFrom else { return "rate \(rate.text) (\(learned))" }
         let since = UTCTime(nanosecondsSinceEpoch: from.utcNanoseconds).iso8601
-        if rate.isTooOld(at: UTCTime(nanosecondsSinceEpoch: from.utcNanoseconds)) {
+        let then = UTCTime(nanosecondsSinceEpoch: from.utcNanoseconds + (now - from.monotonicNanoseconds))
+        if rate.isTooOld(at: then) {
             return "carried \(Self.duration(Double(now - from.monotonicNanoseconds) / 1e9)) from \(from.source.rawValue) (last heard \(since)) "
                 + String(format: "within the drift bound: the rate book's rate (%@, %@) is %.0f days old, more than %.0f",
-                         rate.text, learned, rate.ageDays(at: UTCTime(nanosecondsSinceEpoch: from.utcNanoseconds)), ClockRate.bookLifetimeDays)
+                         rate.text, learned, rate.ageDays(at: then), ClockRate.bookLifetimeDays)
         }
         return "carried \(Self.duration(Double(now - from.monotonicNanoseconds) / 1e9)) from \(from.source.rawValue) (last heard \(since)) "
             + "at \(rate.text) (\(learned))"

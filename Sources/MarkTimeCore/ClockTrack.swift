@@ -183,7 +183,7 @@ public struct ClockTrack: Hashable, Sendable {
     /// carried at the learned rate; nil before a rate is learned, unless GPS is set aside
     /// or the sample is a time signal's or the RTC's (then at rate 1 within the drift bound).
     public func carried(at instant: Int64) -> UTCEstimate? {
-        guard let last = lastGoodSample, rate != nil || suspect != nil || last.source >= .signal else { return nil }
+        guard let last = lastGoodSample, usableRate(carrying: last, to: instant) != nil || suspect != nil || last.source >= .signal else { return nil }
         return carry(last, to: instant)
     }
 
@@ -423,10 +423,17 @@ public struct ClockTrack: Hashable, Sendable {
     /// `sample` carried to `instant`: at the learned rate when one is known and the instant
     /// is further than a sample's age from it, else at rate 1 within the drift bound.
     func carry(_ sample: ClockSample, to instant: Int64) -> UTCEstimate {
-        if let rate, !rate.isTooOld(at: sample.utc), (instant - sample.monotonicNanoseconds).magnitude > maxSampleAgeNanoseconds.magnitude {
+        if let rate = usableRate(carrying: sample, to: instant), (instant - sample.monotonicNanoseconds).magnitude > maxSampleAgeNanoseconds.magnitude {
             return rate.carry(sample, to: instant)
         }
         return Self.project(sample, to: instant, driftPPM: driftPPM)
+    }
+
+    /// The rate to carry `sample` to `instant` at: nil with none, or with a rate book's that is
+    /// too old by then (its age taken at the instant carried to).
+    func usableRate(carrying sample: ClockSample, to instant: Int64) -> ClockRate? {
+        guard let rate, !rate.isTooOld(at: sample.utc.adding(nanoseconds: instant - sample.monotonicNanoseconds)) else { return nil }
+        return rate
     }
 
     /// What the track says of a stored stamp.

@@ -100,9 +100,9 @@ public final class EvdevButton: ButtonSource, Sendable {
         if woke == .stopped || woke == nil { return true }
         var buffer = [UInt8](repeating: 0, count: 4096)
         while ((try? syscall("read inotify", { read(watch, &buffer, buffer.count) })) ?? 0) > 0 {}
-        // udev sets permissions and the symlink just after the node appears.
-        usleep(50_000)
-        return false
+        // udev sets permissions and the symlink just after the node appears: 50 ms for it,
+        // on the thread's own wait, which a stop ends at once.
+        return (try? t.wait([], timeout: .milliseconds(50))) != .timedOut
     }
 
     /// Reads until the device goes away (false) or we are asked to stop (true).

@@ -36,7 +36,11 @@ public struct TZDatabase: Sendable {
         guard !identifier.hasPrefix("/"), !identifier.contains(".."),
               FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue
         else { throw InputError("the tz database at \(directory) has no zone \(identifier)") }
-        if let known = Self.read.withLock({ $0[path] }) { return SystemZoneRules(identifier: identifier, tzif: known) }
+        // Read again when the file changes (an apt upgrade of tzdata replaces it).
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let version = "\((attributes?[.systemFileNumber] as? NSNumber)?.uint64Value ?? 0) "
+            + "\((attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0) \((attributes?[.size] as? NSNumber)?.intValue ?? 0)"
+        if let known = Self.read.withLock({ $0[path] }), known.version == version { return SystemZoneRules(identifier: identifier, tzif: known.tzif) }
         guard let bytes = FileManager.default.contents(atPath: path) else {
             throw InputError("cannot read \(path): reinstall the tz database with `sudo apt-get install --reinstall tzdata`")
         }
@@ -44,12 +48,12 @@ public struct TZDatabase: Sendable {
         do { tzif = try TZif(Array(bytes)) } catch {
             throw InputError("\(path) is not a tz database zone (\(error)): reinstall it with `sudo apt-get install --reinstall tzdata`")
         }
-        Self.read.withLock { $0[path] = tzif }
+        Self.read.withLock { $0[path] = (version, tzif) }
         return SystemZoneRules(identifier: identifier, tzif: tzif)
     }
 
-    /// The zones read so far, by path.
-    private static let read = Mutex<[String: TZif]>([:])
+    /// The zones read so far, by path, with the file's inode, time and size when read.
+    private static let read = Mutex<[String: (version: String, tzif: TZif)]>([:])
 
     /// The machine's own zone: `$TZ`, else `/etc/timezone`, else where `/etc/localtime` points; UTC when none says.
     public func systemZone() -> String {

@@ -205,7 +205,8 @@ struct POSIXRule: Hashable, Sendable {
         return String(name)
     }
 
-    /// `[+|-]hh[:mm[:ss]]`, seconds.
+    /// `[+|-]hh[:mm[:ss]]`, seconds: hours to 167 (RFC 8536's extension for a rule's time),
+    /// minutes and seconds to 59; anything longer is no time (a crafted file must not overflow).
     private static func time(_ s: inout Substring) -> Int? {
         var sign = 1
         if s.first == "+" || s.first == "-" {
@@ -215,7 +216,7 @@ struct POSIXRule: Hashable, Sendable {
         var parts: [Int] = []
         while parts.count < 3 {
             let digits = s.prefix { $0.isASCII && $0.isNumber }
-            guard !digits.isEmpty, let v = Int(digits) else { return nil }
+            guard (1...3).contains(digits.count), let v = Int(digits), v <= (parts.isEmpty ? 167 : 59) else { return nil }
             parts.append(v)
             s = s.dropFirst(digits.count)
             guard s.first == ":" else { break }
@@ -252,6 +253,7 @@ struct POSIXRule: Hashable, Sendable {
 
     private static func number(_ s: inout Substring) -> Int? {
         let digits = s.prefix { $0.isASCII && $0.isNumber }
+        guard digits.count <= 3 else { return nil }
         s = s.dropFirst(digits.count)
         return Int(digits)
     }

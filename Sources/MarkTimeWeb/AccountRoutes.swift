@@ -100,7 +100,7 @@ struct AccountRoutes {
 
     func settingsPage(context: WebContext, error: String? = nil, notice: String? = nil, invite: [String: String]? = nil,
                       status: HTTPResponse.Status = .ok) throws -> Response {
-        let account = context.session!.account
+        let account = try context.account()
         return try site.pages.page("settings", title: "Settings", [
             "themes": Theme.allCases.map { ["value": $0.rawValue, "selected": $0 == account.theme] as [String: Any] },
             "fonts": FontSize.allCases.map { ["value": $0.rawValue, "selected": $0 == account.fontSize] as [String: Any] },
@@ -113,9 +113,9 @@ struct AccountRoutes {
         let form = try await request.decode(as: Form.self, context: context)
         var context = context
         do {
-            let account = try site.store.setAppearance(name: context.session!.account.name, theme: try Theme.parse(form.theme ?? ""),
+            let account = try site.store.setAppearance(name: try context.account().name, theme: try Theme.parse(form.theme ?? ""),
                                                        fontSize: try FontSize.parse(form.font ?? ""))
-            context.session!.account = account
+            context.session?.account = account
         } catch {
             return try settingsPage(context: context, error: "\(error)", status: .badRequest)
         }
@@ -125,7 +125,7 @@ struct AccountRoutes {
     func password(_ request: Request, context: WebContext) async throws -> Response {
         struct Form: Decodable { var current: String?; var new: String? }
         let form = try await request.decode(as: Form.self, context: context)
-        let (site, name, current, new, address) = (site, context.session!.account.name, form.current ?? "", form.new ?? "", context.address)
+        let (site, name, current, new, address) = (site, try context.account().name, form.current ?? "", form.new ?? "", context.address)
         do {
             try await site.offLoop { try site.store.changePassword(name: name, current: current, new: new, address: address, now: try site.now()) }
         } catch {
@@ -144,7 +144,7 @@ struct AccountRoutes {
         do { role = try Role.parse(form.role ?? Role.crew.rawValue) } catch {
             return try settingsPage(context: context, error: "\(error)", status: .badRequest)
         }
-        let (code, expires) = try site.store.createInvite(by: context.session!.account.name, role: role, now: try site.now())
+        let (code, expires) = try site.store.createInvite(by: try context.account().name, role: role, now: try site.now())
         return try settingsPage(context: context, invite: ["code": code, "expires": expires.iso8601, "role": role.rawValue])
     }
 }

@@ -256,7 +256,8 @@ struct NavigationRoutes {
         live.path = "/tools/preset"
         live.queryItems = [URLQueryItem(name: "bodies", value: plan.chosen.map(\.body.name).joined(separator: ",")),
                            URLQueryItem(name: "position", value: from.ddm), URLQueryItem(name: "eye", value: Position.plain(sextant.eyeHeight)),
-                           URLQueryItem(name: "ie", value: Position.plain(sextant.indexError)), URLQueryItem(name: "limb", value: sextant.limb.rawValue)]
+                           URLQueryItem(name: "ie", value: Position.plain(sextant.indexError)), URLQueryItem(name: "limb", value: sextant.limb.rawValue),
+                           URLQueryItem(name: "temp", value: Position.plain(sextant.celsius)), URLQueryItem(name: "pressure", value: Position.plain(sextant.hectopascals))]
             + (window.map { [URLQueryItem(name: "start", value: $0.start.iso8601), URLQueryItem(name: "end", value: $0.end.iso8601)] } ?? [])
         result["live"] = live.string ?? ""
         return flagged(result, (plan.warning.map { [$0] } ?? []) + deltaT([try SkyTime.checked(utc)]))
@@ -274,18 +275,20 @@ struct NavigationRoutes {
             var bodies: [Body] = []
             for n in names { bodies.append(try Body.parse(n)) }
             let sextant = try SextantReading.planned(eyeHeight: try q["eye"].map(SightField.eyeHeight), indexError: try q["ie"].map(SightField.indexError),
-                                                     celsius: nil, hectopascals: nil, limb: try q["limb"].map(Limb.parse) ?? .lower, newest: nil,
-                                                     eyeHeightHint: Self.eyeHeightHint)
+                                                     celsius: try q["temp"].map(SightField.temperature), hectopascals: try q["pressure"].map(SightField.pressure),
+                                                     limb: try q["limb"].map(Limb.parse) ?? .lower, newest: nil, eyeHeightHint: Self.eyeHeightHint)
             var window: ClosedRange<UTCTime>?
             if let a = q["start"], let b = q["end"] {
                 let (start, end) = (try UTCTime.read(a, what: "the window's start").time, try UTCTime.read(b, what: "the window's end").time)
                 guard start <= end else { throw InputError("the window's start \(a) is after its end \(b)") }
                 window = start...end
             }
-            let now = UTCTime(wholeSeconds: try site.now().wholeSeconds)
+            let exact = try site.now()
+            let now = UTCTime(wholeSeconds: exact.wholeSeconds)
             let preset = LivePreset(bodies: bodies, position: try position(q), sextant: sextant, window: window)
             json = .object([
-                ("utc", .string(now.iso8601)), ("window", preset.windowText(at: now).map(JSON.string) ?? .null),
+                ("utc", .string(now.iso8601)), ("now_ms", .number(Double(exact.nanosecondsSinceEpoch / 1_000_000))),
+                ("window", preset.windowText(at: now).map(JSON.string) ?? .null),
                 ("bodies", .array(try preset.lines(at: now).map { l in
                     .object([("body", .string(l.body == .sun || l.body == .moon ? "\(l.body.name) \(sextant.limb == .upper ? "UL" : "LL")" : l.body.name)),
                              ("hs_deg", .number(l.hs)), ("hs", .string(SextantAngle.format(l.hs))), ("zn", .string(String(format: "%05.1f°", l.computed.azimuth))),

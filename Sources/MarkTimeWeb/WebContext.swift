@@ -22,6 +22,14 @@ public struct WebContext: RequestContext, WebSocketRequestContext {
         address = source.channel.remoteAddress?.ipAddress ?? "local"
     }
 
+    /// The signed-in account. `AccessMiddleware` lets no request without a session past it
+    /// but the login's and the sign-up's; should one reach an account's page, it is told to
+    /// log in (401), never crashed on.
+    public func account() throws(HTTPError) -> Account {
+        guard let session else { throw HTTPError(.unauthorized, message: "Log in first.") }
+        return session.account
+    }
+
     /// Forms arrive URL-encoded, as a browser sends them.
     public var requestDecoder: URLEncodedFormDecoder { URLEncodedFormDecoder() }
 

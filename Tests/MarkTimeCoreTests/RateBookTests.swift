@@ -64,7 +64,22 @@ struct RateBookTests {
         // And the status says why
         #expect(core.status(now: (104 + 86_400) * second).chronometer?.sentence(now: (104 + 86_400) * second)
             == "carried 24 h 00 m from signal (last heard 2007-05-08T09:53:00.000Z) within the drift bound: the rate book's rate "
-            + "(−0.43 s/day ± 0.17, learned over 2 h 00 m of gps in an earlier boot, from the rate book) is 31 days old, more than 30")
+            + "(−0.43 s/day ± 0.17, learned over 2 h 00 m of gps in an earlier boot, from the rate book) is 32 days old, more than 30")
+    }
+
+    @Test func aBookRateIsAgedAtTheInstantCarriedToAndEitherWay() {
+        var rate = bookRate
+        (rate.fromBoot, rate.learnedUTCNanoseconds) = ("boot-old", logDay)
+        // 29 days after it was learned it carries time; 31 days after, or 31 days before (a clock dated wrongly), it does not
+        #expect(!rate.isTooOld(at: UTCTime(nanosecondsSinceEpoch: logDay + 29 * 86_400 * second)))
+        #expect(rate.isTooOld(at: UTCTime(nanosecondsSinceEpoch: logDay + 31 * 86_400 * second)))
+        #expect(rate.isTooOld(at: UTCTime(nanosecondsSinceEpoch: logDay - 31 * 86_400 * second)))
+        // A tick 29 days after carries a sight an hour later at the rate, but not one two days later
+        var track = ClockTrack(maxSampleAge: 10)
+        track.adopt(bookRate: bookRate, fromBoot: "boot-old", learnedUTC: UTCTime(nanosecondsSinceEpoch: logDay))
+        track.add(sample(.signal, mono: 100 * second, utc: logDay + 29 * 86_400 * second, 0.3))
+        #expect(track.carried(at: (100 + 3600) * second)?.provenance?.rate?.fromBoot == "boot-old")
+        #expect(track.carried(at: (100 + 2 * 86_400) * second)?.provenance?.rate == nil)
     }
 
     @Test func thisBootsLineIsNotTakenForAnEarlierOnes() {

@@ -193,6 +193,7 @@ struct NavigationPageTests {
             #expect(preset.headers[.contentType] == "application/json")
             let json = try #require(try JSONSerialization.jsonObject(with: Data(preset.text.utf8)) as? [String: Any])
             #expect(json["utc"] as? String == "2026-11-27T17:00:32.000Z")
+            #expect(json["now_ms"] as? Double == Double(UTCTime(year: 2026, month: 11, day: 27, hour: 17)!.nanosecondsSinceEpoch / 1_000_000 + 32_400))
             #expect(json["window"] is NSNull)
             let bodies = try #require(json["bodies"] as? [[String: Any]])
             #expect(bodies.map { $0["body"] as? String } == lines.map(\.body.name))

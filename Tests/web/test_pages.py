@@ -829,29 +829,34 @@ class PhonePage(unittest.TestCase):
         lon = (180 - ((now.tm_hour + now.tm_min / 60 - 12) * 15)) % 360
         lon = lon - 360 if lon > 180 else lon
         dr = "0 00 N %d %s" % (round(abs(lon)), "W" if lon < 0 else "E")
+        # The live list, read in one go on the page's own thread: [body, next, text, Hs]
+        rows = lambda: self.browser.execute_script(
+            "return [...document.querySelectorAll('#plan-live-list li')].map(li => "
+            "[li.dataset.body, li.classList.contains('next'), li.textContent, li.querySelector('.hs').textContent])")
         self.log_in()
         self.open("/tools?tool=plan&eye=2.5&ie=-1.2&position=" + dr.replace(" ", "+"))
         # The chosen three appear live under "Now", the first marked next
-        self.wait(lambda: len(self.found("#plan-live-list li")) == 3, what="the live preset's three bodies")
+        self.wait(lambda: len(rows()) == 3 and all(r[3] for r in rows()), what="the live preset's three bodies")
         self.assertTrue(self.find("#plan-live").is_displayed())
-        items = self.found("#plan-live-list li")
-        self.assertEqual([("next" in li.get_attribute("class").split()) for li in items], [True, False, False])
-        self.assertTrue(items[0].text.startswith("▶ "))
-        for li in items:
-            self.assertRegex(li.find_element(By.CSS_SELECTOR, ".hs").text, r"^Hs -?\d+° \d\d'\.\d$")
+        shown = rows()
+        self.assertEqual([r[1] for r in shown], [True, False, False])
+        self.assertTrue(shown[0][2].startswith("▶ "))
+        for r in shown:
+            self.assertRegex(r[3], r"^Hs -?\d+° \d\d'\.\d$")
         # Each body is the plan's chosen one, in the plan's order
         chosen = [li.find_element(By.CSS_SELECTOR, "span").text for li in self.found("#plan-chosen li")]
-        self.assertEqual([li.get_attribute("data-body") for li in self.found("#plan-live-list li")], chosen)
+        self.assertEqual([r[0] for r in shown], chosen)
         # The clock ticks on
         first = self.find("#plan-live-utc").text
         self.wait(lambda: self.find("#plan-live-utc").text not in ("", first), what="the live clock to move on")
-        # "Next body" marks the second
+        # "Next body" marks the second, and a tap on the third marks it
         self.find("#plan-live-next").click()
-        self.wait(lambda: [("next" in li.get_attribute("class").split()) for li in self.found("#plan-live-list li")] == [False, True, False],
-                  what="the second body marked next")
+        self.wait(lambda: [r[1] for r in rows()] == [False, True, False], what="the second body marked next")
+        self.browser.execute_script("document.querySelectorAll('#plan-live-list li')[2].click()")
+        self.wait(lambda: [r[1] for r in rows()] == [False, False, True], what="the third body marked next")
         self.set_theme("night")
         self.open("/tools?tool=plan&eye=2.5&ie=-1.2&position=" + dr.replace(" ", "+"))
-        self.wait(lambda: len(self.found("#plan-live-list li")) == 3, what="the live preset at night")
+        self.wait(lambda: len(rows()) == 3, what="the live preset at night")
         self.browser.execute_script("document.getElementById('plan-live').scrollIntoView()")
         self.browser.save_screenshot(os.path.join(SHOTS, "plan-live-night.png"))
         self.set_theme("day")

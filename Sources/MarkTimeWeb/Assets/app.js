@@ -341,44 +341,65 @@
   }))).observe(document.querySelector("main") || document.body, { childList: true, subtree: true });
 })();
 
-// The plan's live preset: the chosen set's Hs and Zn at the Pi's now, fetched every 10 s and
-// moved on each second by each body's rate; the body to shoot next marked.
+// The plan's live preset: the chosen set's Hs and Zn at the Pi's second, fetched every 10 s
+// and moved on at each turn of the Pi's second by each body's rate; the body to shoot next marked.
 (function () {
   const live = document.getElementById("plan-live");
   if (!live || !live.dataset.src) return;
   const list = document.getElementById("plan-live-list"), clock = document.getElementById("plan-live-utc");
   const windowText = document.getElementById("plan-live-window"), error = document.getElementById("plan-live-error");
-  let data = null, fetchedAt = 0, next = 0;
-  // 51.67 → 51° 40′.2, as SextantAngle.format writes it
+  const phoneNow = () => performance.timeOrigin + performance.now();
+  let data = null, offset = 0, next = 0, timer = null; // offset: the Pi's time minus the phone's, ms
+  // 51.67 → 51° 40'.2, as SextantAngle.format writes it
   const angle = (deg) => {
     const tenths = Math.round(Math.abs(deg) * 600), sign = deg < 0 && tenths !== 0 ? "-" : "";
     return sign + Math.floor(tenths / 600) + "° " + String(Math.floor((tenths % 600) / 10)).padStart(2, "0") + "'." + (tenths % 10);
   };
-  const draw = () => {
-    if (!data) return;
-    const minutes = (performance.now() - fetchedAt) / 60000;
-    const now = new Date(Date.parse(data.utc) + minutes * 60000);
-    clock.textContent = now.toISOString().slice(11, 19) + " UTC";
-    windowText.textContent = data.window ? "Twilight window: " + data.window : "";
+  // The list is made when the Pi's values or the next body change; each second moves its
+  // texts only, so a tap never lands on a row that is being replaced.
+  const render = () => {
     list.replaceChildren(...data.bodies.map((b, i) => {
       const li = document.createElement("li");
       li.className = "num" + (i === next ? " next" : "");
       li.dataset.body = b.body;
       const name = document.createElement("span"); name.textContent = (i === next ? "▶ " : "") + b.body;
-      const hs = document.createElement("strong"); hs.className = "hs"; hs.textContent = "Hs " + angle(b.hs_deg + b.hs_arcmin_per_min * minutes / 60);
+      const hs = document.createElement("strong"); hs.className = "hs";
       const zn = document.createElement("span"); zn.textContent = "Zn " + b.zn;
       li.append(name, " ", hs, " ", zn);
-      li.addEventListener("click", () => { next = i; draw(); });
+      li.addEventListener("click", () => { next = i; render(); });
       return li;
     }));
+    draw();
   };
-  const load = () => fetch(live.dataset.src, { cache: "no-store" }).then((r) => r.json()).then((j) => {
-    if (j.error) { error.textContent = j.error; return; }
-    error.textContent = "";
-    data = j; fetchedAt = performance.now(); live.hidden = false; draw();
-  }).catch((e) => { error.textContent = "The Pi did not answer (" + e.message + "): the values shown are the last it gave."; });
-  document.getElementById("plan-live-next").addEventListener("click", () => { if (data) { next = (next + 1) % data.bodies.length; draw(); } });
+  const draw = () => {
+    if (!data) return;
+    const second = Math.floor((phoneNow() + offset) / 1000) * 1000; // the Pi's whole second now
+    const minutes = (second - Date.parse(data.utc)) / 60000;
+    clock.textContent = new Date(second).toISOString().slice(11, 19) + " UTC";
+    windowText.textContent = data.window ? "Twilight window: " + data.window : "";
+    list.querySelectorAll(".hs").forEach((hs, i) => {
+      const b = data.bodies[i];
+      if (b) hs.textContent = "Hs " + angle(b.hs_deg + b.hs_arcmin_per_min * minutes / 60);
+    });
+  };
+  // Each draw at the next turn of the Pi's second.
+  const tick = () => {
+    draw();
+    timer = setTimeout(tick, 1000 - ((phoneNow() + offset) % 1000) + 5);
+  };
+  const load = () => {
+    const asked = phoneNow();
+    fetch(live.dataset.src, { cache: "no-store" }).then((r) => r.json()).then((j) => {
+      if (j.error) { error.textContent = j.error; return; }
+      error.textContent = "";
+      // The Pi's time then, at the middle of the round trip.
+      offset = j.now_ms - (asked + phoneNow()) / 2;
+      data = j; live.hidden = false;
+      render();
+      if (timer === null) tick();
+    }).catch((e) => { error.textContent = "The Pi did not answer (" + e.message + "): the values shown are the last it gave."; });
+  };
+  document.getElementById("plan-live-next").addEventListener("click", () => { if (data) { next = (next + 1) % data.bodies.length; render(); } });
   load();
   setInterval(load, 10000);
-  setInterval(draw, 1000);
 })();
