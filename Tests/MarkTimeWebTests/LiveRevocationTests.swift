@@ -94,7 +94,7 @@ struct LiveRevocationTests {
 
     @Test func markIsRateLimitedPerAccount() async throws {
         // Given a logged-in page whose clock is synchronised
-        let t = try TestSite(clock: try SynchronisedClock(error: 0.002))
+        let t = try TestSite(clock: try AdjustedClock.synchronised(error: 0.002))
         defer { t.remove() }
         let answers = Mutex<[String]>([])
         let synced = Mutex(false)

@@ -174,7 +174,7 @@ struct NavigationPageTests {
 
     @Test func thePlansLivePresetIsTheLibrarysAtThePisNow() async throws {
         // Given the Pi's clock at 17:00:32.4 UTC on 27 November 2026
-        let t = try TestSite(clock: try FixedClock(utc: UTCTime(nanosecondsSinceEpoch: UTCTime(year: 2026, month: 11, day: 27, hour: 17)!
+        let t = try TestSite(clock: try AdjustedClock.fixed(utc: UTCTime(nanosecondsSinceEpoch: UTCTime(year: 2026, month: 11, day: 27, hour: 17)!
             .nanosecondsSinceEpoch + 32_400_000_000)))
         defer { t.remove() }
         try await t.loggedIn { client, headers, _ in

@@ -70,7 +70,7 @@ struct RoleTests {
     @Test("A family page's MARK is refused; made crew, the same open page marks")
     func markNeedsCrewAndFollowsARoleChange() async throws {
         // Given a family account's live page with a synchronised clock
-        let t = try TestSite(accounts: [("skipper", .admin), ("grandma", .family)], clock: try SynchronisedClock(error: 0.002))
+        let t = try TestSite(accounts: [("skipper", .admin), ("grandma", .family)], clock: try AdjustedClock.synchronised(error: 0.002))
         defer { t.remove() }
         let answers = Mutex<[String]>([])
         let synced = Mutex(false)
@@ -176,7 +176,7 @@ struct RoleTests {
           .enabled(if: ProcessInfo.processInfo.environment["MARKTIME_TEST_ALONE"] == "1", "runs alone: Tests/run's own step"))
     func theLiveConnectionHoldsWhateverThePathsForm() async throws {
         // Given an admin, a crew and a family account on a live server with a synchronised clock
-        let t = try TestSite(accounts: [("skipper", .admin), ("mate", .crew), ("grandma", .family)], clock: try SynchronisedClock(error: 0.002))
+        let t = try TestSite(accounts: [("skipper", .admin), ("mate", .crew), ("grandma", .family)], clock: try AdjustedClock.synchronised(error: 0.002))
         defer { t.remove() }
         let wrong = Mutex<[String]>([])
         try await WebServer.application(t.site, configuration: .init(host: "127.0.0.1", port: 0)).test(.live) { client in

@@ -168,7 +168,7 @@ struct LiveTests {
 
     @Test func aMarkFromThePhoneIsStoredWithHalfTheRoundTripAdded() async throws {
         // Given a clock synchronised to within 2 ms, and a logged-in page's live connection
-        let t = try TestSite(clock: try SynchronisedClock(error: 0.002))
+        let t = try TestSite(clock: try AdjustedClock.synchronised(error: 0.002))
         defer { t.remove() }
         let marked = Mutex<String?>(nil)
         let rtt = Mutex<Double?>(nil)

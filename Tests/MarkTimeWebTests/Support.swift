@@ -90,22 +90,28 @@ extension Settings {
 }
 
 
-/// The machine's clock, told by chrony that it is synchronised to within `error` seconds:
-/// a `system` source with a known uncertainty, whatever the host's clock is doing.
-struct SynchronisedClock: SystemClockSource {
+/// The machine's clock with each reading adjusted: told by chrony that it is synchronised
+/// (a `system` source with a known uncertainty, whatever the host's clock is doing), or with
+/// its UTC held (a page's "now" that a test can compute).
+struct AdjustedClock: SystemClockSource {
     let real: SystemClock
-    let error: Double
+    let adjust: @Sendable (inout SystemClockReading) -> Void
 
-    init(error: Double) throws {
-        real = try SystemClock()
-        self.error = error
+    /// Synchronised to within `error` seconds.
+    static func synchronised(error: Double) throws -> AdjustedClock {
+        AdjustedClock(real: try SystemClock()) { r in (r.synchronised, r.estimatedError, r.trusted) = (true, error, true) }
+    }
+
+    /// Its UTC held at `utc`.
+    static func fixed(utc: UTCTime) throws -> AdjustedClock {
+        AdjustedClock(real: try SystemClock()) { r in r.realtime = utc }
     }
 
     var bootID: String { real.bootID }
 
     func read() throws(DeviceError) -> SystemClockReading {
         var r = try real.read()
-        (r.synchronised, r.estimatedError, r.trusted) = (true, error, true)
+        adjust(&r)
         return r
     }
 }
@@ -137,23 +143,4 @@ func withLivePage(_ t: TestSite, as name: String = "skipper", watchStore: Bool =
         closed.withLock { $0 = frame }
     }
     return closed.withLock { $0 }
-}
-
-/// The machine's clock with its UTC held at `utc`: a page's "now" that a test can compute.
-struct FixedClock: SystemClockSource {
-    let real: SystemClock
-    let utc: UTCTime
-
-    init(utc: UTCTime) throws {
-        real = try SystemClock()
-        self.utc = utc
-    }
-
-    var bootID: String { real.bootID }
-
-    func read() throws(DeviceError) -> SystemClockReading {
-        var r = try real.read()
-        r.realtime = utc
-        return r
-    }
 }
