@@ -276,7 +276,7 @@ let package = Package(
         .testTarget(
             name: "MarkTimeWebTests",
             dependencies: ["MarkTimeWeb", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices", "MarkTimeExport",
-                           "MarkTimePeople", "MarkTimePlaces", "MarkTimeTasks", "MarkTimeSystem",
+                           "MarkTimePeople", "MarkTimePlaces", "MarkTimeTasks", "MarkTimeSystem", "RigSupport",
                            .product(name: "Hummingbird", package: "hummingbird"), .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log"),
@@ -287,10 +287,11 @@ let package = Package(
         .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig", "MarkTimeCore"]),
         // The package's shape: declared imports, system calls only through MarkTimeSystem.
         .testTarget(name: "MarkTimeLayoutTests"),
-        .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices", "MarkTimeCore", "CGPS"]),
+        .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices", "MarkTimeCore", "CGPS", "RigSupport",
+                                                                .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "MarkTimeSystemTests",
-            dependencies: ["MarkTimeSystem", .product(name: "SystemPackage", package: "swift-system")]),
+            dependencies: ["MarkTimeSystem", "RigSupport", .product(name: "SystemPackage", package: "swift-system")]),
         // The daemon on fakes of its devices: its tests, and Tests/bench/share-burst.
         .target(name: "DaemonFakes", dependencies: ["MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem",
                                                     .product(name: "Logging", package: "swift-log")], path: "Tests/DaemonFakes"),

@@ -50,6 +50,8 @@ public final class MarkTimeDaemon: Sendable {
         public var shareProblem: String?
         /// The RTC kept as a chronometer (`clock.rtc`); nil: none.
         public var rtc: (any RTCSource)?
+        /// What the reminder thread sleeps on; nil: a real `WallTimer`.
+        public var wallTimer: (any WallTimerSource)?
 
         public init(clock: any SystemClockSource, button: any ButtonSource, gps: any GPSSource, beeper: (any Beeper)?,
                     share: (any ShareTransport)? = nil) {
@@ -145,7 +147,7 @@ public final class MarkTimeDaemon: Sendable {
         shareProblem = adapters.shareProblem
         rtc = adapters.rtc
         rtcThread = try PollThread(name: "marktime-rtc")
-        reminders = try ReminderLoop(store: store, clock: SystemClock(trustSynchronised: s.clock.trustSystem))
+        reminders = try ReminderLoop(store: store, clock: adapters.clock, timer: try adapters.wallTimer ?? WallTimer())
         if let transport = adapters.share {
             let clock = adapters.clock
             share = ShareService(settings: try s.share, rules: try s.geofenceRules, store: store, transport: transport,

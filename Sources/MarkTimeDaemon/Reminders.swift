@@ -14,14 +14,14 @@ import MarkTimeTasks
 /// once a minute then, as the boat moves.
 final class ReminderLoop: @unchecked Sendable {
     let store: AppDatabase
-    let clock: SystemClock
+    let clock: any SystemClockSource
     let schedule = ReminderSchedule(lateAfter: 60)
     /// Wall-clock start of the daemon: a reminder due before it was missed, so it is late.
     let startedAt: Int64
     let doorbell: Doorbell?
     /// Why there is no doorbell, reported when the thread starts.
     let doorbellProblem: String?
-    let timer: WallTimer
+    let timer: any WallTimerSource
     let thread: PollThread
     /// Hands an event to the core; set before `start`.
     var feed: @Sendable (DaemonCore.Event) -> Void = { _ in }
@@ -33,11 +33,11 @@ final class ReminderLoop: @unchecked Sendable {
     var boat: @Sendable () -> DeadReckoning? = { nil }
     private var skyAlarms = SkyAlarms(minutes: 10)
 
-    init(store: AppDatabase, clock: SystemClock) throws {
+    init(store: AppDatabase, clock: any SystemClockSource, timer: any WallTimerSource) throws {
         self.store = store
         self.clock = clock
         startedAt = try clock.read().realtime.nanosecondsSinceEpoch
-        timer = try WallTimer()
+        self.timer = timer
         thread = try PollThread(name: "marktime-remind")
         do {
             doorbell = try Doorbell(path: Doorbell.path(forStore: store.path))

@@ -78,9 +78,13 @@ public final class ALSABeeper: Beeper, Sendable {
         wake.signal()
     }
 
-    /// Ends a looping alarm.
+    /// Ends a looping alarm, and drops one still queued: the thread sets `looping` when it
+    /// takes a looping tone, so a stop before that would otherwise be undone.
     public func stop() {
-        queue.withLock { $0.looping = false }
+        queue.withLock { q in
+            q.looping = false
+            q.tones.removeAll { $0.0.loops }
+        }
     }
 
     /// Plays what is queued, then closes the device and ends the thread.

@@ -78,15 +78,18 @@ public final class GPSDClient: GPSSource, Sendable {
         defer { cgps_free(gd) }
         let address = "\(host):\(port)"
         var backoff = 1.0
-        var lastState = ""
+        /// Failed connections in a row.
+        var tries = 0
+        var lastState = "", lastKind = ""
         /// When gpsd last spoke, while it is silent, and how long a new connection waits for
         /// its first report before the next.
         var silentSince: MonotonicInstant?
         var silentRetry = silence * 2
-        func say(_ state: String, _ log: () -> Void) {
+        /// Reports a new state; logs it only when its `kind` (the state, unless given) changed.
+        func say(_ state: String, kind: String? = nil, _ log: () -> Void) {
             guard state != lastState else { return }
-            lastState = state
-            log()
+            if (kind ?? state) != lastKind { log() }
+            (lastState, lastKind) = (state, kind ?? state)
             report(.state(state))
         }
         func gone() {
@@ -94,7 +97,10 @@ public final class GPSDClient: GPSSource, Sendable {
         }
         while !t.isStopping {
             guard cgps_connect(gd, host, port) == 0 else {
-                say("waiting for gpsd at \(address)") {
+                tries += 1
+                // Logged once; the status counts the tries.
+                say("waiting for gpsd at \(address) (tried \(tries == 1 ? "once" : "\(tries) times"), again in \(Int(backoff)) s)",
+                    kind: "waiting") {
                     logger.warning("gpsd not reachable; retrying with backoff", metadata: ["gpsd": "\(address)"])
                 }
                 silentSince = nil
@@ -103,7 +109,7 @@ public final class GPSDClient: GPSSource, Sendable {
                 backoff = min(backoff * 2, 30)
                 continue
             }
-            backoff = 1
+            (backoff, tries) = (1, 0)
             // Connected is said once gpsd has sent a report, not when its socket accepts.
             if silentSince == nil {
                 say("connected \(address), waiting for gpsd's first report") {
@@ -125,7 +131,7 @@ public final class GPSDClient: GPSSource, Sendable {
             case .silent(let since):
                 // Said once per silence; the core words how long it lasts.
                 if silentSince == nil {
-                    lastState = ""
+                    (lastState, lastKind) = ("", "")
                     report(.silent(since: since, address: address))
                     silentRetry = silence * 2
                 } else {

@@ -69,6 +69,38 @@ public final class FakeBeeper: Beeper {
     public var timed: [(tone: Tone, at: Int64)] { tones.withLock { $0 } }
 }
 
+/// The reminder thread's wall-clock timer, fired by the test: it keeps the time it was last
+/// armed for, and how many times it was armed (the thread arms it after each wake, so a
+/// count that grew says the thread has done what the wake asked).
+public final class FakeWallTimer: WallTimerSource {
+    public let fd: Int32
+    let writeEnd: Int32
+    let state = Mutex<(armed: Int64?, arms: Int)>((nil, 0))
+
+    public init() {
+        var ends: [Int32] = [0, 0]
+        precondition(pipe(&ends) == 0, "pipe: errno \(errno)")
+        (fd, writeEnd) = (ends[0], ends[1])
+        _ = fcntl(fd, F_SETFL, O_NONBLOCK)
+    }
+
+    public func arm(at nanoseconds: Int64?) { state.withLock { $0 = (nanoseconds, $0.arms + 1) } }
+
+    public func drain() {
+        var bytes = [UInt8](repeating: 0, count: 64)
+        while read(fd, &bytes, bytes.count) > 0 {}
+    }
+
+    /// Wakes the thread, as the time it was armed for (or a clock step) would.
+    public func fire() { var one: UInt8 = 1; _ = write(writeEnd, &one, 1) }
+
+    /// The wall-clock time, ns since the epoch, it was last armed for; nil: never.
+    public var armed: Int64? { state.withLock { $0.armed } }
+    public var arms: Int { state.withLock { $0.arms } }
+
+    deinit { close(fd); close(writeEnd) }
+}
+
 /// Runs the daemon's tasks on their own serial dispatch queue, off the cooperative pool,
 /// which other suites may hold with blocking waits on a 2-core machine.
 public final class QueueExecutor: TaskExecutor, @unchecked Sendable {
@@ -93,23 +125,29 @@ public func waitFor(_ seconds: Double = 60, _ condition: () throws -> Bool) asyn
     return try condition()
 }
 
-/// The daemon on a new store in a folder of its own, its clock, button, gpsd and beeper fakes.
+/// The daemon on a new store in a folder of its own, its clock, button, gpsd, beeper and
+/// reminder timer fakes.
 public struct DaemonOnFakes {
-    public let folder = NSTemporaryDirectory() + "marktime-daemon-" + UUID().uuidString
+    public let folder: String
     public let store: AppDatabase
     public let daemon: MarkTimeDaemon
-    public let clock = FakeClock(), button = FakeButton(), gps = FakeGPS(), beeper = FakeBeeper()
+    public let clock: FakeClock
+    public let button = FakeButton(), gps = FakeGPS(), beeper = FakeBeeper(), timer = FakeWallTimer()
 
-    /// With `settings`, a `share` transport, and a heartbeat other than 1 s when given.
+    /// With `settings`, a `share` transport, and a heartbeat other than 1 s when given; in
+    /// `folder` (another daemon's, after it stopped: its store) and on `clock` when given.
     public init(settings: Settings = Settings(), share: (any ShareTransport)? = nil, heartbeat: Duration? = nil,
-                logger: Logger = Logger(label: "test")) throws {
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
+                logger: Logger = Logger(label: "test"), folder: String? = nil, clock: FakeClock = FakeClock()) throws {
+        self.folder = folder ?? NSTemporaryDirectory() + "marktime-daemon-" + UUID().uuidString
+        self.clock = clock
+        try FileManager.default.createDirectory(atPath: self.folder, withIntermediateDirectories: true)
+        store = try AppDatabase(path: self.folder + "/marktime.sqlite", createDirectory: false)
         var options = MarkTimeDaemon.Options(settings: settings, buttonPath: "/dev/input/fake", gpsdAddress: "fake")
-        options.statusFile = folder + "/status.json"
+        options.statusFile = self.folder + "/status.json"
         if let heartbeat { options.heartbeat = heartbeat }
-        daemon = try MarkTimeDaemon(options: options, store: store, logger: logger,
-                                    adapters: .init(clock: clock, button: button, gps: gps, beeper: beeper, share: share))
+        var adapters = MarkTimeDaemon.Adapters(clock: clock, button: button, gps: gps, beeper: beeper, share: share)
+        adapters.wallTimer = timer
+        daemon = try MarkTimeDaemon(options: options, store: store, logger: logger, adapters: adapters)
     }
 
     public func remove() { try? FileManager.default.removeItem(atPath: folder) }
@@ -118,9 +156,13 @@ public struct DaemonOnFakes {
 
 /// The messages the daemon logged, kept for a test to wait on.
 public final class LogLines: Sendable {
-    let lines = Mutex<[String]>([])
+    let lines = Mutex<[(message: String, metadata: [String: String])]>([])
     public init() {}
-    public var messages: [String] { lines.withLock { $0 } }
+    public var messages: [String] { lines.withLock { $0.map(\.message) } }
+    /// The value of `key` in each line whose message is `message`, in order.
+    public func values(_ key: String, of message: String) -> [String] {
+        lines.withLock { $0.filter { $0.message == message }.compactMap { $0.metadata[key] } }
+    }
     /// A logger that keeps its messages here.
     public var logger: Logger { Logger(label: "test") { _ in Handler(lines: self) } }
 
@@ -133,7 +175,8 @@ public final class LogLines: Sendable {
             set { metadata[key] = newValue }
         }
         func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String, file: String, function: String, line: UInt) {
-            lines.lines.withLock { $0.append(message.description) }
+            let all = self.metadata.merging(metadata ?? [:]) { $1 }.mapValues { "\($0)" }
+            lines.lines.withLock { $0.append((message.description, all)) }
         }
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 import MarkTimeSystem
 import Synchronization
 import SystemPackage
+import RigSupport
 import Testing
 
 @Suite("system calls, eventfds and the poll thread")
@@ -47,8 +48,7 @@ struct SystemTests {
         }
         // When the descriptor is signalled once
         event.signal()
-        let deadline = ContinuousClock.now + .seconds(60)
-        while wakes.withLock({ $0.isEmpty }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(eventually(within: 20) { !wakes.withLock { $0.isEmpty } })
         // And the thread is stopped (stop returns once the thread has ended)
         thread.stop()
         // Then it woke once for the descriptor and once to stop
@@ -59,8 +59,7 @@ struct SystemTests {
         let thread = try PollThread(name: "test")
         let woke = Mutex<Wake?>(nil)
         thread.start { t in woke.withLock { $0 = try? t.wait([], timeout: .milliseconds(1)) } }
-        let deadline = ContinuousClock.now + .seconds(60)
-        while woke.withLock({ $0 == nil }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+        #expect(eventually(within: 20) { woke.withLock { $0 != nil } })
         thread.stop()
         #expect(woke.withLock { $0 } == .timedOut)
     }

@@ -5,6 +5,7 @@ import MarkTimeCore
 import NIOCore
 import NIOPosix
 import NIOSSL
+import RigSupport
 import Testing
 @testable import MarkTimeWeb
 
@@ -207,7 +208,8 @@ struct HTTPSTests {
     static func passHeadDeadline(_ counter: ConnectionGuard.Counter, port: Int, _ certificate: TestCertificate) async throws {
         let before = counter.waiting.withLock { $0.count }
         try await PageStream.with(port: port, trusting: certificate) { silent in
-            while counter.waiting.withLock({ $0.count }) <= before { try await Task.sleep(for: .milliseconds(5)) }
+            let waiting = (try? await waitUntil(within: 20) { counter.waiting.withLock { $0.count } > before }) == true
+            #expect(waiting)
             counter.expireHeads()
             await silent.waitForClose()
         }
@@ -299,7 +301,7 @@ struct HTTPSTests {
         defer { t.remove() }
         let counter = ConnectionGuard.Counter()
         try await serve(t, limits: .init(connections: 1), counter: counter) { port, certificate in
-            while counter.open.load(ordering: .relaxed) < 1 { try await Task.sleep(for: .milliseconds(5)) }
+            #expect(try await waitUntil(within: 20) { counter.open.load(ordering: .relaxed) >= 1 })
             // When a browser connects
             let answer = try await PageStream.with(port: port, trusting: certificate) { await $0.readToEnd() }
             // Then it reads, through TLS, the 503 with what to do

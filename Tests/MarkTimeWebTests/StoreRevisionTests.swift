@@ -2,6 +2,7 @@ import Foundation
 import Synchronization
 import MarkTimeCore
 import MarkTimeStore
+import RigSupport
 import Testing
 @testable import MarkTimeWeb
 
@@ -45,11 +46,9 @@ struct StoreRevisionTests {
         let cli = try AppDatabase(path: t.store.path, createDirectory: false)
         _ = try cli.addTask(title: "Wind the chronometer", due: UTCTime(nanosecondsSinceEpoch: 0), remind: nil, course: nil,
                             now: UTCTime(nanosecondsSinceEpoch: 0))
-        // A generous limit: on a loaded machine the live service's task may wait long for a thread.
-        let deadline = ContinuousClock.now + .seconds(60)
-        while t.site.revision() == before, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
-        // Then the revision moves on, and a list read after it holds the task
-        #expect(t.site.revision() != before)
+        // Then the revision moves on (a generous limit: on a loaded machine the live service's
+        // task may wait long for a thread), and a list read after it holds the task
+        #expect(try await waitUntil(within: 20) { t.site.revision() != before })
         #expect(try t.store.tasks().map(\.title).contains("Wind the chronometer"))
     }
 

@@ -165,6 +165,18 @@ public func eventually(within seconds: Double, _ condition: () throws -> Bool) r
     return try condition()
 }
 
+/// `eventually` for async code: polls every `period` (default 10 ms) by suspending, never
+/// blocking a thread of the cooperative pool that the code under test may need.
+public func waitUntil(within seconds: Double, every period: Duration = .milliseconds(10),
+                      _ condition: () async throws -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * patience * 1000))
+    repeat {
+        if try await condition() { return true }
+        try await Task.sleep(for: period)
+    } while ContinuousClock.now < deadline
+    return try await condition()
+}
+
 /// A TCP socket connected to 127.0.0.1:`port` (reads time out after 2 s), or nil; the caller closes it.
 public func connectedSocket(port: UInt16) -> Int32? {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

@@ -14,13 +14,15 @@ public struct PCMSamples: Sendable {
     public init(wavFile path: String) throws {
         let d = try Data(contentsOf: URL(fileURLWithPath: path))
         func u32(_ at: Int) -> Int { Int(d[at]) | Int(d[at + 1]) << 8 | Int(d[at + 2]) << 16 | Int(d[at + 3]) << 24 }
-        rate = u32(24)
+        // A file still being written may not have its header yet, and its data chunk's size
+        // (0, or more than is there) is set when it is closed: read to the end.
+        rate = d.count >= 28 ? u32(24) : 0
         var at = 12
         samples = []
         while at + 8 <= d.count {
             let size = u32(at + 4)
             if d[at..<at + 4].elementsEqual("data".utf8) {
-                let end = min(d.count, at + 8 + size)
+                let end = size == 0 ? d.count : min(d.count, at + 8 + size)
                 samples = stride(from: at + 8, to: end - 1, by: 2).map { Int16(bitPattern: UInt16(d[$0]) | UInt16(d[$0 + 1]) << 8) }
                 break
             }
