@@ -7,6 +7,7 @@ import MarkTimeStore
 extension MarkTime {
     struct Anchor: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "anchor",
             abstract: "The anchor watch: a loud alarm when the boat drags.",
             discussion: """
                 Examples:
@@ -22,7 +23,7 @@ extension MarkTime {
             subcommands: [Drop.self, Status.self, Ack.self, Lift.self])
 
         struct Drop: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Set the watch at the anchor's position.")
+            static let configuration = CommandConfiguration(commandName: "drop", abstract: "Set the watch at the anchor's position.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             @OptionGroup var where_: PositionOptions
@@ -42,7 +43,7 @@ extension MarkTime {
         }
 
         struct Status: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "The watch: state, distance from the anchor and bearing.")
+            static let configuration = CommandConfiguration(commandName: "status", abstract: "The watch: state, distance from the anchor and bearing.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             @Option(help: "table or json.") var format: Format = .table
@@ -64,7 +65,7 @@ extension MarkTime {
         }
 
         struct Ack: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Silence the alarm and re-arm the watch.")
+            static let configuration = CommandConfiguration(commandName: "ack", abstract: "Silence the alarm and re-arm the watch.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             func run() async throws {
@@ -75,7 +76,7 @@ extension MarkTime {
         }
 
         struct Lift: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "End the watch.")
+            static let configuration = CommandConfiguration(commandName: "lift", abstract: "End the watch.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             func run() async throws {

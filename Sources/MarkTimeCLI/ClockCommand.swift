@@ -10,6 +10,7 @@ import Rainbow
 extension MarkTime {
     struct Clock: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "clock",
             abstract: "The family clock (`marktime clock`), and the chronometer: a time signal, trust-gps.",
             subcommands: [FamilyClock.self, TimeSignal.self, TrustGPS.self, Rates.self], defaultSubcommand: FamilyClock.self)
     }

@@ -17,13 +17,14 @@ extension MarkTime {
 extension MarkTime.ConfigCommand {
     struct Template: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "template",
             abstract: "Print a config file with every key commented out at its default (the package's /etc/marktime/config.toml).")
 
         func run() async throws { print(ConfigFile.template, terminator: "") }
     }
 
     struct List: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show every key, its value, and whether it is the default.")
+        static let configuration = CommandConfiguration(commandName: "list", abstract: "Show every key, its value, and whether it is the default.")
 
         @OptionGroup var config: ConfigOptions
         /// Accepted like everywhere else; the config file does not live in the store.
@@ -61,7 +62,7 @@ extension MarkTime.ConfigCommand {
     }
 
     struct Get: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Print one key's value.")
+        static let configuration = CommandConfiguration(commandName: "get", abstract: "Print one key's value.")
 
         @OptionGroup var config: ConfigOptions
         /// Accepted like everywhere else; the config file does not live in the store.
@@ -80,6 +81,7 @@ extension MarkTime.ConfigCommand {
 
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "set",
             abstract: "Set one key.",
             discussion: "Example: marktime config set button.debounce_ms 40")
 
@@ -105,7 +107,7 @@ extension MarkTime.ConfigCommand {
     }
 
     struct Unset: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Return one key to its default.")
+        static let configuration = CommandConfiguration(commandName: "unset", abstract: "Return one key to its default.")
 
         @OptionGroup var config: ConfigOptions
         /// Accepted like everywhere else; the config file does not live in the store.

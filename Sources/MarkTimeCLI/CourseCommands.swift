@@ -51,7 +51,7 @@ extension MarkTime {
             subcommands: [Add.self, List.self, Remove.self, Weight.self, Show.self, Need.self])
 
         struct Add: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a course.")
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a course.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "Its code, one word: NAV101.") var code: String
             @Option(help: "Its name.") var name: String
@@ -65,7 +65,7 @@ extension MarkTime {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "The courses, with their current grade.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "The courses, with their current grade.")
             @OptionGroup var store: StoreOptions
             @Option(help: "table or json.") var format: Format = .table
 
@@ -89,7 +89,7 @@ extension MarkTime {
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Delete a course with its weights and grades.")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Delete a course with its weights and grades.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "Its code.") var code: String
             @Flag(help: "Do not ask.") var yes = false
@@ -108,7 +108,7 @@ extension MarkTime {
         }
 
         struct Weight: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Set an assignment type's share of the final grade, in percent.")
+            static let configuration = CommandConfiguration(commandName: "weight", abstract: "Set an assignment type's share of the final grade, in percent.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "The course.") var code: String
             @Argument(help: "The type: Exams, Homework…") var type: String
@@ -132,7 +132,7 @@ extension MarkTime {
         }
 
         struct Show: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "The breakdown: types, assignments and their shares, the current grade.")
+            static let configuration = CommandConfiguration(commandName: "show", abstract: "The breakdown: types, assignments and their shares, the current grade.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "The course.") var code: String
             @Option(help: "table or json.") var format: Format = .table
@@ -186,6 +186,7 @@ extension MarkTime {
 
         struct Need: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "need",
                 abstract: "What the pending work must average to reach a letter or a percent.",
                 discussion: "  marktime course need NAV101 A\n  marktime course need NAV101 85")
             @OptionGroup var store: StoreOptions
@@ -230,7 +231,7 @@ extension MarkTime {
             subcommands: [Add.self, Edit.self, Remove.self])
 
         struct Add: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Record an assignment.")
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Record an assignment.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             @Argument(help: "The course.") var code: String
@@ -256,7 +257,7 @@ extension MarkTime {
         }
 
         struct Edit: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Change an assignment; `--score none` makes it pending again.")
+            static let configuration = CommandConfiguration(commandName: "edit", abstract: "Change an assignment; `--score none` makes it pending again.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             @Argument(help: "The assignment's id.") var id: Int64
@@ -285,7 +286,7 @@ extension MarkTime {
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Delete an assignment.")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Delete an assignment.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "The assignment's id.") var id: Int64
 

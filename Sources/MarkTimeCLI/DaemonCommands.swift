@@ -8,6 +8,7 @@ import MarkTimeDevices
 extension MarkTime {
     struct Daemon: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "daemon",
             abstract: "Run the logger: button, gpsd clock and position, beeps.",
             discussion: """
                 Each key-down is stamped with the kernel's CLOCK_MONOTONIC event time, converted to UTC by the best \
@@ -64,6 +65,7 @@ extension MarkTime {
 
     struct Beep: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "beep",
             abstract: "Play one of marktime's tones, to test the speaker.",
             discussion: """
                 ok: double 2 kHz beep (sight stored). warning: three 1 kHz beeps (stored, clock unsynced). \
@@ -103,6 +105,7 @@ extension MarkTime {
 
     struct Buttons: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "buttons",
             abstract: "List the input devices that can send keys, to choose the button.",
             discussion: "Set the one you want with `marktime config set button.device PATH`, or use the udev rule in udev/.")
 

@@ -63,6 +63,7 @@ extension DayPage {
 extension MarkTime {
     struct Day: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "day",
             abstract: "The day journal: moments, check-ins and photos, with the day's sights, places and tasks.",
             discussion: """
                 Examples:
@@ -83,7 +84,7 @@ extension MarkTime {
             defaultSubcommand: Show.self)
 
         struct Show: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Every entry of a day, in time order.")
+            static let configuration = CommandConfiguration(commandName: "show", abstract: "Every entry of a day, in time order.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             @Argument(help: "The day, YYYY-MM-DD (default: today).") var date: String?
@@ -107,7 +108,7 @@ extension MarkTime {
         }
 
         struct Note: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a moment: a quick sentence.")
+            static let configuration = CommandConfiguration(commandName: "note", abstract: "Add a moment: a quick sentence.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             @Argument(help: "What happened.") var text: String
@@ -123,6 +124,7 @@ extension MarkTime {
 
         struct Checkin: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "checkin",
                 abstract: "Check in where you are: named after the nearest known place whose radius you are in.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
@@ -152,6 +154,7 @@ extension MarkTime {
 
         struct Photo: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "photo",
                 abstract: "Add a photo (JPEG or PNG), kept in the store's media folder by its SHA-256.",
                 subcommands: [AddPhoto.self, RemovePhoto.self], defaultSubcommand: AddPhoto.self)
         }
@@ -188,7 +191,7 @@ extension MarkTime {
         }
 
         struct Export: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Write a day's page as Markdown (or JSON).")
+            static let configuration = CommandConfiguration(commandName: "export", abstract: "Write a day's page as Markdown (or JSON).")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             @Argument(help: "The day, YYYY-MM-DD.") var date: String
@@ -208,7 +211,7 @@ extension MarkTime {
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Delete a moment or check-in (asks first unless --yes).")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Delete a moment or check-in (asks first unless --yes).")
             @OptionGroup var store: StoreOptions
             @Argument(help: "moment or checkin.") var kind: Kind
             @Argument(help: "Its id.") var id: Int64
@@ -231,6 +234,7 @@ extension MarkTime {
 
     struct Cal: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "cal",
             abstract: "A month like `cal`; days with journal entries, sights, places or tasks are marked *.",
             discussion: "  marktime cal\n  marktime cal 2026-11 --format json")
         @OptionGroup var store: StoreOptions

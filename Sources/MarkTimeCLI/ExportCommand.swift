@@ -9,6 +9,7 @@ import MarkTimeSky
 extension MarkTime {
     struct Export: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "export",
             abstract: "Export sights for sight reduction, or for a chart plotter (GPX, KML).",
             subcommands: [CSVExport.self, GPXExport.self, KMLExport.self])
     }

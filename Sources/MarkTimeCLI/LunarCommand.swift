@@ -9,6 +9,7 @@ import MarkTimeSystem
 extension MarkTime {
     struct Lunar: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "lunar",
             abstract: "The time from a lunar distance, and so the watch's error.",
             discussion: """
                 Without GPS or a time signal, the Moon is the clock: it moves about its own diameter an hour against \

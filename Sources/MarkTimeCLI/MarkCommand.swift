@@ -8,6 +8,7 @@ import MarkTimeStore
 extension MarkTime {
     struct Mark: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "mark",
             abstract: "Record a sight now, as the button does.",
             discussion: """
                 A running daemon is asked to record the press: it stamps the instant from its own clock track (pps, \
@@ -59,6 +60,7 @@ extension MarkTime {
 
     struct Now: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "now",
             abstract: "Show the current UTC in sight format, with its clock source and uncertainty.")
 
         @OptionGroup var store: StoreOptions

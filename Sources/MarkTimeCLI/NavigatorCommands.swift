@@ -70,6 +70,7 @@ struct FixOptions: ParsableArguments {
 extension MarkTime {
     struct Plot: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "plot",
             abstract: "Draw a plotting sheet (SVG) of sights and their fix.",
             discussion: """
                 A universal plotting sheet around the fix (else the last sight's DR): latitude and longitude lines \
@@ -121,6 +122,7 @@ extension MarkTime {
 
     struct Average: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "average",
             abstract: "Average a run of sights of one body, and find the bad ones.",
             discussion: """
                 Over a few minutes a body's altitude changes at a rate the almanac gives (its slope at the DR). The \
@@ -200,6 +202,7 @@ extension MarkTime {
 
     struct Noon: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "noon",
             abstract: "Local apparent noon at the DR, and the latitude from a meridian altitude.",
             discussion: """
                 Noon is when the Sun's LHA is 0° at the ship: on the DR's local date, at --position (default: the \
@@ -416,6 +419,7 @@ extension MarkTime {
 
     struct Identify: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "identify",
             abstract: "Name a star or planet from its altitude and bearing.",
             discussion: """
                 For a sight of "a bright star through a gap in the clouds": every star and planet above the horizon \

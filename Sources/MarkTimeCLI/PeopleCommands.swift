@@ -66,6 +66,7 @@ struct MinuteOptions: ParsableArguments {
 extension MarkTime {
     struct People: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "people",
             abstract: "People ashore in their time zones: who is awake, at any minute of your day.",
             discussion: """
                 Examples:
@@ -86,7 +87,7 @@ extension MarkTime {
             defaultSubcommand: Show.self)
 
         struct Show: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Each selected person's local time at a minute of your day.")
+            static let configuration = CommandConfiguration(commandName: "show", abstract: "Each selected person's local time at a minute of your day.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             @OptionGroup var minute: MinuteOptions
@@ -115,6 +116,7 @@ extension MarkTime {
 
         struct Add: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "add",
                 abstract: "Place someone in a city's time zone.",
                 discussion: """
                     CITY is a tz identifier (America/New_York), a city of the tz database in any case ("new york", \
@@ -136,7 +138,7 @@ extension MarkTime {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Everyone saved: zone, offset now, and whether selected.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "Everyone saved: zone, offset now, and whether selected.")
             @OptionGroup var store: StoreOptions
             @Option(help: "table or json.") var format: Format = .table
 
@@ -162,7 +164,7 @@ extension MarkTime {
         }
 
         struct Select: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Show these people (kept in the store).")
+            static let configuration = CommandConfiguration(commandName: "select", abstract: "Show these people (kept in the store).")
             @OptionGroup var store: StoreOptions
             @Argument(help: "Names.") var names: [String]
 
@@ -173,7 +175,7 @@ extension MarkTime {
         }
 
         struct Deselect: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Hide these people without removing them.")
+            static let configuration = CommandConfiguration(commandName: "deselect", abstract: "Hide these people without removing them.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "Names.") var names: [String]
 
@@ -184,7 +186,7 @@ extension MarkTime {
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove people.")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove people.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "Names.") var names: [String]
 
@@ -195,7 +197,7 @@ extension MarkTime {
         }
 
         struct Rename: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Rename someone.")
+            static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename someone.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "Their name now.") var old: String
             @Argument(help: "The new name.") var new: String
@@ -208,6 +210,7 @@ extension MarkTime {
 
         struct Zones: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "zones",
                 abstract: "The tz database's zones whose name (or an old name) contains SEARCH, with their offset now.",
                 discussion: "  marktime people zones york\n  marktime people zones australia")
             @Argument(help: "Part of a zone or city name; spaces match underscores.") var search: String = ""

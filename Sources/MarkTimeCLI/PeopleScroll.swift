@@ -8,6 +8,7 @@ import MarkTimeSystem
 extension MarkTime.People {
     struct Scroll: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "scroll",
             abstract: "A full-screen view: move through your day with the arrow keys and watch everyone's clocks.",
             discussion: """
                 →/← one minute later/earlier, ↑/↓ 15 minutes, PgUp/PgDn an hour, n now, q quits. \

@@ -42,7 +42,7 @@ extension MarkTime {
             subcommands: [Add.self, List.self, Remove.self, Rename.self, History.self])
 
         struct Add: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a place.")
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a place.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             @Argument(help: "Its name (unique, whatever the case).") var name: String
@@ -60,7 +60,7 @@ extension MarkTime {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List the places.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the places.")
             @OptionGroup var store: StoreOptions
             @Option(help: "table or json.") var format: Format = .table
 
@@ -82,7 +82,7 @@ extension MarkTime {
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a place (its history stays).")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a place (its history stays).")
             @OptionGroup var store: StoreOptions
             @Argument var name: String
             func run() async throws {
@@ -92,7 +92,7 @@ extension MarkTime {
         }
 
         struct Rename: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Rename a place, in its history too.")
+            static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename a place, in its history too.")
             @OptionGroup var store: StoreOptions
             @Argument var old: String
             @Argument var new: String
@@ -103,7 +103,7 @@ extension MarkTime {
         }
 
         struct History: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Enter and leave events, oldest first.")
+            static let configuration = CommandConfiguration(commandName: "history", abstract: "Enter and leave events, oldest first.")
             @OptionGroup var store: StoreOptions
             @Option(help: "From this date (YYYY-MM-DD or ISO-8601, UTC).") var since: String?
             @Option(help: "Only this member's.") var member: String?
@@ -132,6 +132,7 @@ extension MarkTime {
 
     struct Where: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "where",
             abstract: "Where you are: the place the geofence has you at, or the nearest one.",
             discussion: "Answers for the member marked --me (the daemon's GPS), or --member NAME.")
         @OptionGroup var store: StoreOptions
@@ -187,6 +188,7 @@ extension MarkTime {
 
         struct Link: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "link",
                 abstract: "Tie a member to an OwnTracks device topic; its locations then move the member (share.enabled).")
             @OptionGroup var store: StoreOptions
             @Argument var name: String
@@ -202,7 +204,7 @@ extension MarkTime {
         }
 
         struct Unlink: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Untie a member from its OwnTracks topic.")
+            static let configuration = CommandConfiguration(commandName: "unlink", abstract: "Untie a member from its OwnTracks topic.")
             @OptionGroup var store: StoreOptions
             @Argument var name: String
             @Option(help: "table or json.") var format: Format = .table
@@ -216,7 +218,7 @@ extension MarkTime {
         }
 
         struct Add: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a member.")
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a member.")
             @OptionGroup var store: StoreOptions
             @Argument var name: String
             @Option(help: "The hand's colour: red, green, yellow, blue, magenta, cyan or white.") var color: String?
@@ -229,7 +231,7 @@ extension MarkTime {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "List the members and where they are.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "List the members and where they are.")
             @OptionGroup var store: StoreOptions
             @Option(help: "table or json.") var format: Format = .table
 
@@ -256,7 +258,7 @@ extension MarkTime {
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove a member.")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a member.")
             @OptionGroup var store: StoreOptions
             @Argument var name: String
             func run() async throws {
@@ -267,6 +269,7 @@ extension MarkTime {
 
         struct Report: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "report",
                 abstract: "Report where a member is; the geofence runs as for the daemon's own fixes.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions

@@ -8,6 +8,7 @@ import MarkTimeSystem
 extension MarkTime {
     struct Plan: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "plan",
             abstract: "What to shoot: the best three or four bodies for a fix, and what the sextant will read.",
             discussion: """
                 For a time (--at, default now) or the next twilight window (--twilight morning|evening: the Sun's \

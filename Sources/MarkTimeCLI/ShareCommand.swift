@@ -17,6 +17,7 @@ extension MarkTime {
 
         struct Status: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "status",
                 abstract: "The connection, last sent and received, the outbox, and the devices seen.")
             @OptionGroup var store: StoreOptions
             @Option(help: "table or json.") var format: Format = .table

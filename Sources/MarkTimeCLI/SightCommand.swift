@@ -15,7 +15,7 @@ extension MarkTime {
 
 extension MarkTime.SightCommand {
     struct Show: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show one sight in full.")
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show one sight in full.")
 
         @OptionGroup var store: StoreOptions
 
@@ -33,6 +33,7 @@ extension MarkTime.SightCommand {
 
     struct Edit: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "edit",
             abstract: "Fill in or correct what the navigator knows about a sight.",
             discussion: """
                 Every value is checked before anything is written: one bad value changes nothing.

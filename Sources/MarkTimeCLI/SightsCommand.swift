@@ -6,6 +6,7 @@ import MarkTimeStore
 extension MarkTime {
     struct Sights: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "sights",
             abstract: "List, clear or restore sights.",
             subcommands: [List.self, Clear.self, Restore.self],
             defaultSubcommand: List.self)
@@ -15,6 +16,7 @@ extension MarkTime {
 extension MarkTime.Sights {
     struct List: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "list",
             abstract: "List sights, newest first (the last 5 unless told otherwise).",
             discussion: """
                 Dates are UTC: YYYY-MM-DD or YYYY-MM-DDTHH:MM[:SS]Z. --until with a bare date includes that whole day. \
@@ -79,6 +81,7 @@ extension MarkTime.Sights {
 
     struct Clear: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "clear",
             abstract: "Archive every current sight (`sights restore` brings them back).",
             discussion: "With --purge, every sight, current and archived, is deleted for good.")
 
@@ -113,7 +116,7 @@ extension MarkTime.Sights {
     }
 
     struct Restore: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Bring back every archived sight.")
+        static let configuration = CommandConfiguration(commandName: "restore", abstract: "Bring back every archived sight.")
 
         @OptionGroup var store: StoreOptions
 

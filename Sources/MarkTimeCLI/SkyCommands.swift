@@ -235,6 +235,7 @@ extension MarkTime {
 
     struct Reduce: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "reduce",
             abstract: "Reduce sights: Ho, Hc, Zn, the intercept, and each sight's error against the GPS.",
             discussion: """
                 Hs → Ho: index error (--ie as stored: negative when on the arc), dip from the height of eye, \

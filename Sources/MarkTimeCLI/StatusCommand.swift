@@ -7,6 +7,7 @@ import MarkTimeSystem
 extension MarkTime {
     struct Status: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "status",
             abstract: "Show the store, the daemon's clock and GPS fix, and the button.",
             discussion: """
                 The daemon rewrites its live state every second in a file in the runtime folder (/run/marktime under \

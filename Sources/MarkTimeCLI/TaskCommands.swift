@@ -34,7 +34,7 @@ extension MarkTime {
             subcommands: [Add.self, List.self, Done.self, Undo.self, Remove.self, Edit.self])
 
         struct Add: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add a task.")
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Add a task.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             @Argument(help: "What to do.") var title: String
@@ -54,7 +54,7 @@ extension MarkTime {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Open tasks, soonest due first; overdue ones are marked.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "Open tasks, soonest due first; overdue ones are marked.")
             @OptionGroup var store: StoreOptions
             @OptionGroup var config: ConfigOptions
             @Flag(help: "Include done tasks.") var all = false
@@ -90,7 +90,7 @@ extension MarkTime {
         }
 
         struct Done: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Mark a task done; its reminder will not fire.")
+            static let configuration = CommandConfiguration(commandName: "done", abstract: "Mark a task done; its reminder will not fire.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "The task's id.") var id: Int64
 
@@ -102,7 +102,7 @@ extension MarkTime {
         }
 
         struct Undo: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Open a done task again.")
+            static let configuration = CommandConfiguration(commandName: "undo", abstract: "Open a done task again.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "The task's id.") var id: Int64
 
@@ -114,7 +114,7 @@ extension MarkTime {
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Delete a task.")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Delete a task.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "The task's id.") var id: Int64
 
@@ -127,6 +127,7 @@ extension MarkTime {
 
         struct Edit: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "edit",
                 abstract: "Change a task's title, due time, reminder or course.",
                 discussion: "  marktime task edit 3 --due \"fri 18:00\" --remind 1h-before\n  marktime task edit 3 --remind none --course none")
             @OptionGroup var store: StoreOptions

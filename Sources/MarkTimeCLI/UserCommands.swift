@@ -62,7 +62,7 @@ extension MarkTime {
             defaultSubcommand: List.self)
 
         struct Add: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Add an account.")
+            static let configuration = CommandConfiguration(commandName: "add", abstract: "Add an account.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "Its name.") var name: String
             @Flag(help: "The admin role: the same as --role admin.") var admin = false
@@ -80,7 +80,7 @@ extension MarkTime {
         }
 
         struct List: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Every account.")
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "Every account.")
             @OptionGroup var store: StoreOptions
             @Option(help: "table or json.") var format: Format = .table
 
@@ -102,7 +102,7 @@ extension MarkTime {
         }
 
         struct Remove: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Remove an account and end its sessions.")
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove an account and end its sessions.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "Its name.") var name: String
 
@@ -126,7 +126,7 @@ extension MarkTime {
         }
 
         struct Passwd: AsyncParsableCommand {
-            static let configuration = CommandConfiguration(abstract: "Set an account's password; its sessions end.")
+            static let configuration = CommandConfiguration(commandName: "passwd", abstract: "Set an account's password; its sessions end.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "Its name.") var name: String
             @OptionGroup var password: PasswordOptions
@@ -141,6 +141,7 @@ extension MarkTime {
 
         struct Logout: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "logout",
                 abstract: "End every session of an account (log out everywhere): its open pages go to the login at once.")
             @OptionGroup var store: StoreOptions
             @Argument(help: "Its name.") var name: String
@@ -153,6 +154,7 @@ extension MarkTime {
 
         struct Invite: AsyncParsableCommand {
             static let configuration = CommandConfiguration(
+                commandName: "invite",
                 abstract: "A one-time code, good for 24 hours, for the page's \"Create account\" form.",
                 discussion: "The code alone goes to standard output, so `CODE=$(marktime user invite)` works.")
             @OptionGroup var store: StoreOptions

@@ -9,6 +9,7 @@ import MarkTimeWeb
 extension MarkTime {
     struct Web: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "web",
             abstract: "Serve the phone page: the clock and MARK, the sight log, settings, behind a login.",
             discussion: """
                 Open http://PI-ADDRESS:8080/ on a phone on the same network. Accounts come from `marktime user add` \

@@ -111,6 +111,24 @@ struct LayoutTests {
         #expect(found == [])
     }
 
+    @Test("Every command names itself: a name the parser derives costs a String(describing:) of its type, a quarter of a debug CLI run's CPU")
+    func everyCommandNamesItself() throws {
+        // Given the CLI's command configurations
+        var unnamed: [String] = []
+        var count = 0
+        for file in try Self.swiftFiles(under: "Sources/MarkTimeCLI") {
+            let text = try String(contentsOfFile: Self.root + "/" + file, encoding: .utf8)
+            // When each one's first argument is read
+            for match in text.matches(of: /CommandConfiguration\(\s*(\w+):/) {
+                count += 1
+                if match.output.1 != "commandName" { unnamed.append("\(file): CommandConfiguration(\(match.output.1): …") }
+            }
+        }
+        // Then each begins with its commandName
+        #expect(count > 100)
+        #expect(unnamed == [])
+    }
+
     @Test("The daemon's wiring logs only the lines the core asks for")
     func daemonWiringLogsThroughTheCore() throws {
         // Given the daemon's wiring

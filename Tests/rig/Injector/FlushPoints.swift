@@ -163,14 +163,14 @@ enum FlushPoints {
             }
         }
         let n = Double(max(chosen.count, 1)) * 1e9
-        say(String(format: "# seconds a state: %.2f to replay and snapshot, %.2f to mount and check, %.2f for the daemon's start and stop",
-                   Double(phases.replay) / n, Double(phases.total - phases.daemon) / n, Double(phases.daemon) / n))
+        say(String(format: "# seconds a state: %.2f to replay and snapshot, %.2f to mount and check, %.2f for the daemon's start and %.2f for its stop",
+                   Double(phases.replay) / n, Double(phases.total - phases.daemon) / n, Double(phases.daemon - phases.stop) / n, Double(phases.stop) / n))
         say("RIG-FLUSHPOINTS flush points: \(checkedPoints)  torn states: \(checkedTorn)  sights checked: \(sightsChecked)  lost: \(lost)")
         return failures == 0 && !chosen.isEmpty ? 0 : 1
     }
 
     /// Where a check's time goes, in nanoseconds summed over the states.
-    struct Phases { var replay: Int64 = 0, total: Int64 = 0, daemon: Int64 = 0 }
+    struct Phases { var replay: Int64 = 0, total: Int64 = 0, daemon: Int64 = 0, stop: Int64 = 0 }
 
     struct StateResult {
         var sights = 0, edits = 0, pending = 0
@@ -210,7 +210,9 @@ enum FlushPoints {
         let started = eventually(within: 120) {
             daemon.output.contains("marktime daemon started") && PendingPresses(storePath: store).isEmpty || !daemon.isRunning
         }
+        let stopping = monotonicNow()
         daemon.stop()
+        phases.stop += monotonicNow() - stopping
         guard started, daemon.exitedCleanly else {
             let left = PendingPresses(storePath: store).load().map(sightMark)
             result.problems.append("the daemon did not start, land its pending presses (\(left.joined(separator: ", "))) and stop cleanly: "
