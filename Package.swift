@@ -287,14 +287,13 @@ let package = Package(
         .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig", "MarkTimeCore"]),
         // The package's shape: declared imports, system calls only through MarkTimeSystem.
         .testTarget(name: "MarkTimeLayoutTests"),
-        .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices", "MarkTimeCore", "CGPS", "RigSupport",
-                                                                .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "MarkTimeDevicesTests", dependencies: ["MarkTimeDevices", "MarkTimeCore", "CGPS"]),
         .testTarget(
             name: "MarkTimeSystemTests",
             dependencies: ["MarkTimeSystem", "RigSupport", .product(name: "SystemPackage", package: "swift-system")]),
         // The daemon on fakes of its devices: its tests, and Tests/bench/share-burst.
         .target(name: "DaemonFakes", dependencies: ["MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem",
-                                                    .product(name: "Logging", package: "swift-log")], path: "Tests/DaemonFakes"),
+                                                    "RigSupport", .product(name: "Logging", package: "swift-log")], path: "Tests/DaemonFakes"),
         .testTarget(
             name: "MarkTimeDaemonTests",
             dependencies: ["DaemonFakes", "MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem"]),

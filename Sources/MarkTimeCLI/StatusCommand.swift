@@ -66,6 +66,11 @@ extension MarkTime {
                         JSON.object([
                             ("rate_s_per_day", .number(c.rate.gain)), ("scatter_s_per_day", .number(c.rate.scatter)),
                             ("learned_from", .string(c.rate.source.rawValue)), ("learned_over_s", .number(c.rate.span)),
+                            // A rate from the rate book: its age where time is carried to, and
+                            // whether it is past the book's 30 days (then time is carried within the drift bound).
+                            ("from_rate_book", .bool(c.rate.fromBoot != nil)),
+                            ("book_rate_age_days", .from(c.bookRateAge(now: reading.instant.nanoseconds, utc: now.utc)?.days)),
+                            ("book_rate_expired", .bool(c.bookRateAge(now: reading.instant.nanoseconds, utc: now.utc)?.expired ?? false)),
                             ("carried_from", .from(c.carriedFrom?.source.rawValue)),
                             ("carried_since", .from(c.carriedFrom.map { UTCTime(nanosecondsSinceEpoch: $0.utcNanoseconds).iso8601 })),
                             ("carried_for_s", .from(c.carriedFrom.map { Double(reading.instant.nanoseconds - $0.monotonicNanoseconds) / 1e9 })),

@@ -146,13 +146,27 @@ public struct Chronometer: Hashable, Sendable, Codable {
         case rate, carriedFrom = "carried_from"
     }
 
+    /// The UTC that time is carried to at monotonic `now`; nil while nothing is carried.
+    public func carriedUTC(now: Int64) -> UTCTime? {
+        carriedFrom.map { UTCTime(nanosecondsSinceEpoch: $0.utcNanoseconds + (now - $0.monotonicNanoseconds)) }
+    }
+
+    /// For a rate from the rate book: its age in days at the instant time is carried to at
+    /// monotonic `now` (else at `utc`, the clock's reading), and whether it is then too old
+    /// to carry time (`ClockRate.isTooOld`); nil for a rate this boot learned.
+    public func bookRateAge(now: Int64, utc: UTCTime) -> (days: Double, expired: Bool)? {
+        guard rate.fromBoot != nil, rate.learnedUTCNanoseconds != nil else { return nil }
+        let at = carriedUTC(now: now) ?? utc
+        return (rate.ageDays(at: at), rate.isTooOld(at: at))
+    }
+
     /// In words, at monotonic `now`: `carried 26 h 10 m from gps at −0.41 s/day ± 0.17
     /// (learned over 2 h 00 m of gps)`, or, while a good source is heard, the rate alone.
     public func sentence(now: Int64) -> String {
         let learned = "learned over \(Self.duration(rate.span)) of \(rate.source.rawValue)" + (rate.fromBoot == nil ? "" : " in an earlier boot, from the rate book")
         guard let from = carriedFrom else { return "rate \(rate.text) (\(learned))" }
         let since = UTCTime(nanosecondsSinceEpoch: from.utcNanoseconds).iso8601
-        let then = UTCTime(nanosecondsSinceEpoch: from.utcNanoseconds + (now - from.monotonicNanoseconds))
+        let then = carriedUTC(now: now) ?? UTCTime(nanosecondsSinceEpoch: from.utcNanoseconds)
         if rate.isTooOld(at: then) {
             return "carried \(Self.duration(Double(now - from.monotonicNanoseconds) / 1e9)) from \(from.source.rawValue) (last heard \(since)) "
                 + String(format: "within the drift bound: the rate book's rate (%@, %@) is %.0f days old, more than %.0f",

@@ -34,9 +34,7 @@ public final class ALSABeeper: Beeper, Sendable {
     private let thread: PollThread
 
     struct Queue {
-        /// Tones to play; a looping one with the frames it stops after (nil: until `stop()`).
-        var tones: [(Tone, Int?)] = []
-        var looping = false
+        var tones = ToneQueue()
         var stopping = false
         var state = "not opened"
         var failedOnce = false
@@ -67,24 +65,20 @@ public final class ALSABeeper: Beeper, Sendable {
     public var played: Int { queue.withLock { $0.played } }
 
     public func play(_ tone: Tone) {
-        queue.withLock { $0.tones.append((tone, nil)) }
+        queue.withLock { $0.tones.append(tone) }
         wake.signal()
     }
 
     /// Plays a looping tone for exactly `frames` samples (cut wherever that falls in its
     /// cycle), unless `stop()` comes first: a length counted in samples, not in time.
     public func play(_ tone: Tone, frames: Int) {
-        queue.withLock { $0.tones.append((tone, tone.loops ? frames : nil)) }
+        queue.withLock { $0.tones.append(tone, frames: frames) }
         wake.signal()
     }
 
-    /// Ends a looping alarm, and drops one still queued: the thread sets `looping` when it
-    /// takes a looping tone, so a stop before that would otherwise be undone.
+    /// Ends a looping alarm, playing or still queued.
     public func stop() {
-        queue.withLock { q in
-            q.looping = false
-            q.tones.removeAll { $0.0.loops }
-        }
+        queue.withLock { $0.tones.stopLooping() }
     }
 
     /// Plays what is queued, then closes the device and ends the thread.
@@ -103,10 +97,9 @@ public final class ALSABeeper: Beeper, Sendable {
         while true {
             let woke = try? t.wait([wake.fd])
             wake.drain()
-            while let (tone, limit) = queue.withLock({ q -> (Tone, Int?)? in q.tones.isEmpty ? nil : q.tones.removeFirst() }) {
+            while let (tone, limit) = queue.withLock({ $0.tones.next() }) {
                 if pcm == nil { pcm = open(period: &period, buffer: &buffer) }
                 guard let p = pcm else { continue }
-                if tone.loops { queue.withLock { $0.looping = true } }
                 switch play(tone, limit: limit, on: p, period: period, buffer: buffer) {
                 case .lost:
                     snd_pcm_close(p)
@@ -146,7 +139,7 @@ public final class ALSABeeper: Beeper, Sendable {
             guard write(frames(position, n)[...], to: p) else { return .lost }
             if position == 0 { calsa_start(p) }
             position += n
-            if tone.loops, !queue.withLock({ $0.looping && (limit != nil || !$0.stopping) }) { return .silenced }
+            if tone.loops, !queue.withLock({ $0.tones.looping && (limit != nil || !$0.stopping) }) { return .silenced }
             // Stay within a buffer and 30 ms of real time on a device that does not pace
             // writes (a file). A real card blocks first, so this never sleeps there.
             let ahead = Duration.milliseconds(position * 1000 / Self.sampleRate) - (ContinuousClock.now - began)
@@ -213,5 +206,35 @@ public final class ALSABeeper: Beeper, Sendable {
         let rc = calsa_open(&pcm, device, UInt32(sampleRate), fallbackLatency, periodTime, fallbackLatency, &period, &buffer)
         if let pcm { snd_pcm_close(pcm) }
         return rc < 0 ? String(cString: snd_strerror(rc)) : nil
+    }
+}
+
+/// The player's queue of tones. A looping tone is marked playing in the same step that
+/// takes it, so a `stopLooping()` at any moment ends it: queued, taken, or playing.
+public struct ToneQueue: Sendable {
+    /// Tones to play; a looping one with the frames it stops after (nil: until stopped).
+    public private(set) var tones: [(tone: Tone, frames: Int?)] = []
+    /// Whether a looping tone taken from the queue may go on.
+    public private(set) var looping = false
+
+    public init() {}
+
+    /// Queues `tone`; a looping one for `frames` samples when given.
+    public mutating func append(_ tone: Tone, frames: Int? = nil) {
+        tones.append((tone, tone.loops ? frames : nil))
+    }
+
+    /// The next tone to play, with its frames.
+    public mutating func next() -> (Tone, Int?)? {
+        guard !tones.isEmpty else { return nil }
+        let (tone, frames) = tones.removeFirst()
+        if tone.loops { looping = true }
+        return (tone, frames)
+    }
+
+    /// Ends the looping tone being played, and drops any still queued.
+    public mutating func stopLooping() {
+        looping = false
+        tones.removeAll { $0.tone.loops }
     }
 }

@@ -5,6 +5,7 @@ import MarkTimeDaemon
 import MarkTimeDevices
 import MarkTimeStore
 import MarkTimeSystem
+import RigSupport
 import Synchronization
 
 // The daemon on fakes of its devices, for its tests and the share-burst benchmark.
@@ -69,13 +70,14 @@ public final class FakeBeeper: Beeper {
     public var timed: [(tone: Tone, at: Int64)] { tones.withLock { $0 } }
 }
 
-/// The reminder thread's wall-clock timer, fired by the test: it keeps the time it was last
-/// armed for, and how many times it was armed (the thread arms it after each wake, so a
-/// count that grew says the thread has done what the wake asked).
+/// The reminder thread's wall-clock timer, fired by the test. It keeps the time it was last
+/// armed for, and whether every firing has been drained before that arm: the thread drains
+/// after each wake and arms again once it has done what the wake asked.
 public final class FakeWallTimer: WallTimerSource {
     public let fd: Int32
     let writeEnd: Int32
-    let state = Mutex<(armed: Int64?, arms: Int)>((nil, 0))
+    struct State { var armed: Int64?, arms = 0, fired = 0, drained = 0, drainedAtArm = 0 }
+    let state = Mutex(State())
 
     public init() {
         var ends: [Int32] = [0, 0]
@@ -84,19 +86,30 @@ public final class FakeWallTimer: WallTimerSource {
         _ = fcntl(fd, F_SETFL, O_NONBLOCK)
     }
 
-    public func arm(at nanoseconds: Int64?) { state.withLock { $0 = (nanoseconds, $0.arms + 1) } }
+    public func arm(at nanoseconds: Int64?) {
+        state.withLock { $0.armed = nanoseconds; $0.arms += 1; $0.drainedAtArm = $0.drained }
+    }
 
     public func drain() {
         var bytes = [UInt8](repeating: 0, count: 64)
-        while read(fd, &bytes, bytes.count) > 0 {}
+        while true {
+            let n = read(fd, &bytes, bytes.count)
+            guard n > 0 else { return }
+            state.withLock { $0.drained += n }
+        }
     }
 
     /// Wakes the thread, as the time it was armed for (or a clock step) would.
-    public func fire() { var one: UInt8 = 1; _ = write(writeEnd, &one, 1) }
+    public func fire() {
+        state.withLock { $0.fired += 1 }
+        var one: UInt8 = 1
+        _ = write(writeEnd, &one, 1)
+    }
 
-    /// The wall-clock time, ns since the epoch, it was last armed for; nil: never.
+    /// The wall-clock time, ns since the epoch, it was last armed for; nil: never, or nothing to wait for.
     public var armed: Int64? { state.withLock { $0.armed } }
-    public var arms: Int { state.withLock { $0.arms } }
+    /// Whether the thread has armed it again after draining every firing: it has done what they asked.
+    public var settled: Bool { state.withLock { $0.arms > 0 && $0.drainedAtArm == $0.fired } }
 
     deinit { close(fd); close(writeEnd) }
 }
@@ -114,15 +127,11 @@ public final class QueueExecutor: TaskExecutor, @unchecked Sendable {
     }
 }
 
-/// Polls `condition` without blocking a thread of the cooperative pool (the daemon runs there too).
-/// The limit is generous: a loaded machine may be slow, and a condition that holds returns at once.
-public func waitFor(_ seconds: Double = 60, _ condition: () throws -> Bool) async throws -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if try condition() { return true }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-    return try condition()
+/// Polls `condition` without blocking a thread of the cooperative pool (the daemon runs there
+/// too), for up to `seconds` times the patience factor (`RigSupport.waitUntil`). The limit
+/// is generous: a loaded machine may be slow, and a condition that holds returns at once.
+public func waitFor(_ seconds: Double = 20, _ condition: () throws -> Bool) async throws -> Bool {
+    try await waitUntil(within: seconds) { try condition() }
 }
 
 /// The daemon on a new store in a folder of its own, its clock, button, gpsd, beeper and

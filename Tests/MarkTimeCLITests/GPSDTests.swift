@@ -503,8 +503,9 @@ struct GPSDTests {
         #expect(try eventually(within: 30) { daemon.log.contains("anchor watch has no GPS fix") }, "daemon log:\n\(daemon.log)")
         daemon.stop()
 
-        // Then the watch is stale, the daemon logged it, and the warning played once:
-        // three 120 ms bursts of 1 kHz
+        // Then the watch is stale, the daemon logged it, and the warning played: three 120 ms
+        // bursts of 1 kHz (that it sounds once a silence, the watch's ticks after it saying
+        // nothing, is AnchorWatchTests' noFixForLongerThanTheLimitIsStale)
         #expect(try status()["state"] as? String == "stale")
         #expect(daemon.log.contains("anchor watch has no GPS fix"))
         let bursts = try PCMSamples(wavFile: wav).bursts()

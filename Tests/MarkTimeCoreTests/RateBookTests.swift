@@ -61,7 +61,11 @@ struct RateBookTests {
         #expect(sight.estimate.utc == UTCTime(nanosecondsSinceEpoch: logDay + day31 + (5 + 86_400) * second))
         #expect(abs(try #require(sight.estimate.uncertainty) - 8.94) < 1e-9)
         #expect(sight.estimate.provenance?.rate == nil)
-        // And the status says why
+        // And the status says why, and that the book's rate (learned 2007-04-07T09:52:55Z, as its line says) is 32 days old there
+        let chronometer = try #require(core.status(now: (104 + 86_400) * second).chronometer)
+        let age = try #require(chronometer.bookRateAge(now: (104 + 86_400) * second, utc: UTCTime(nanosecondsSinceEpoch: 0)))
+        #expect(age.expired)
+        #expect(age.days == Double(logDay + day31 + (5 + 86_400) * second - bookLine.learnedUTC.nanosecondsSinceEpoch) / 86_400e9)
         #expect(core.status(now: (104 + 86_400) * second).chronometer?.sentence(now: (104 + 86_400) * second)
             == "carried 24 h 00 m from signal (last heard 2007-05-08T09:53:00.000Z) within the drift bound: the rate book's rate "
             + "(−0.43 s/day ± 0.17, learned over 2 h 00 m of gps in an earlier boot, from the rate book) is 32 days old, more than 30")

@@ -8,10 +8,10 @@ import Testing
 import DaemonFakes
 
 /// The reminder thread in the whole daemon on fakes: its wall clock is the fake clock, its
-/// timer is fired by the test, and each step waits for what the thread does next (the
-/// time it arms the timer for, a log line), so nothing waits on the machine's time. A
-/// reminder's log line comes after its chime, so a line for the last reminder says every
-/// tone before it has been asked for.
+/// timer is fired by the test, and each step waits for what the thread does next (the timer
+/// armed again after every firing was drained, the time it is armed for, a log line), so
+/// nothing waits on the machine's time. A reminder's log line comes after its chime, so a
+/// line for the last reminder says every tone before it has been asked for.
 @Suite("reminders in the daemon on fakes")
 struct ReminderFakesTests {
     /// The wall clock `seconds` after the daemon starts, which its fake clock reads as logDay.
@@ -48,21 +48,23 @@ struct ReminderFakesTests {
         Self.move(f.clock, to: 3)
         f.timer.fire()
         // Then it chimes, the store says it fired on time, and the timer is armed for the next
-        #expect(try await waitFor { f.beeper.played == [.chime] && f.timer.armed == Self.at(3600).nanosecondsSinceEpoch },
-                "\(f.beeper.played) \(String(describing: f.timer.armed))")
+        #expect(try await waitFor { f.timer.settled && f.beeper.played == [.chime] }, "\(f.beeper.played)")
+        #expect(f.timer.armed == Self.at(3600).nanosecondsSinceEpoch)
         let fired = try f.store.task(wind)
         #expect(fired.remindedAt == Self.at(3) && fired.remindedLate == false)
         // When the timer wakes again before the next one (as a clock step wakes it), then the next one's time comes
-        let arms = f.timer.arms
         f.timer.fire()
-        #expect(try await waitFor { f.timer.arms > arms })
+        #expect(try await waitFor { f.timer.settled })
+        #expect(f.beeper.played == [.chime])
+        #expect(f.timer.armed == Self.at(3600).nanosecondsSinceEpoch)
         Self.move(f.clock, to: 3600)
         f.timer.fire()
         // Then each fired once, with one chime each, and nothing is left to arm
         #expect(try await waitFor { log.values("title", of: "reminder").last == "Evening star sights" }, "\(log.messages)")
         #expect(log.values("title", of: "reminder") == ["Wind the chronometer", "Evening star sights"])
         #expect(f.beeper.played == [.chime, .chime])
-        #expect(try await waitFor { f.timer.armed == nil })
+        #expect(try await waitFor { f.timer.settled })
+        #expect(f.timer.armed == nil)
         await f.daemon.shutdown()
         try await running.value
     }
