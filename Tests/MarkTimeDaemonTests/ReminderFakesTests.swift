@@ -29,6 +29,14 @@ struct ReminderFakesTests {
         clock.monotonic.withLock { $0 = logDay + seconds * second - clock.realtimeOffset.withLock { $0 } }
     }
 
+    /// Adds `first`, reminded 3 s after the start and due in an hour, and "Evening star
+    /// sights", reminded in an hour; the first one's id.
+    func addTwoReminders(to store: AppDatabase, first: String) throws -> Int64 {
+        let id = try store.addTask(title: first, due: Self.at(3600), remind: Self.at(3), course: nil, now: Self.at(0))
+        _ = try store.addTask(title: "Evening star sights", due: Self.at(3 * 3600), remind: Self.at(3600), course: nil, now: Self.at(0))
+        return id
+    }
+
     func run(_ f: DaemonOnFakes) -> Task<Void, any Error> {
         let daemon = f.daemon
         return Task(executorPreference: QueueExecutor()) { try await daemon.run() }
@@ -39,8 +47,7 @@ struct ReminderFakesTests {
         let log = LogLines()
         let f = try DaemonOnFakes(logger: log.logger, clock: Self.clock())
         defer { f.remove() }
-        let wind = try f.store.addTask(title: "Wind the chronometer", due: Self.at(3600), remind: Self.at(3), course: nil, now: Self.at(0))
-        _ = try f.store.addTask(title: "Evening star sights", due: Self.at(3 * 3600), remind: Self.at(3600), course: nil, now: Self.at(0))
+        let wind = try addTwoReminders(to: f.store, first: "Wind the chronometer")
         let running = run(f)
         // Then its timer is armed for the first
         #expect(try await waitFor { f.timer.armed == Self.at(3).nanosecondsSinceEpoch }, "\(String(describing: f.timer.armed))")
@@ -110,8 +117,7 @@ struct ReminderFakesTests {
         let log = LogLines()
         let f = try DaemonOnFakes(logger: log.logger, clock: Self.clock())
         defer { f.remove() }
-        let light = try f.store.addTask(title: "Check the anchor light", due: Self.at(3600), remind: Self.at(3), course: nil, now: Self.at(0))
-        _ = try f.store.addTask(title: "Evening star sights", due: Self.at(3 * 3600), remind: Self.at(3600), course: nil, now: Self.at(0))
+        let light = try addTwoReminders(to: f.store, first: "Check the anchor light")
         let running = run(f)
         #expect(try await waitFor { f.timer.armed == Self.at(3).nanosecondsSinceEpoch }, "\(String(describing: f.timer.armed))")
         // When the first task is done (the store rings the daemon's doorbell, which wakes the thread), then both times pass
