@@ -278,17 +278,19 @@ class PhonePage(unittest.TestCase):
 
     def star_sights(self):
         """Five sights marked now (Sirius twice, Procyon, Betelgeuse, Rigel), each with the Hs
-        the almanac gives from a DR 20° south of Sirius's geographical position, where all
-        are up: enough for a fix, a run to average and a plotting sheet. Returns their ids."""
-        sirius = json.loads(self.pi.cli("almanac", "Sirius", "--format", "json"))
-        lon = (-sirius["gha_deg"] + 540) % 360 - 180
-        dr = f"{sirius['dec_deg'] - 20:.4f} {lon:.4f}"
-        ids = []
-        for star in ["Sirius", "Sirius", "Procyon", "Betelgeuse", "Rigel"]:
-            sight = self.pi.cli("mark", "--quiet").strip()
-            hc = json.loads(self.pi.cli("almanac", star, "--position", dr, "--format", "json"))["hc_deg"]
+        the almanac gives at the sight's own instant from a position 20° south of Sirius's
+        geographical position, where all are up; their DR is 2' north and 3' west of it. Enough
+        for a fix, a run to average and a plotting sheet, drawn the same whenever and however
+        slowly the test runs. Returns their ids."""
+        stars = ["Sirius", "Sirius", "Procyon", "Betelgeuse", "Rigel"]
+        ids = [self.pi.cli("mark", "--quiet").strip() for _ in stars]
+        utc = {str(s["id"]): s["utc"] for s in self.pi.sights()}
+        sirius = json.loads(self.pi.cli("almanac", "Sirius", "--at", utc[ids[0]], "--format", "json"))
+        lat, lon = sirius["dec_deg"] - 20, (-sirius["gha_deg"] + 540) % 360 - 180
+        true, dr = f"{lat:.4f} {lon:.4f}", f"{lat + 2 / 60:.4f} {lon - 3 / 60:.4f}"
+        for sight, star in zip(ids, stars):
+            hc = json.loads(self.pi.cli("almanac", star, "--at", utc[sight], "--position", true, "--format", "json"))["hc_deg"]
             self.pi.cli("sight", "edit", sight, "--body", star, "--hs", f"{hc:.4f}", "--eye-height", "2.5", "--dr", dr)
-            ids.append(sight)
         return ids
 
     def set_appearance(self, theme, font):

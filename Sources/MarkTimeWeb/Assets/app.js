@@ -271,8 +271,9 @@
 // The drawings' labels (the plotting sheet, the run chart): app.css sizes them to the page's
 // text whatever the drawing's scale; here each is placed clear of the others and of the
 // markers, inside the drawing, at the first of its spots (written by the Pi, MarkTimePlot)
-// with room. Rank by rank (0 first): first every label of the rank in its shortest form, so
-// that each gets a place if one is left, then each in the longest form that has room; a
+// with room. Rank by rank (0 first), and in a rank the label with the fewest spots first:
+// every label of the rank in its shortest form, so that each gets a place if one is left,
+// then each in the longest form that has room; a
 // label with no room at all is hidden. Again whenever a drawing's size changes (a turned
 // phone, another text size) or a refresh brings a new one.
 (function () {
@@ -316,7 +317,10 @@
       ranks.set(rank, (ranks.get(rank) || []).concat([t]));
     }
     for (const rank of [...ranks.keys()].sort((a, b) => a - b)) {
-      const group = ranks.get(rank);
+      // Within a rank, the label with the fewest spots chooses first (the fix's 8 around its
+      // point before a line's 40 along it), so that a label with many spots cannot take
+      // every spot of one with few.
+      const group = ranks.get(rank).sort((a, b) => a.spots.length - b.spots.length);
       for (const t of group) {
         const box = fit(t, t.forms[t.forms.length - 1], t.avoid);
         if (box) boxes.set(t, box);
