@@ -296,7 +296,8 @@ let package = Package(
                                                     "RigSupport", .product(name: "Logging", package: "swift-log")], path: "Tests/DaemonFakes"),
         .testTarget(
             name: "MarkTimeDaemonTests",
-            dependencies: ["DaemonFakes", "MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem"]),
+            dependencies: ["DaemonFakes", "MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem", "MarkTimePlaces",
+                           .product(name: "GRDB", package: "GRDB.swift")]),
         // The rig's own tools (the dm-log-writes reader), checked on the host.
         .testTarget(name: "RigSupportTests", dependencies: ["RigSupport"]),
         .testTarget(

@@ -213,6 +213,22 @@ struct DaemonCoreTests {
         #expect(core.handle(.tick(now: 60 * second, clock: nil)).backfills == 1)
     }
 
+    @Test func aSightTakenWhileTheFixWasLostIsBackfilledWhenGPSTimeComesBack() {
+        // Given a started core with GPS time to 10 s, whose first tick backfilled
+        var core = startedCore()
+        #expect(core.handle(.tick(now: 10 * second, clock: nil)).backfills == 1)
+        // When gpsd loses its fix at 10.5 s and the key goes down at 11 s (the system clock unsynchronised)
+        _ = core.handle(.noFix(mode: 1, at: 10 * second + 500_000_000))
+        let press = core.handle(.input(keyDown(11 * second), clock: sample(.unsynced, mono: 11 * second, utc: 16 * second, nil))).inserts
+        // Then the press is stamped unsynced, and a tick while GPS is gone asks for no backfill
+        #expect(press.map(\.estimate.source) == [.unsynced])
+        #expect(core.handle(.tick(now: 11 * second + 500_000_000, clock: nil)).backfills == 0)
+        // When the time comes back at 12 s (a sample of the same run, which the track does not keep)
+        _ = core.handle(.clock(sample(.gps, mono: 12 * second, utc: logDay + 12 * second, 0.5)))
+        // Then the next tick asks for the backfill that stamps the press from GPS
+        #expect(core.handle(.tick(now: 12 * second, clock: nil)).backfills == 1)
+    }
+
     @Test func theTrackIsSavedInBatchesAndAtTheStop() {
         var core = startedCore()
         // Nothing before the interval: the samples at 0 s wait
