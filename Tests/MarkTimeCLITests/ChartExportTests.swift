@@ -59,7 +59,7 @@ final class GPXReadBack: NSObject, XMLParserDelegate {
     }
 }
 
-@Suite("Charts: GPX and KML read back by gpsbabel")
+@Suite("Charts: GPX and KML read back by gpsbabel", .tags(.gpsbabel))
 struct ChartExportTests {
     static let truth = try! Position(latitude: 35, longitude: -40)
     static let evening = UTCTime(year: 2026, month: 3, day: 10, hour: 22)!

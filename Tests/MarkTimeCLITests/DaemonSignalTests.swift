@@ -5,7 +5,7 @@ import Testing
 
 /// The real daemon under a second daemon, signals and a hard kill: one daemon per store,
 /// and `status` tells running from stopped by the daemon's lock. No gpsd, button or sound.
-@Suite("The daemon's lock and signals", .serialized)
+@Suite("The daemon's lock and signals", .serialized, .tags(.daemonProcess))
 struct DaemonSignalTests {
     let cli = CLI()
 

@@ -7,7 +7,7 @@ import Testing
 
 /// `marktime daemon` running the phone page as its child (web.enabled), as the README's
 /// first command does: one command starts everything.
-@Suite("The daemon supervises the phone page", .serialized)
+@Suite("The daemon supervises the phone page", .serialized, .tags(.daemonProcess))
 struct DaemonWebTests {
     let cli = CLI()
 

@@ -3,7 +3,7 @@ import MarkTimeCore
 import RigSupport
 import Testing
 
-@Suite("ALSA tones through a WAV-file PCM", .serialized)
+@Suite("ALSA tones through a WAV-file PCM", .serialized, .tags(.alsa))
 struct ALSATests {
     /// Plays `tone` with `marktime beep` into a `type file` PCM and decodes the WAV.
     func record(_ tone: String, extra: [String] = []) throws -> (CLI.Result, PCMSamples) {

@@ -4,7 +4,7 @@ import RigSupport
 import Testing
 
 /// `marktime daemon` against a real gpsd, fed by gpsfake from a log dated 2025-03-14.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.gpsd, .daemonProcess))
 struct GPSDTests {
     let cli = CLI()
 

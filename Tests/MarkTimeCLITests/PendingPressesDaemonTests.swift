@@ -6,7 +6,7 @@ import Testing
 
 /// A press that the store could not take, left in the pending-presses file by an earlier
 /// run, lands when `marktime daemon` starts: with the ok tone, and the pending-presses file emptied.
-@Suite("the pending-presses file and a daemon restart", .serialized)
+@Suite("the pending-presses file and a daemon restart", .serialized, .tags(.daemonProcess, .alsa))
 struct PendingPressesDaemonTests {
     let cli = CLI()
     var wav: String { cli.folder + "/beeps.wav" }

@@ -130,7 +130,7 @@ struct PeopleCLITests {
 }
 
 /// `marktime people scroll` in a real terminal: tmux on a private socket.
-@Suite("marktime people scroll, in tmux", .serialized)
+@Suite("marktime people scroll, in tmux", .serialized, .tags(.tmux))
 struct PeopleScrollTests {
     let cli = CLI()
     var pane: TmuxPane { TmuxPane(cli: cli) }

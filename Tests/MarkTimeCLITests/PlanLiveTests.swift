@@ -6,7 +6,7 @@ import RigSupport
 import Testing
 
 /// `marktime plan --live` in a real terminal (#59 item 2): the chosen set's preset ticking on the system clock.
-@Suite("marktime plan --live, in tmux", .serialized)
+@Suite("marktime plan --live, in tmux", .serialized, .tags(.tmux))
 struct PlanLiveTests {
     let cli = CLI()
     var pane: TmuxPane { TmuxPane(cli: cli) }

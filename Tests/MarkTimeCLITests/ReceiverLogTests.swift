@@ -6,7 +6,7 @@ import Testing
 /// (`../shared/nmea/`, from gpsd's own regression suite). The same tests run against
 /// bookworm's gpsd 3.22 here and against trixie's 3.25 and unstable's 3.27 in
 /// `Tests/rig/run trixie unstable`, so each libgps API's `gps_data_t` is read for real.
-@Suite(.serialized)
+@Suite(.serialized, .tags(.gpsd, .daemonProcess))
 struct ReceiverLogTests {
     /// A receiver's log and what marktime must make of it.
     struct Receiver: CustomTestStringConvertible, Sendable {

@@ -9,7 +9,7 @@ import Testing
 /// the reminder thread decides (once, late, never for a task done) is tested on the
 /// daemon's fakes, on a fake clock (MarkTimeDaemonTests' ReminderFakesTests); these are
 /// its contract with the machine's wall clock, the CLI's doorbell and ALSA.
-@Suite("reminders in the daemon", .serialized)
+@Suite("reminders in the daemon", .serialized, .tags(.daemonProcess, .gpsd, .alsa))
 struct ReminderDaemonTests {
     let cli = CLI()
     var wav: String { cli.folder + "/chime.wav" }

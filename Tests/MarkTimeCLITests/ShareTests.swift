@@ -6,7 +6,7 @@ import Testing
 
 /// Sharing over a real Mosquitto broker, with `mosquitto_pub` and `mosquitto_sub` standing
 /// in for the family's OwnTracks phones.
-@Suite("Sharing over MQTT, as OwnTracks", .serialized)
+@Suite("Sharing over MQTT, as OwnTracks", .serialized, .tags(.mosquitto, .daemonProcess))
 struct ShareTests {
     let cli = CLI()
     let now = Int64(Date().timeIntervalSince1970)
@@ -778,7 +778,7 @@ struct MQTTEventTests {
                 + "check share.broker (MQTT is usually port 1883, 8883 with TLS)"))
     }
 
-    @Test("Over a real Mosquitto, 1,000 QoS 1 messages of five kinds each reach the callback at the same stack depth")
+    @Test("Over a real Mosquitto, 1,000 QoS 1 messages of five kinds each reach the callback at the same stack depth", .tags(.mosquitto))
     func messagesThroughABrokerLeaveTheCallbackAsItWas() throws {
         // Given a broker, a client subscribed as the boat is, and a second one standing in for phones
         let cli = CLI()
