@@ -28,13 +28,12 @@ public protocol GPSSource: Sendable {
 ///
 /// It watches with `WATCH_ENABLE|WATCH_JSON|WATCH_PPS` and turns TPV into fixes
 /// and `gps` clock samples (uncertainty: the configured NMEA bound), a TPV without a
-/// fix into `noFix`, and PPS into `pps` samples. When gpsd is absent or goes away it
-/// retries with exponential backoff (1 s to 30 s), logging each change of state once.
-/// When a connected gpsd sends nothing for `silence` (it hangs, or lost its receiver),
-/// that is reported and the client reconnects. It says `connected` only once gpsd has
-/// sent a report on the connection. While gpsd stays silent it reconnects (and watches again) after twice the
-/// silence, doubling up to a minute: a gpsd that hung or restarted is watched afresh
-/// without filling its accept queue.
+/// fix into `noFix`, and PPS into `pps` samples. What it waits and says through an outage
+/// is `GPSDConnection`'s to decide: when gpsd is absent or goes away it retries with
+/// exponential backoff (1 s to 30 s), logging each change of state once; when a connected
+/// gpsd sends nothing for `silence` (it hangs, or lost its receiver), that is reported and
+/// the client reconnects, after twice the silence, doubling up to a minute, while gpsd
+/// stays silent. It says `connected` only once gpsd has sent a report on the connection.
 public final class GPSDClient: GPSSource, Sendable {
     public let host: String
     public let port: String
@@ -76,89 +75,62 @@ public final class GPSDClient: GPSSource, Sendable {
     private func run(_ t: PollThread, _ report: @Sendable (GPSReport) -> Void) {
         guard let gd = cgps_new() else { return }
         defer { cgps_free(gd) }
-        let address = "\(host):\(port)"
-        var backoff = 1.0
-        /// Failed connections in a row.
-        var tries = 0
-        var lastState = "", lastKind = ""
-        /// When gpsd last spoke, while it is silent, and how long a new connection waits for
-        /// its first report before the next.
-        var silentSince: MonotonicInstant?
-        var silentRetry = silence * 2
-        /// Reports a new state; logs it only when its `kind` (the state, unless given) changed.
-        func say(_ state: String, kind: String? = nil, _ log: () -> Void) {
-            guard state != lastState else { return }
-            if (kind ?? state) != lastKind { log() }
-            (lastState, lastKind) = (state, kind ?? state)
-            report(.state(state))
+        var connection = GPSDConnection(address: "\(host):\(port)", silence: silence)
+        let address = connection.address
+        /// Reports a new state; logs it with `log` when its kind changed.
+        func say(_ said: GPSDConnection.Said?, _ log: () -> Void) {
+            guard let said else { return }
+            if said.logged { log() }
+            report(.state(said.state))
         }
         func gone() {
             if let reading = try? clock.read() { report(.noFix(mode: 0, at: reading.instant)) }
         }
         while !t.isStopping {
             guard cgps_connect(gd, host, port) == 0 else {
-                tries += 1
                 // Logged once; the status counts the tries.
-                say("waiting for gpsd at \(address) (tried \(tries == 1 ? "once" : "\(tries) times"), again in \(Int(backoff)) s)",
-                    kind: "waiting") {
-                    logger.warning("gpsd not reachable; retrying with backoff", metadata: ["gpsd": "\(address)"])
-                }
-                silentSince = nil
+                let (said, wait) = connection.refused()
+                say(said) { logger.warning("gpsd not reachable; retrying with backoff", metadata: ["gpsd": "\(address)"]) }
                 gone()
-                if (try? t.wait([], timeout: .milliseconds(Int(backoff * 1000)))) != .timedOut { return }
-                backoff = min(backoff * 2, 30)
+                if (try? t.wait([], timeout: wait)) != .timedOut { return }
                 continue
             }
-            (backoff, tries) = (1, 0)
             // Connected is said once gpsd has sent a report, not when its socket accepts.
-            if silentSince == nil {
-                say("connected \(address), waiting for gpsd's first report") {
-                    logger.info("connected to gpsd; waiting for its first report", metadata: ["gpsd": "\(address)"])
-                }
+            let accepted = connection.accepted()
+            say(accepted.said) {
+                logger.info("connected to gpsd; waiting for its first report", metadata: ["gpsd": "\(address)"])
             }
-            let outcome = read(t, gd, report, since: silentSince, retryAfter: silentRetry, spoke: {
-                silentSince = nil
-                say("connected \(address)") { logger.info("gpsd reports", metadata: ["gpsd": "\(address)"]) }
+            let outcome = read(t, gd, report, since: connection.silentSince, firstReportWithin: accepted.firstReportWithin, spoke: {
+                say(connection.reported()) { logger.info("gpsd reports", metadata: ["gpsd": "\(address)"]) }
             })
             cgps_disconnect(gd)
             switch outcome {
             case .stopped:
                 return
             case .lost:
-                say("lost gpsd at \(address)") { logger.warning("gpsd went away; reconnecting", metadata: ["gpsd": "\(address)"]) }
-                silentSince = nil
+                say(connection.lost()) { logger.warning("gpsd went away; reconnecting", metadata: ["gpsd": "\(address)"]) }
                 gone()
             case .silent(let since):
-                // Said once per silence; the core words how long it lasts.
-                if silentSince == nil {
-                    (lastState, lastKind) = ("", "")
-                    report(.silent(since: since, address: address))
-                    silentRetry = silence * 2
-                } else {
-                    silentRetry = min(silentRetry * 2, .seconds(60))
-                }
-                silentSince = since
+                if let silent = connection.silent(since: since) { report(silent) }
             }
         }
     }
 
     enum Outcome { case stopped, lost, silent(since: MonotonicInstant) }
 
-    /// Reads reports until gpsd goes away, goes silent for `silence`, or the thread is
-    /// stopped. It sleeps in poll(2) on gpsd's socket, then takes every message libgps has
-    /// (`gps_waiting` with no wait). `since` is when gpsd last spoke, when it was already
-    /// silent before this connection: this one then waits `retryAfter` for a first report;
-    /// `spoke` is called at each report.
+    /// Reads reports until gpsd goes away, goes silent, or the thread is stopped. It sleeps
+    /// in poll(2) on gpsd's socket, then takes every message libgps has (`gps_waiting` with
+    /// no wait). It waits `firstReportWithin` for the first report (longer each time after a
+    /// silence, rather than filling a stopped gpsd's accept queue), then `silence` for each
+    /// next. `since` is when gpsd last spoke, when it was already silent before this
+    /// connection; `spoke` is called at each report.
     private func read(_ t: PollThread, _ gd: UnsafeMutablePointer<gps_data_t>, _ report: @Sendable (GPSReport) -> Void,
-                      since: MonotonicInstant?, retryAfter: Duration, spoke: () -> Void) -> Outcome {
+                      since: MonotonicInstant?, firstReportWithin: Duration, spoke: () -> Void) -> Outcome {
         var r = cgps_report()
         guard var last = since ?? (try? clock.read())?.instant else { return .lost }
-        // This connection replaces one to a gpsd that went silent, and it has not spoken yet.
-        var stillSilent = since != nil
+        var reported = false
         while true {
-            // A reconnect to a gpsd that still says nothing waits longer each time, rather than
-            // filling a stopped gpsd's accept queue.
-            switch try? t.wait([cgps_fd(gd)], timeout: stillSilent ? retryAfter : silence) {
+            switch try? t.wait([cgps_fd(gd)], timeout: reported ? silence : firstReportWithin) {
             case .stopped, nil: return .stopped
             case .timedOut:
                 return .silent(since: last)
@@ -169,7 +141,7 @@ public final class GPSDClient: GPSSource, Sendable {
                     guard r.status > 0, let reading = try? clock.read() else { continue }
                     if r.is_report != 0 {
                         last = reading.instant
-                        stillSilent = false
+                        reported = true
                         spoke()
                     }
                     for item in Self.reports(from: r, at: reading, nmeaUncertainty: nmeaUncertainty) { report(item) }

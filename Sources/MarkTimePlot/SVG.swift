@@ -65,7 +65,8 @@ struct SVGWriter {
 
 /// Where a drawing's label may go, for the phone page's script, which shows the labels at
 /// the page's text size whatever the drawing's scale: it takes the labels by `rank` (0
-/// first; in a rank, the one with the fewest spots first), and puts each at the first of its `spots` (then in its `shorter` forms) where it
+/// first; in a rank, the one with the fewest spots first, or in the order written when that
+/// places more), and puts each at the first of its `spots` (then in its `shorter` forms) where it
 /// overlaps no label placed before it, no marker (a fix, DR, GPS, AP, a run's point) and
 /// stays inside the drawing; a label with no such spot is hidden.
 struct Label: Hashable {

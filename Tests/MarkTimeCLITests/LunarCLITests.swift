@@ -89,7 +89,7 @@ struct LunarCLITests {
         #expect(marked["clock"] == nil)
     }
 
-    @Test func setClockGivesTheLunarToTheRunningDaemonAndTheSightIsRedated() throws {
+    @Test(.tags(.daemonProcess)) func setClockGivesTheLunarToTheRunningDaemonAndTheSightIsRedated() throws {
         // Given a running daemon whose system clock is no source (a boot without GPS or an RTC),
         // and a sight marked in this boot a moment ago, stamped unsynced at Huxtable's watch time
         let cli = CLI()

@@ -225,8 +225,11 @@ struct DaemonCoreTests {
         #expect(core.handle(.tick(now: 11 * second + 500_000_000, clock: nil)).backfills == 0)
         // When the time comes back at 12 s (a sample of the same run, which the track does not keep)
         _ = core.handle(.clock(sample(.gps, mono: 12 * second, utc: logDay + 12 * second, 0.5)))
-        // Then the next tick asks for the backfill that stamps the press from GPS
+        // Then the next tick asks for the backfill, which stamps the press from GPS
         #expect(core.handle(.tick(now: 12 * second, clock: nil)).backfills == 1)
+        let stamp = press.first.flatMap { core.track.backfill(instant: 11 * second, stored: $0.estimate)?.better }
+        #expect(stamp?.source == .gps)
+        #expect(stamp?.utc == UTCTime(nanosecondsSinceEpoch: logDay + 11 * second))
     }
 
     @Test func theTrackIsSavedInBatchesAndAtTheStop() {

@@ -10,9 +10,11 @@ import DaemonFakes
 /// The anchor watch in the whole daemon on fakes: fixes from the fake gpsd, time from the
 /// fake clock, the alarm on the fake beeper. The heartbeat runs every 10 ms of the machine's
 /// time, but what it decides reads only the fake clock. Each step waits for what the daemon
-/// does (a tone asked for, the watch's live figures at a fix), never for time; the writer
-/// handles the watch's steps one at a time, in order, so once the live figures show a fix,
-/// every step before it is done. The tones themselves, through ALSA, are ALSATests'.
+/// does (a log line, which follows its tone; the watch's live figures at a fix), never for
+/// time. The writer handles the watch's steps one at a time, in order, and sets a step's
+/// live figures before its tones and log lines: once they show a second fix, every step
+/// before it is done, tones and log lines included (`settled`). The tones themselves,
+/// through ALSA, are ALSATests'.
 @Suite("the anchor watch in the daemon on fakes")
 struct AnchorFakesTests {
     static let anchor = try! Position(latitude: -(27 + 22.84 / 60), longitude: 153 + 22.84 / 60)
@@ -64,10 +66,11 @@ struct AnchorFakesTests {
         #expect(try row(f)?.state == .watching)
         // When the boat is 100 m east of it for three fixes (anchor.confirm_fixes)
         for s in Int64(110)...112 { fix(f, at: Self.east(100), seconds: s) }
-        // Then the alarm sounds, once, and the log says how far and which way
-        #expect(try await waitFor { f.beeper.played == [.alarm] }, "\(f.beeper.played)")
+        // Then the alarm sounds, once, and the log says how far and which way (its line
+        // comes after the tone)
+        #expect(try await waitFor { log.values("distance_m", of: "anchor dragging") == ["100"] }, "\(log.messages)")
+        #expect(f.beeper.played == [.alarm])
         #expect(try row(f)?.state == .alarm)
-        #expect(log.values("distance_m", of: "anchor dragging") == ["100"])
         #expect(log.values("bearing_deg", of: "anchor dragging") == ["90"])
         // And `marktime anchor status` reads the daemon's live figures: 100 m, bearing 090
         let live = { try f.store.anchorWatch(settings: Settings())?.watch }
@@ -118,10 +121,11 @@ struct AnchorFakesTests {
         #expect(try await settled(f, at: Self.anchor, seconds: 100))
         // When more than 3 s pass without a fix
         f.clock.monotonic.withLock { $0 = 104_500_000_000 }
-        // Then the watch is stale, the warning sounds and the log says so
-        #expect(try await waitFor { f.beeper.played == [.warning] }, "\(f.beeper.played)")
+        // Then the watch is stale, the warning sounds and the log says so (its line comes
+        // after the tone)
+        #expect(try await waitFor { log.values("stale_after_s", of: "anchor watch has no GPS fix") == ["3"] }, "\(log.messages)")
+        #expect(f.beeper.played == [.warning])
         #expect(try row(f)?.state == .stale)
-        #expect(log.values("stale_after_s", of: "anchor watch has no GPS fix") == ["3"])
         // When a minute passes without a fix (a heartbeat every 10 ms), and then fixes come
         f.clock.monotonic.withLock { $0 = 164 * second }
         #expect(try await waitFor { try f.store.daemonStatus()?.heartbeat == 164 * second })

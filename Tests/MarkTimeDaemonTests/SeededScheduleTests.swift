@@ -14,19 +14,23 @@ import DaemonFakes
 /// confirmation tone, and a refused press buzzes once and lands when the store takes writes
 /// again.
 ///
-/// The heartbeat is the schedule's: the daemon's own beats once at its start and then not
-/// for an hour, and a `beat` step beats at the fake clock's time. The seed fixes the steps
-/// and so what the core decides; the writer's thread still runs the store's work as the
-/// machine schedules it, so the test waits for its outcomes (a refused press's buzz before
-/// the schedule goes on; every earlier press stored before the store refuses). A failure
-/// names its seed, and `MARKTIME_SEEDS=1234,5678 swift test --filter SeededScheduleTests`
-/// plays those schedules again.
+/// The heartbeat is the schedule's: the daemon's own beats once at its start (awaited before
+/// the first step) and then not for an hour, and a `beat` step beats at the fake clock's
+/// time. The seed fixes the steps and so what the core decides; the writer's thread still
+/// runs the store's work as the machine schedules it, so the test waits for its outcomes (a
+/// refused press's buzz before the schedule goes on; every earlier press stored before the
+/// store refuses). A failure names its seed, and
+/// `MARKTIME_SEEDS=1234,5678 swift test --filter SeededScheduleTests` plays those schedules
+/// again (`MARKTIME_SEEDS=random:500`, 500 new ones).
 @Suite("the daemon on fakes under a seeded schedule")
 struct SeededScheduleTests {
-    /// Two fixed seeds, and one drawn afresh each run (or those of MARKTIME_SEEDS).
-    static let seeds: [UInt64] = ProcessInfo.processInfo.environment["MARKTIME_SEEDS"].map {
-        $0.split(separator: ",").compactMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
-    } ?? [1, 20_261_128, UInt64.random(in: 1...UInt64(UInt32.max))]
+    /// Three fixed seeds; or those of MARKTIME_SEEDS, a list (`1234,5678`) or `random:N`, N
+    /// seeds drawn afresh (`Tests/run --stress` draws 20 each run).
+    static let seeds: [UInt64] = {
+        guard let given = ProcessInfo.processInfo.environment["MARKTIME_SEEDS"] else { return [1, 20_261_128, 4_045_763_136] }
+        if given.hasPrefix("random:"), let n = Int(given.dropFirst(7)) { return (0..<n).map { _ in UInt64.random(in: 1...UInt64(UInt32.max)) } }
+        return given.split(separator: ",").compactMap { UInt64($0.trimmingCharacters(in: .whitespaces)) }
+    }()
 
     /// SplitMix64: a small generator whose sequence a seed fixes.
     struct SplitMix: RandomNumberGenerator {
@@ -68,13 +72,15 @@ struct SeededScheduleTests {
         defer { f.remove() }
         let daemon = f.daemon
         let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
-        #expect(try await waitFor { try f.button.started && f.gps.started && f.store.daemonStatus() != nil }, "\(said)")
+        // (the daemon's own first heartbeat done: its tick writes the status file, last)
+        #expect(try await waitFor { f.button.started && f.gps.started && FileManager.default.fileExists(atPath: f.folder + "/status.json") }, "\(said)")
         let position = try Position(latitude: -27.3807, longitude: 153.3807)
         var now = 100 * second
         // What the schedule did: the presses; those the store refused; those gpsd's time will
         // stamp (fresh then, or a beat with fresh time after them); gpsd's last time while its
         // fix is not lost; the presses waiting for fresh time at a beat
         var pressed: [Int64] = [], refused: [Int64] = [], fromGPS: Set<Int64> = [], lastTime: Int64?, waiting: [Int64] = []
+        var freshAtPress: Set<Int64> = []  // stamped live from gpsd, refused or not
         var refusing = false
         func fresh() -> Bool { lastTime.map { now - $0 <= 10 * second } ?? false }  // clock.max_sample_age_s
         /// Beats until `condition` holds (a refused press is tried again at a beat).
@@ -92,6 +98,7 @@ struct SeededScheduleTests {
                 if step == .bounce { f.button.send(.event(InputEvent(type: 1, code: 28, value: 1, nanoseconds: now + 5_000_000))) }
                 f.button.send(.event(InputEvent(type: 1, code: 28, value: 0, nanoseconds: now + 40_000_000)))
                 pressed.append(now)
+                if fresh() { freshAtPress.insert(now) }
                 if refusing {
                     // (refused before the schedule goes on: its buzz says so)
                     refused.append(now)
@@ -140,14 +147,20 @@ struct SeededScheduleTests {
         #expect(try await waitFor { try unstamped().isEmpty },
                 "\(said)\nnot from gpsd: \((try? unstamped().map { "\($0.instant.nanoseconds) \($0.estimate.source) \($0.estimate.provenance?.json ?? "")" }) ?? [])")
         #expect(try f.store.sights().allSatisfy { [.gps, .unsynced].contains($0.estimate.source) }, "\(said)")
+        // And each press was stamped live from gpsd exactly when its time was fresh then: a
+        // backfilled one keeps its live stamp as its original, unsynced
+        let live = try f.store.sights().map { ($0.instant.nanoseconds, ($0.original ?? $0.estimate).source) }
+        #expect(live.filter { ($0.1 == .gps) != freshAtPress.contains($0.0) }.map(\.0) == [], "\(said)")
         // And each one stamped from gpsd is on its line of time, with at least its uncertainty
         for s in try f.store.sights() where s.estimate.source == .gps {
             #expect(s.estimate.utc == Self.utc(s.instant.nanoseconds), "\(said): \(s.instant.nanoseconds) stamped \(s.estimate.utc.iso8601)")
             #expect(s.estimate.uncertainty.map { $0 >= 0.5 } == true, "\(said): \(String(describing: s.estimate.uncertainty))")
         }
-        // And one confirmation tone per press (ok or the unsynced warning), and one buzz per press the store refused
+        // And one confirmation tone per press, ok where it was stamped live from gpsd and the
+        // unsynced warning elsewhere, and one buzz per press the store refused
         let tones = { f.beeper.played }
         #expect(try await waitFor { tones().filter { $0 == .ok || $0 == .warning }.count == pressed.count }, "\(said): tones \(tones())")
+        #expect(tones().filter { $0 == .ok }.count == freshAtPress.count, "\(said): tones \(tones())")
         #expect(tones().filter { $0 == .failure }.count == refused.count, "\(said): tones \(tones()), refused \(refused)")
         await f.daemon.shutdown()
         try await running.value

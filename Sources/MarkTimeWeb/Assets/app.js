@@ -271,10 +271,10 @@
 // The drawings' labels (the plotting sheet, the run chart): app.css sizes them to the page's
 // text whatever the drawing's scale; here each is placed clear of the others and of the
 // markers, inside the drawing, at the first of its spots (written by the Pi, MarkTimePlot)
-// with room. Rank by rank (0 first), and in a rank the label with the fewest spots first:
-// every label of the rank in its shortest form, so that each gets a place if one is left,
-// then each in the longest form that has room; a
-// label with no room at all is hidden. Again whenever a drawing's size changes (a turned
+// with room. Rank by rank (0 first), and in a rank the label with the fewest spots first
+// (or the order written, when that places more): every label of the rank in its shortest
+// form, so that each gets a place if one is left, then each in the longest form that has
+// room; a label with no room at all is hidden. Again whenever a drawing's size changes (a turned
 // phone, another text size) or a refresh brings a new one.
 (function () {
   const markers = ".fix, .dr, .gps, .ap, .point, .average";
@@ -316,17 +316,36 @@
       const rank = Number(t.dataset.rank);
       ranks.set(rank, (ranks.get(rank) || []).concat([t]));
     }
-    for (const rank of [...ranks.keys()].sort((a, b) => a - b)) {
-      // Within a rank, the label with the fewest spots chooses first (the fix's 8 around its
-      // point before a line's 40 along it), so that a label with many spots cannot take
-      // every spot of one with few.
-      const group = ranks.get(rank).sort((a, b) => a.spots.length - b.spots.length);
-      for (const t of group) {
+    // Each label of `order` at its first spot with room, in its shortest form; how many found one.
+    const shortest = (order) => {
+      for (const t of order) {
         const box = fit(t, t.forms[t.forms.length - 1], t.avoid);
         if (box) boxes.set(t, box);
         else { t.textContent = t.dataset.full; t.classList.add("unplaced"); }
       }
-      for (const t of group.filter((t) => boxes.has(t))) {
+      return order.filter((t) => boxes.has(t)).length;
+    };
+    const saved = (group) => group.map((t) => [t, t.getAttribute("x"), t.getAttribute("y"), t.textContent, t.classList.contains("unplaced"), boxes.get(t)]);
+    const restore = (state) => state.forEach(([t, x, y, text, unplaced, box]) => {
+      t.setAttribute("x", x); t.setAttribute("y", y); t.textContent = text; t.classList.toggle("unplaced", unplaced);
+      if (box) boxes.set(t, box); else boxes.delete(t);
+    });
+    for (const rank of [...ranks.keys()].sort((a, b) => a - b)) {
+      // Within a rank, the label with the fewest spots chooses first (the fix's 8 around its
+      // point before a line's 40 along it), so that a label with many spots cannot take
+      // every spot of one with few; when that leaves one out, the order written is tried
+      // too, and the order that places more is kept.
+      const group = ranks.get(rank);
+      let order = group.slice().sort((a, b) => a.spots.length - b.spots.length);
+      const before = saved(group);
+      const placed = shortest(order);
+      if (placed < group.length) {
+        const fewestFirst = saved(group);
+        restore(before);
+        if (shortest(group) > placed) order = group;
+        else restore(fewestFirst);
+      }
+      for (const t of order.filter((t) => boxes.has(t))) {
         const kept = [t.getAttribute("x"), t.getAttribute("y"), t.textContent];
         let longer = null;
         for (const form of t.forms.slice(0, -1)) if ((longer = fit(t, form, t.avoid))) break;
