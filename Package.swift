@@ -325,7 +325,7 @@ if ProcessInfo.processInfo.environment["MARKTIME_FUZZ"] != nil {
 // targets, the benches and the test-only dependencies (AsyncHTTPClient, NIOHTTP2 and more
 // through HummingbirdTesting): the release build costs about half as much.
 if ProcessInfo.processInfo.environment["MARKTIME_TESTS"] == "gpsd" {
-    let gpsdTests = ["Support.swift", "GPSDRig.swift", "GPSDTests.swift", "ReceiverLogTests.swift"]
+    let gpsdTests = ["Support.swift", "GPSDRig.swift", "Tags.swift", "GPSDTests.swift", "ReceiverLogTests.swift"]
     package.products = package.products.filter { $0.name == "marktime" }
     package.targets = package.targets.compactMap { target in
         switch target.type {
