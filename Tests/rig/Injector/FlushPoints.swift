@@ -34,7 +34,7 @@ enum FlushPoints {
         for i in 1...presses {
             // More than one capture ring after the last sound, so no beep can be taken for
             // a stale re-read of the one before (LoopbackCapture.isStale).
-            while monotonicNow() < lastSound + rig.capture.ringNanoseconds + 200_000_000 { Thread.sleep(forTimeInterval: 0.05) }
+            rig.capture.waitOutRing(since: lastSound)
             if i == presses / 5 || i == presses * 4 / 5 {
                 // A press the store refuses (another process holds its write lock): its
                 // buzz says it is in the pending-presses file.
@@ -115,12 +115,15 @@ enum FlushPoints {
         let log = try WriteLog { offset, count in try readBytes(logFD, at: offset, count: count) }
         var random = SeededRandom(seed: seed)
         let all = log.crashStates(tornEvery: tornEvery, random: &random)
-        let chosen = only.map { n in all.filter { $0.through == n } }
-            ?? (points > 0 && points < all.count ? (0..<points).map { all[$0 * (all.count - 1) / max(points - 1, 1)] } : all)
-        let marks = log.entries.compactMap(\.mark)
-        say("# log: \(log.entries.count) entries, \(log.durabilityPoints.count) flush and FUA points, \(marks.filter { $0.hasPrefix("s:") }.count) presses"
-            + " and \(marks.filter { $0.hasPrefix("e:") }.count) edits acknowledged; \(all.count) states (\(all.filter { !$0.torn.isEmpty }.count) torn),"
-            + " checking \(chosen.count)")
+        // Split up for Debian's Swift 6.2 (the arm64 cross build), which cannot type-check it whole in release.
+        let spread: [WriteLog.CrashState] = points > 0 && points < all.count
+            ? (0..<points).map { (k: Int) -> WriteLog.CrashState in all[k * (all.count - 1) / max(points - 1, 1)] } : all
+        let chosen: [WriteLog.CrashState] = only.map { n in all.filter { $0.through == n } } ?? spread
+        let marks: [String] = log.entries.compactMap(\.mark)
+        let presses = marks.filter { $0.hasPrefix("s:") }.count, edits = marks.filter { $0.hasPrefix("e:") }.count
+        let torn = all.filter { !$0.torn.isEmpty }.count
+        say("# log: \(log.entries.count) entries, \(log.durabilityPoints.count) flush and FUA points, \(presses) presses"
+            + " and \(edits) edits acknowledged; \(all.count) states (\(torn) torn), checking \(chosen.count)")
         let sectors = try system("blockdev", ["--getsz", data]).trimmingCharacters(in: .whitespacesAndNewlines)
         let config = "/tmp/rig-flushpoints/config.toml"
         for path in ["/tmp/rig-flushpoints", folder] { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }

@@ -173,6 +173,12 @@ final class LoopbackCapture: @unchecked Sendable {
         return nil
     }
 
+    /// Waits until more than one ring (and 200 ms) has passed since monotonic `t`: a tone
+    /// after that cannot be taken for a stale re-read of one before it (`isStale`).
+    func waitOutRing(since t: Int64) {
+        while monotonicNow() < t + ringNanoseconds + 200_000_000 { Thread.sleep(forTimeInterval: 0.05) }
+    }
+
     /// Waits up to `timeout` seconds for `window` seconds of silence after monotonic
     /// `t`; the time the silence began. Scans new samples outside the lock.
     func quiet(after t: Int64, window: Double = 0.3, timeout: Double = 10) -> Int64? {

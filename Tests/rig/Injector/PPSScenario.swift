@@ -86,7 +86,7 @@ enum PPSScenario {
                 while lock.withLock({ running }) {
                     guard let line = socket.nextLine() else { continue }
                     guard line.contains("\"class\":\"TPV\""), line.contains("\"mode\":3") || line.contains("\"mode\":2") else { continue }
-                    Thread.sleep(forTimeInterval: 0.9)
+                    pace(0.9)
                     guard lock.withLock({ running }) else { break }
                     // Control register: INIT, SELECT and interrupts on; strobe, then release it.
                     for value: UInt8 in [0x1d, 0x1c] {

@@ -92,7 +92,7 @@ final class Rig {
     /// Unplugs the button and plugs in a new one.
     func replug() throws {
         button.destroy()
-        Thread.sleep(forTimeInterval: 0.5)
+        pace(0.5)
         button = try VirtualButton()
         try button.link(as: Self.buttonLink)
     }

@@ -165,3 +165,10 @@ struct RigError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
+
+/// The input's own timing: a person's pause between two actions (presses, an unplug and a
+/// plug), a receiver's pulse after its fix, as the bounce's gap is. A wait for a result is
+/// never a pace: it is a condition (`eventually`) or a barrier (a later press, once stored).
+func pace(_ seconds: Double) {
+    Thread.sleep(forTimeInterval: seconds)
+}
