@@ -111,12 +111,12 @@ static int rtc_seconds(int fd, int64_t *seconds) {
     return 0;
 }
 
-int csystemclock_rtc_read(const char *path, int poll_us, int timeout_ms, csystemclock_rtc_reading *out) {
+int csystemclock_rtc_read(const char *path, int poll_us, int timeout_ms, int interrupt, csystemclock_rtc_reading *out) {
     memset(out, 0, sizeof *out);
     struct timespec now;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return rtc_fail(out, "open", -1);
-    if (ioctl(fd, RTC_UIE_ON, 0) == 0) {
+    if (interrupt && ioctl(fd, RTC_UIE_ON, 0) == 0) {
         struct pollfd p = { .fd = fd, .events = POLLIN };
         int ready;
         do { ready = poll(&p, 1, timeout_ms); } while (ready < 0 && errno == EINTR);
@@ -138,7 +138,7 @@ int csystemclock_rtc_read(const char *path, int poll_us, int timeout_ms, csystem
         // The interrupt was accepted but never came (an alarm line not wired): poll instead.
         ioctl(fd, RTC_UIE_OFF, 0);
     }
-    // No update interrupt (EINVAL, ENOTTY), or none came: poll the time until its second
+    // Polling asked for, no update interrupt (EINVAL, ENOTTY), or none came: poll the time until its second
     // changes. The edge fell between the end of the read before and the end of the read
     // that saw it: the middle, and half the width as `width_ns`.
     int64_t first, seconds;

@@ -696,6 +696,12 @@ public struct DaemonCore: Sendable {
     /// else, corrected by the last comparison, an `rtc` sample for the track, when it is
     /// better than the time carried from the last good sample.
     private mutating func rtcRead(_ reading: RTCReading) -> [Action] {
+        guard let check = reading.interruptCheck else { return rtcUse(reading) }
+        let said = Action.log(LogLine(check.atTheEdge ? .info : .notice, check.sentence, ["lag_s": "\(check.lag)"]))
+        return [said] + rtcUse(reading)
+    }
+
+    private mutating func rtcUse(_ reading: RTCReading) -> [Action] {
         let at = reading.monotonicNanoseconds
         var reference: UTCEstimate?
         if let best = track.bestSource(now: at), best < .signal {

@@ -9,11 +9,57 @@ public struct RTCReading: Hashable, Sendable {
     /// How late after the edge the monotonic instant may be, seconds: a few milliseconds
     /// with the RTC's update interrupt, the poll's period without it.
     public var resolution: Double
+    /// Set on the reading that checked the RTC's update interrupt against a polled edge.
+    public var interruptCheck: RTCEdgeCheck.Result?
 
-    public init(monotonicNanoseconds: Int64, rtc: UTCTime, resolution: Double) {
+    public init(monotonicNanoseconds: Int64, rtc: UTCTime, resolution: Double, interruptCheck: RTCEdgeCheck.Result? = nil) {
         self.monotonicNanoseconds = monotonicNanoseconds
         self.rtc = rtc
         self.resolution = resolution
+        self.interruptCheck = interruptCheck
+    }
+}
+
+/// Whether an RTC's update interrupt comes at the edge of its second, from one reading by
+/// the interrupt and one by polling just after it. A real RTC raises it as its second
+/// turns; one whose alarm is counted from the moment it is set does not: QEMU's PL031
+/// (the arm64 virt machine's) fires a whole number of seconds after the match register is
+/// written, so each boot's "edge" falls anywhere in the second.
+public enum RTCEdgeCheck {
+    /// How far from the polled edge the interrupt may come, beyond both readings' resolution, seconds.
+    public static let tolerance = 0.02
+
+    /// How late the interrupt's reading came after its second's edge as the polled reading
+    /// places it, seconds (negative: before it).
+    public static func lag(interrupt: RTCReading, polled: RTCReading) -> Double {
+        let seconds = polled.rtc.nanosecondsSinceEpoch - interrupt.rtc.nanosecondsSinceEpoch
+        return Double(interrupt.monotonicNanoseconds - (polled.monotonicNanoseconds - seconds)) / 1e9
+    }
+
+    /// What a check found: the interrupt's lag, and whether it dates the edge.
+    public struct Result: Hashable, Sendable {
+        public var lag: Double
+        public var atTheEdge: Bool
+
+        public init(lag: Double, atTheEdge: Bool) {
+            self.lag = lag
+            self.atTheEdge = atTheEdge
+        }
+
+        /// The log line's words.
+        public var sentence: String {
+            let ms = String(format: "%+.0f ms", lag * 1000)
+            return atTheEdge
+                ? "the RTC's update interrupt comes as its second turns (\(ms) from the polled edge): the RTC is read by it"
+                : "the RTC's update interrupt comes \(ms) from its second's edge (its alarm is not counted from the edge; QEMU's "
+                    + "PL031 does this): the RTC is read by polling instead"
+        }
+    }
+
+    /// The check: the interrupt dates the edge when it is within both readings' resolution and `tolerance` of the polled one.
+    public static func check(interrupt: RTCReading, polled: RTCReading) -> Result {
+        let lag = lag(interrupt: interrupt, polled: polled)
+        return Result(lag: lag, atTheEdge: abs(lag) <= interrupt.resolution + polled.resolution + tolerance)
     }
 }
 

@@ -246,4 +246,63 @@ struct DaemonRTCTests {
         #expect(abs(try #require(line.errorUncertainty) - 0.50205) < 1e-9)
         #expect(line.bootID == "boot-a")
     }
+
+    // MARK: the update interrupt's edge, checked against a polled one
+
+    /// An RTC at 2007-04-08 09:52:55 as its second turns at monotonic 1000 s, read by the
+    /// interrupt (`late` after that edge) and then polled at the edge two seconds on.
+    func edgeReadings(late: Double) -> (interrupt: RTCReading, polled: RTCReading) {
+        let interrupt = RTCReading(monotonicNanoseconds: 1000 * second + Int64((late * 1e9).rounded()),
+                                   rtc: UTCTime(nanosecondsSinceEpoch: logDay), resolution: 0.002)
+        let polled = RTCReading(monotonicNanoseconds: 1002 * second + 1_000_000, rtc: UTCTime(nanosecondsSinceEpoch: logDay + 2 * second),
+                                resolution: 0.002)
+        return (interrupt, polled)
+    }
+
+    @Test func anInterruptThatComesAsTheSecondTurnsIsKept() {
+        // Given an interrupt 4 ms after the edge, and a poll that found the edge 2 s on, 1 ms late
+        let (interrupt, polled) = edgeReadings(late: 0.004)
+        // When they are compared
+        let check = RTCEdgeCheck.check(interrupt: interrupt, polled: polled)
+        // Then the interrupt is 3 ms from the polled edge, within 2 + 2 + 20 ms: it is used
+        #expect(abs(check.lag - 0.003) < 1e-9)
+        #expect(check.atTheEdge)
+        #expect(check.sentence == "the RTC's update interrupt comes as its second turns (+3 ms from the polled edge): the RTC is read by it")
+    }
+
+    @Test func anInterruptCountedFromWhenItsAlarmWasSetIsNotKept() {
+        // Given QEMU's PL031: the alarm fires a whole second after it was set, 431 ms into a second
+        let (interrupt, polled) = edgeReadings(late: 0.431)
+        // When they are compared
+        let check = RTCEdgeCheck.check(interrupt: interrupt, polled: polled)
+        // Then it is 430 ms late, and the RTC is polled instead
+        #expect(abs(check.lag - 0.430) < 1e-9)
+        #expect(!check.atTheEdge)
+        #expect(check.sentence == "the RTC's update interrupt comes +430 ms from its second's edge (its alarm is not counted from the edge; "
+            + "QEMU's PL031 does this): the RTC is read by polling instead")
+    }
+
+    @Test func anInterruptJustOutsideTheReadingsResolutionIsNotKept() {
+        // Given an interrupt 26 ms after the edge (25 from the polled one: 1 ms past 2 + 2 + 20)
+        let (interrupt, polled) = edgeReadings(late: 0.026)
+        // When they are compared, then it is not used
+        #expect(!RTCEdgeCheck.check(interrupt: interrupt, polled: polled).atTheEdge)
+    }
+
+    @Test func theDaemonLogsTheCheckOnceWithTheReadingThatMadeIt() {
+        // Given a daemon without good time or a rate book, and the first reading, polled after a late interrupt
+        var core = bareCore()
+        var (_, polled) = edgeReadings(late: 0.431)
+        polled.interruptCheck = RTCEdgeCheck.Result(lag: 0.430, atTheEdge: false)
+        // When the reading comes, and another after it
+        let first = core.handle(.rtc(polled))
+        polled.interruptCheck = nil
+        polled.monotonicNanoseconds += 30 * second
+        polled.rtc = polled.rtc.adding(nanoseconds: 30 * second)
+        let second = core.handle(.rtc(polled))
+        // Then the check is logged with the first, before what the reading itself says, and not again
+        #expect(first.messages.first == "the RTC's update interrupt comes +430 ms from its second's edge (its alarm is not counted from "
+            + "the edge; QEMU's PL031 does this): the RTC is read by polling instead")
+        #expect(!second.messages.contains { $0.contains("update interrupt") })
+    }
 }

@@ -68,11 +68,11 @@ typedef struct {
 } csystemclock_rtc_reading;
 
 /// Reads the RTC at `path` (opened and closed again: the kernel lets one process hold it)
-/// at its next second's edge: waits for the update interrupt (RTC_UIE_ON), or, when the
-/// driver has none or it never comes within `timeout_ms`, polls RTC_RD_TIME every
-/// `poll_us` until the second changes (for `timeout_ms` at most). A year outside 2000-2199
-/// is EINVAL. 0, or -1 with `out->error` and `out->call` set.
-int csystemclock_rtc_read(const char *path, int poll_us, int timeout_ms, csystemclock_rtc_reading *out);
+/// at its next second's edge: with `interrupt`, waits for the update interrupt (RTC_UIE_ON);
+/// without it, or when the driver has none or it never comes within `timeout_ms`, polls
+/// RTC_RD_TIME every `poll_us` until the second changes (for `timeout_ms` at most). A year
+/// outside 2000-2199 is EINVAL. 0, or -1 with `out->error` and `out->call` set.
+int csystemclock_rtc_read(const char *path, int poll_us, int timeout_ms, int interrupt, csystemclock_rtc_reading *out);
 
 #endif
 

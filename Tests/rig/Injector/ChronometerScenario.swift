@@ -5,12 +5,14 @@ import RigSupport
 import Synchronization
 
 /// chronometer (#58): time kept without GPS, in one boot and across a reboot, on Debian's
-/// kernel. Tests/rig/run writes NMEA to the guest's ttyS1 once a second on one timeline
+/// kernel. Tests/rig/run writes NMEA to the guest's receiver port (`--receiver`: ttyS1 on
+/// amd64, the virtio console hvc0 on arm64's virt machine) once a second on one timeline
 /// across both boots (RMC time = the host's clock since the feed began + 2025-03-14
-/// 10:00:00), and boots the guest twice on one store disk, with QEMU's RTC.
+/// 10:00:00), and boots the guest twice on one store disk, with QEMU's RTC (an MC146818 on
+/// amd64, the virt machine's PL031 on arm64).
 ///
 /// Boot 1 (`chronometer`): the kernel clock is given a frequency error of +500 ppm
-/// (adjtimex ADJ_FREQUENCY; CLOCK_MONOTONIC runs 43.2 s a day fast), gpsd reads ttyS1, and
+/// (adjtimex ADJ_FREQUENCY; CLOCK_MONOTONIC runs 43.2 s a day fast), gpsd reads the port, and
 /// the daemon (`clock.rate_span_s` 300) learns that rate and the RTC's error and rate.
 /// Then gpsd is stopped; the guest reads the NMEA itself, as the truth, and marks are
 /// checked against it: within their stated uncertainty, and off by far less than the
@@ -23,7 +25,7 @@ enum ChronometerScenario {
     /// The kernel's frequency error given to the guest, ppm.
     static let frequencyPPM = 500.0
 
-    /// RMC times read from ttyS1 by the guest itself, with CLOCK_MONOTONIC at their arrival.
+    /// RMC times read from the receiver's port by the guest itself, with CLOCK_MONOTONIC at their arrival.
     final class Truth: Sendable {
         private let pairs = Mutex<[(monotonic: Int64, utc: Int64)]>([])
         private let device: String
@@ -136,11 +138,11 @@ enum ChronometerScenario {
     }
 
     /// Boot 1: GPS, then none.
-    static func run(marktime: String) throws -> Int32 {
+    static func run(marktime: String, receiver: String) throws -> Int32 {
         let rig = try SerialReceiverRig(marktime: marktime, folder: "/tmp/store/chronometer")
         defer { _ = rig.finish() }
         try setFrequency(ppm: frequencyPPM)
-        try rig.start(devices: ["/dev/ttyS1"], trustSystem: false, settings: [("clock.rate_span_s", "300")])
+        try rig.start(devices: [receiver], trustSystem: false, settings: [("clock.rate_span_s", "300")])
         // The rate: a run of 300 s, a sample kept every 30 s.
         var status: [String: Any] = [:]
         let learned = try eventually(within: 200) {
@@ -157,7 +159,7 @@ enum ChronometerScenario {
 
         // GPS goes: gpsd stops, and the port is the truth's.
         rig.stopGPSD()
-        let truth = Truth(device: "/dev/ttyS1")
+        let truth = Truth(device: receiver)
         try truth.start()
         // A carried stamp keeps the source it was carried from: the chronometer says it carries.
         let gone = try eventually(within: 60) {
@@ -187,11 +189,11 @@ enum ChronometerScenario {
     }
 
     /// Boot 2: no GPS at all; the RTC.
-    static func reboot(marktime: String) throws -> Int32 {
+    static func reboot(marktime: String, receiver: String) throws -> Int32 {
         let rig = try SerialReceiverRig(marktime: marktime, folder: "/tmp/store/chronometer")
         defer { _ = rig.finish() }
         try setFrequency(ppm: frequencyPPM)
-        let truth = Truth(device: "/dev/ttyS1")
+        let truth = Truth(device: receiver)
         try truth.start()
         try rig.startDaemon(waitFor: "rtc")
         let status = try rig.status()

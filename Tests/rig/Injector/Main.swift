@@ -29,6 +29,9 @@ struct MarkTimeRig: ParsableCommand {
     @Option(help: "For chrony: Debian's chronyd binary (Tests/rig/run unpacks it from its package).")
     var chronyd = "/usr/sbin/chronyd"
 
+    @Option(help: "For chronometer: the receiver's port, where Tests/rig/run writes NMEA (QEMU's second ISA serial port on amd64; a virtio console, hvc0, on arm64's virt machine).")
+    var receiver = "/dev/ttyS1"
+
     @Option(help: "For pps: the folder of the parport, parport_pc and pps_parport modules (Tests/rig/run keeps them).")
     var modules = ""
 
@@ -60,8 +63,8 @@ struct MarkTimeRig: ParsableCommand {
             case .flushpointsCheck: code = try FlushPoints.check(marktime: marktime, points: points, only: only, tornEvery: tornEvery, seed: seed)
             case .chrony: code = try ChronyScenario.run(marktime: marktime, chronyd: chronyd)
             case .pps: code = try PPSScenario.run(marktime: marktime, modules: modules)
-            case .chronometer: code = try ChronometerScenario.run(marktime: marktime)
-            case .chronometerReboot: code = try ChronometerScenario.reboot(marktime: marktime)
+            case .chronometer: code = try ChronometerScenario.run(marktime: marktime, receiver: receiver)
+            case .chronometerReboot: code = try ChronometerScenario.reboot(marktime: marktime, receiver: receiver)
             }
         } catch {
             say("not ok - \(scenario.rawValue): \(error)")
