@@ -297,7 +297,7 @@ let package = Package(
         .testTarget(
             name: "MarkTimeDaemonTests",
             dependencies: ["DaemonFakes", "MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem", "MarkTimePlaces",
-                           .product(name: "GRDB", package: "GRDB.swift")]),
+                           "MarkTimeRecorder", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
         // The rig's own tools (the dm-log-writes reader), checked on the host.
         .testTarget(name: "RigSupportTests", dependencies: ["RigSupport"]),
         .testTarget(

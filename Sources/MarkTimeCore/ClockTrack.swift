@@ -457,7 +457,10 @@ public struct ClockTrack: Hashable, Sendable {
         // A tick pressed by hand is late by a reaction time, one way: it re-stamps what was
         // unsynced or carried, never a stamp a live good source gave.
         let live = stored.source < .signal && stored.provenance?.method != .carried
+        // A phone's press keeps half its clock sync's round trip, whatever dates the instant.
+        let phone = stored.provenance?.phoneRoundTrip.map { Int64(($0 * 1e9).rounded()) }
         let candidates = Self.carriedSources.filter { !(live && $0 == .signal) }.compactMap { estimate(at: instant, from: $0) }
+            .map { e in phone.map { e.phoneMark(roundTrip: $0) } ?? e }
             .filter { e in e.uncertainty.map { u in old.map { u < $0 } ?? true } ?? false }
             .sorted { $0.uncertainty! < $1.uncertainty! }
         guard let best = candidates.first else { return nil }

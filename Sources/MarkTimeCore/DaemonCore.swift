@@ -327,7 +327,9 @@ public struct DaemonCore: Sendable {
         case .pendingFound(let found):
             return recording.adopt(found).map(Action.init)
         case .doorbell(.mark(let instant, let note), let from, let now):
-            return markAsked(at: instant, note: note, from: from, now: now)
+            return markAsked(at: instant, note: note, trigger: .cli, from: from, now: now)
+        case .doorbell(.phoneMark(let instant, let roundTrip), let from, let now):
+            return markAsked(at: instant, note: nil, trigger: .phone, roundTrip: roundTrip, from: from, now: now)
         case .doorbell(.signal(let request), let from, let now):
             // A later request takes the place of one still waiting.
             let replaced = signalWait?.asker.map { [Action.answerSignal(.refused("another `marktime clock signal` took its place"), to: $0)] } ?? []
@@ -448,16 +450,19 @@ public struct DaemonCore: Sendable {
         return actions + recording.press(sight).map(Action.init)
     }
 
-    /// `marktime mark` asked for a press at its own instant: stamped from the track, like
-    /// the button's, and recorded on the same path.
-    private mutating func markAsked(at instant: MonotonicInstant, note: String?, from: String?, now: Int64) -> [Action] {
+    /// `marktime mark` or the phone page asked for a press at its own instant: stamped from
+    /// the track, like the button's (a phone's with half its clock sync's round trip added),
+    /// and recorded on the same path.
+    private mutating func markAsked(at instant: MonotonicInstant, note: String?, trigger: SightTrigger, roundTrip: Int64? = nil,
+                                    from: String?, now: Int64) -> [Action] {
         func refuse(_ reason: String) -> [Action] { from.map { [.answer(.refused(reason), to: $0)] } ?? [] }
         guard instant.bootID == bootID else { return refuse("the press is from boot \(instant.bootID), the daemon runs in \(bootID)") }
-        guard let estimate = track.estimate(at: instant.nanoseconds, now: max(now, instant.nanoseconds)) else {
+        guard var estimate = track.estimate(at: instant.nanoseconds, now: max(now, instant.nanoseconds)) else {
             return refuse("the daemon has no clock sample")
         }
+        if let roundTrip { estimate = estimate.phoneMark(roundTrip: roundTrip) }
         let sight = Sight.mark(instant: instant, estimate: estimate, fix: configuration.recordPosition ? fix : nil,
-                               maxFixAge: configuration.maxFixAge, note: note, trigger: .cli, createdAt: estimate.utc)
+                               maxFixAge: configuration.maxFixAge, note: note, trigger: trigger, createdAt: estimate.utc)
         if estimate.source != .pps { backfillDue = true }
         if let from { askers[instant] = from }
         return recording.press(sight).map(Action.init)
@@ -789,7 +794,7 @@ public struct DaemonCore: Sendable {
             backfillDue = true
             return said + [.log(LogLine(.warning, "gps time accepted by the navigator as it is: it counts again, "
                 + "\(String(format: "%+.3f", lifted.seconds)) s off the time carried before", ["offset_s": "\(lifted.seconds)"]))]
-        case .tasksChanged, .mark, .signal, .lunar:
+        case .tasksChanged, .mark, .phoneMark, .signal, .lunar:
             return []
         case .placesChanged:
             return [.resendPlaces]

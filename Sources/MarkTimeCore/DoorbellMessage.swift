@@ -10,6 +10,10 @@ public enum DoorbellMessage: Hashable, Sendable {
     /// Record a press at this instant (`marktime mark`'s own CLOCK_MONOTONIC reading), with
     /// an optional note; the daemon answers with a `MarkAnswer`.
     case mark(MonotonicInstant, note: String?)
+    /// Record a phone page's MARK at this instant (the phone's tap placed on this machine's
+    /// clock by the page's clock sync, whose best round trip was `roundTrip` ns); the daemon
+    /// answers with a `MarkAnswer`.
+    case phoneMark(MonotonicInstant, roundTrip: Int64)
     /// The navigator accepts GPS time that was set aside as disagreeing (`marktime clock trust-gps`).
     case trustGPS
     /// The next press is a time signal's tick (`marktime clock signal`); the daemon
@@ -51,6 +55,14 @@ public enum DoorbellMessage: Hashable, Sendable {
                                         utc: UTCTime(nanosecondsSinceEpoch: utc), uncertainty: u))
                 return
             }
+            // phone BOOT NANOSECONDS ROUND_TRIP_NS
+            if text.hasPrefix("phone ") {
+                let w = text.split(separator: " ", omittingEmptySubsequences: false)
+                guard w.count == 4, !w[1].isEmpty, let ns = Int64(w[2]), ns >= 0, let rtt = Int64(w[3]),
+                      (0...PhoneClockSync.maxRoundTripNanoseconds).contains(rtt) else { return nil }
+                self = .phoneMark(MonotonicInstant(bootID: String(w[1]), nanoseconds: ns), roundTrip: rtt)
+                return
+            }
             if text.hasPrefix("beep "), let tone = Tone(rawValue: String(text.dropFirst(5))) {
                 self = .beep(tone)
                 return
@@ -70,6 +82,7 @@ public enum DoorbellMessage: Hashable, Sendable {
         case .placesChanged: "places"
         case .beep(let tone): "beep \(tone.rawValue)"
         case .mark(let instant, let note): "mark \(instant.bootID) \(instant.nanoseconds)" + (note.map { "\n" + $0 } ?? "")
+        case .phoneMark(let instant, let roundTrip): "phone \(instant.bootID) \(instant.nanoseconds) \(roundTrip)"
         case .trustGPS: "trust gps"
         case .signal(let r):
             "signal \(TimeSignalRequest.text(secondOfDay: r.secondOfDay)) \(r.window)" + (r.date.map { " " + String($0.iso8601.prefix(10)) } ?? "")

@@ -24,13 +24,15 @@ public struct PhoneClockSync: Hashable, Sendable {
     public static let kept = 8
     /// How far before its arrival a MARK may be: more means the phone's clock moved.
     public static let maxMarkAgeNanoseconds: Int64 = 10_000_000_000
+    /// The longest round trip an exchange may have: a ping answered a minute later tells nothing.
+    public static let maxRoundTripNanoseconds: Int64 = 60_000_000_000
 
     public private(set) var recent: [Exchange] = []
 
     public init() {}
 
     public mutating func add(_ exchange: Exchange) {
-        guard exchange.roundTrip >= 0 else { return }
+        guard (0...Self.maxRoundTripNanoseconds).contains(exchange.roundTrip) else { return }
         recent.append(exchange)
         if recent.count > Self.kept { recent.removeFirst(recent.count - Self.kept) }
     }
@@ -66,5 +68,17 @@ public struct PhoneClockSync: Hashable, Sendable {
             throw .outOfWindow(secondsBeforeArrival: Double(receivedAt - mapped) / 1e9)
         }
         return (min(mapped, receivedAt), Double(half) / 1e9)
+    }
+}
+
+extension UTCEstimate {
+    /// The stamp of a phone's MARK at the instant the clock sync placed it: half the sync's
+    /// best round trip (`roundTrip`, ns) added to the uncertainty, and the round trip named
+    /// in the provenance. The daemon and the page's own fallback stamp it alike.
+    public func phoneMark(roundTrip: Int64) -> UTCEstimate {
+        var e = self
+        e.uncertainty = e.uncertainty.map { $0 + Double(roundTrip / 2) / 1e9 }
+        e.provenance?.phoneRoundTrip = Double(roundTrip) / 1e9
+        return e
     }
 }

@@ -130,14 +130,22 @@ extension SightRecorder {
         throw .keptPending(path: pending.path, reason: "\(error)")
     }
 
-    /// `marktime mark`: the store's running daemon is asked to stamp the press at `instant`
+    /// How this process asks the daemon: the store's path, the message's text, how long to
+    /// wait for the answer. The default blocks its thread while it waits: the page passes
+    /// one that waits on a thread of its own.
+    public typealias Ask = @Sendable (_ store: String, _ message: String, _ timeout: Duration) async -> Doorbell.Answer
+
+    /// Asks on the calling thread.
+    public static let askBlocking: Ask = { store, message, timeout in Doorbell.ask(store: store, message: message, timeout: timeout) }
+
+    /// Asks the store's running daemon to stamp a press (`message`: `mark` or `phoneMark`)
     /// from its own clock track (fresher than its status file) and to record it on its own
-    /// path; the sight returned is what the store holds. Without a daemon, or when it does
-    /// not answer within `timeout`, the press is recorded here with `estimate`; the store
-    /// keeps one sight per instant, so a daemon that answers late cannot make a second.
-    public func recordAskingDaemon(instant: MonotonicInstant, estimate: UTCEstimate, fix: Fix?, settings: Settings, note: String?,
-                                   timeout: Duration = .seconds(5)) async throws(StoreError) -> Sight {
-        switch Doorbell.ask(store: store.path, message: DoorbellMessage.mark(instant, note: note).text, timeout: timeout) {
+    /// path, with the button's presses: the sight the store holds, or nil when this process
+    /// is to record the press itself (no daemon, no answer within `timeout`, or it made no
+    /// sight). The store keeps one sight per instant, so a daemon that answers late cannot
+    /// make a second. A press the daemon could not store waits in the pending-presses file.
+    func askDaemon(_ message: DoorbellMessage, timeout: Duration, ask: Ask) async throws(StoreError) -> Sight? {
+        switch await ask(store.path, message.text, timeout) {
         case .answered(let text):
             switch MarkAnswer(text) {
             case .stored(let id)?: return try store.sight(id: id).sight
@@ -150,22 +158,34 @@ extension SightRecorder {
         case .noAnswer:
             logger.warning("the daemon did not answer in time; recording here", metadata: ["timeout": "\(timeout)"])
         }
+        return nil
+    }
+
+    /// `marktime mark`: the daemon stamps and records the press at `instant` (`askDaemon`);
+    /// without it, the press is recorded here with `estimate`.
+    public func recordAskingDaemon(instant: MonotonicInstant, estimate: UTCEstimate, fix: Fix?, settings: Settings, note: String?,
+                                   timeout: Duration = .seconds(5), ask: Ask = askBlocking) async throws(StoreError) -> Sight {
+        if let stored = try await askDaemon(.mark(instant, note: note), timeout: timeout, ask: ask) { return stored }
         let sight = try await record(instant: instant, estimate: estimate, fix: fix, settings: settings, note: note, trigger: .cli,
                                      createdAt: estimate.utc)
         return (try? store.sight(id: sight.id ?? 0).sight) ?? sight
     }
 
     /// A MARK from the phone page: the phone's event time (`phoneMillis`, by its clock)
-    /// placed on this machine's monotonic clock through `sync`, stamped as a button press
-    /// would be at that instant, with half the best round trip added to its uncertainty.
-    /// Throws `PhoneClockSync.Refusal` when the phone's clock cannot be trusted, or the store's error.
+    /// placed on this machine's monotonic clock through `sync`, then stamped and recorded by
+    /// the daemon as `marktime mark`'s press is (`askDaemon`), with half the best round trip
+    /// added to its uncertainty. Without the daemon it is stamped here alike, from the
+    /// system clock and the daemon's status file. Throws `PhoneClockSync.Refusal` when the
+    /// phone's clock cannot be trusted, or the store's error.
     public func recordPhoneMark(phoneMillis: Double, receivedAt: MonotonicInstant, sync: PhoneClockSync, system: ClockSample,
-                                published: DaemonStatus?, settings: Settings) async throws -> Sight {
-        let (nanoseconds, added) = try sync.instant(ofPhoneMillis: phoneMillis, receivedAt: receivedAt.nanoseconds)
+                                published: DaemonStatus?, settings: Settings, timeout: Duration = .seconds(5),
+                                ask: Ask = askBlocking) async throws -> Sight {
+        let (nanoseconds, _) = try sync.instant(ofPhoneMillis: phoneMillis, receivedAt: receivedAt.nanoseconds)
         let instant = MonotonicInstant(bootID: receivedAt.bootID, nanoseconds: nanoseconds)
-        var estimate = NowEstimate.estimate(system: system, at: instant, published: published, maxSampleAge: try settings.clock.maxSampleAge)
-        estimate.uncertainty = estimate.uncertainty.map { $0 + added }
-        estimate.provenance?.phoneRoundTrip = sync.best.map { Double($0.roundTrip) / 1e9 }
+        let roundTrip = sync.best?.roundTrip ?? 0
+        if let stored = try await askDaemon(.phoneMark(instant, roundTrip: roundTrip), timeout: timeout, ask: ask) { return stored }
+        let estimate = NowEstimate.estimate(system: system, at: instant, published: published, maxSampleAge: try settings.clock.maxSampleAge)
+            .phoneMark(roundTrip: roundTrip)
         return try await record(instant: instant, estimate: estimate, fix: published?.fix, settings: settings, trigger: .phone,
                                 createdAt: system.utc)
     }

@@ -12,17 +12,6 @@ struct ClockRoutes {
     /// The longest wait a page may ask for, seconds: a phone does not hold a request longer.
     static let windows = 1...600
 
-    /// Runs the blocking wait for the daemon's answer on a thread of its own: NIO's pool of
-    /// blocking threads (one per core) serves the other pages' store work, and a wait of
-    /// minutes must not hold one of them.
-    static func waitForAnswer(_ ask: @escaping @Sendable () throws -> TimeSignalAnswer) async throws -> TimeSignalAnswer {
-        try await withCheckedThrowingContinuation { continuation in
-            let thread = Thread { continuation.resume(with: Result { try ask() }) }
-            thread.name = "marktime-signal"
-            thread.start()
-        }
-    }
-
     func add(to router: Router<WebContext>) {
         router.post("/clock/signal") { request, context in try await signal(request, context: context) }
     }
@@ -45,7 +34,7 @@ struct ClockRoutes {
             let asked = try TimeSignalRequest.parse(tick: f.tick ?? "", date: f.date, window: window)
             let path = site.store.path
             guard case .daemon = DaemonLock.holder(store: path) else { throw TimeSignalClient.noDaemon(store: path) }
-            let answer = try await Self.waitForAnswer { try TimeSignalClient.ask(store: path, request: asked) }
+            let answer = try await onThreadOfItsOwn(named: "marktime-signal") { try TimeSignalClient.ask(store: path, request: asked) }
             if case .refused(let reason) = answer {
                 return try now.nowPage(context: context, signal: typed, error: "Time signal not taken: " + reason, status: .unprocessableContent)
             }

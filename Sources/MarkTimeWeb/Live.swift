@@ -7,6 +7,7 @@ import MarkTimeCore
 import MarkTimeDevices
 import MarkTimeRecorder
 import MarkTimeStore
+import MarkTimeSystem
 import ServiceLifecycle
 import Synchronization
 
@@ -283,12 +284,19 @@ struct LiveConnection {
         let recorder = SightRecorder(store: site.store, beeper: DaemonBeeper(store: site.store.path), logger: site.logger, attempts: 3)
         do {
             let sight = try await recorder.recordPhoneMark(phoneMillis: phoneMillis, receivedAt: received.instant, sync: sync, system: received.sample,
-                                                     published: try site.store.daemonStatus(), settings: site.settings)
+                                                     published: try site.store.daemonStatus(), settings: site.settings, ask: Self.askOnItsOwnThread)
             return ["type": "marked", "sight": SightView.row(sight)]
         } catch {
             site.logger.warning("phone MARK not stored", metadata: ["error": "\(error)"])
             return ["type": "refused", "message": "Not stored: \(error)"]
         }
+    }
+
+    /// Asks the daemon to store a MARK, waiting for its answer on a thread of its own; with
+    /// no doorbell beside the store (no daemon has run on it), nothing is sent.
+    static let askOnItsOwnThread: SightRecorder.Ask = { store, message, timeout in
+        guard FileManager.default.fileExists(atPath: Doorbell.path(forStore: store)) else { return .notSent }
+        return (try? await onThreadOfItsOwn(named: "marktime-mark") { Doorbell.ask(store: store, message: message, timeout: timeout) }) ?? .noAnswer
     }
 
     /// The pings in flight (by number, their monotonic send time) and the sync so far.

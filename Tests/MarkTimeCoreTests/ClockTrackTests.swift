@@ -154,6 +154,20 @@ struct ClockTrackTests {
         #expect(better?.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .system, uncertainty: 0.001 + 1000 * 100 / 1e6))
     }
 
+    @Test func aPhonesPressReStampedKeepsHalfItsRoundTrip() throws {
+        // Given a phone's MARK at 50 s stamped from GPS (±0.5 s, and 40 ms for its 80 ms round trip),
+        // and a synchronised system clock (±1 ms) 1000 s later
+        var track = ClockTrack(maxSampleAge: 10, driftPPM: 100)
+        track.add(sample(.system, mono: 1050 * second, utc: logDay + 1000 * second, 0.001))
+        let stored = UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.54,
+                                 provenance: StampProvenance(method: .projected, samples: [], phoneRoundTrip: 0.08))
+        // When backfill looks at it
+        let better = try #require(track.backfill(instant: 50 * second, stored: stored)?.better)
+        // Then the system clock's stamp has the 40 ms too: 0.001 + 0.1 + 0.04, and names the round trip
+        #expect(abs(try #require(better.uncertainty) - 0.141) < 1e-12)
+        #expect(better.provenance?.phoneRoundTrip == 0.08)
+    }
+
     @Test func anUnsyncedStampIsAlwaysImproved() {
         var track = ClockTrack(maxSampleAge: 10, driftPPM: 100)
         track.add(sample(.gps, mono: 7250 * second, utc: logDay + 7200 * second, 0.5))

@@ -157,6 +157,37 @@ struct GPSHonestyTests {
         #expect(!core.handle(.stored(stored, timing: nil)).contains(.answer(.stored(42), to: "00abcd")))
     }
 
+    @Test func aPhoneMarkIsStampedFromTheTrackWithHalfItsRoundTripAdded() throws {
+        // Given a core with GPS time (±0.5 s) and a fix
+        var core = startedCore()
+        // When the page asks for a phone's MARK placed at 10.25 s by a sync whose best round trip was 80 ms
+        let instant = MonotonicInstant(bootID: "boot-a", nanoseconds: 10 * second + 250_000_000)
+        let asked = core.handle(.doorbell(.phoneMark(instant, roundTrip: 80_000_000), from: "00beef", now: 10 * second + 300_000_000))
+        // Then one insert: marked by the phone, GPS time at that instant, ±(0.5, 0.25 s at 100 ppm, 40 ms), the round trip named, the fix
+        let sight = try #require(asked.inserts.first)
+        #expect(asked.count == 1)
+        #expect(sight.trigger == .phone)
+        #expect(sight.estimate.source == .gps)
+        #expect(sight.estimate.utc == UTCTime(nanosecondsSinceEpoch: logDay + 10 * second + 250_000_000))
+        let uncertainty = try #require(sight.estimate.uncertainty)
+        #expect(abs(uncertainty - 0.540025) < 1e-12)
+        #expect(sight.estimate.provenance?.phoneRoundTrip == 0.08)
+        #expect(sight.position == testFix.position)
+        // When the store has it, then the ok tone and the answer with its id
+        var stored = sight
+        stored.id = 43
+        let done = core.handle(.stored(stored, timing: nil))
+        #expect(done.tones == [.ok])
+        #expect(done.last == .answer(.stored(43), to: "00beef"))
+    }
+
+    @Test func aPhoneMarkFromAnotherBootIsRefused() {
+        var core = startedCore()
+        let other = MonotonicInstant(bootID: "boot-z", nanoseconds: 10 * second)
+        #expect(core.handle(.doorbell(.phoneMark(other, roundTrip: 1_000_000), from: "00ab", now: 10 * second))
+                == [.answer(.refused("the press is from boot boot-z, the daemon runs in boot-a"), to: "00ab")])
+    }
+
     @Test func aMarkTheStoreRefusesIsAnsweredPendingAfterItIsKept() {
         var core = startedCore()
         let instant = MonotonicInstant(bootID: "boot-a", nanoseconds: 10 * second)
@@ -181,6 +212,8 @@ struct GPSHonestyTests {
         DoorbellMessage.mark(MonotonicInstant(bootID: "b0d1", nanoseconds: 123_456_789), note: nil),
         .mark(MonotonicInstant(bootID: "b0d1", nanoseconds: 5), note: "Sun LL\nsecond line"),
         .mark(MonotonicInstant(bootID: "b0d1", nanoseconds: 5), note: ""),
+        .phoneMark(MonotonicInstant(bootID: "b0d1", nanoseconds: 123_456_789), roundTrip: 80_000_000),
+        .phoneMark(MonotonicInstant(bootID: "b0d1", nanoseconds: 0), roundTrip: 60_000_000_000),
     ])
     func aMarkReadsBack(message: DoorbellMessage) {
         #expect(DoorbellMessage(message.text) == message)
@@ -192,6 +225,13 @@ struct GPSHonestyTests {
         }
         #expect(MarkAnswer("stored seven") == nil)
         #expect(DoorbellMessage("mark b0d1") == nil)
+    }
+
+    @Test("A phone mark that is not whole, or whose round trip is negative or over a minute, is no message", arguments: [
+        "phone b0d1 5", "phone b0d1 5 80 9", "phone  5 80", "phone b0d1 -5 80", "phone b0d1 5 -1", "phone b0d1 5 60000000001", "phone b0d1 5 8e7",
+    ])
+    func aBrokenPhoneMarkIsNoMessage(text: String) {
+        #expect(DoorbellMessage(text) == nil)
     }
 }
 

@@ -1,7 +1,9 @@
 import Foundation
 import MarkTimeCore
 import MarkTimeDaemon
+import Logging
 import MarkTimeDevices
+import MarkTimeRecorder
 import MarkTimeStore
 import MarkTimeSystem
 import Synchronization
@@ -114,6 +116,44 @@ struct DaemonWithFakesTests {
         #expect(try await waitFor { try store.sights().first?.estimate.source == .lunar }, "\((try? store.sights())?.map(\.estimate) ?? [])")
         let redated = try #require(try store.sights().first)
         #expect(redated.estimate.bare == UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay + 100 * second), source: .lunar, uncertainty: 28))
+        await daemon.shutdown()
+        try await running.value
+    }
+
+    @Test func aPhoneMarkIsStampedFromTheDaemonsTrackAndStoredByItsWriter() async throws {
+        // Given the daemon on fakes with GPS time at 100 s (±0.5 s) and a fix, its doorbell listening
+        let f = try DaemonOnFakes()
+        defer { f.remove() }
+        let daemon = f.daemon
+        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
+        #expect(try await waitFor { f.button.started && f.gps.started && FileManager.default.fileExists(atPath: Doorbell.path(forStore: f.store.path)) })
+        f.gps.send(.clock(ClockSample(source: .gps, monotonicNanoseconds: 100 * second, utc: UTCTime(nanosecondsSinceEpoch: logDay),
+                                      uncertainty: 0.5)))
+        let position = try Position(latitude: -27.3807, longitude: 153.3807)
+        f.gps.send(.fix(Fix(position: position, mode: 3, horizontalError: 4, time: UTCTime(nanosecondsSinceEpoch: logDay),
+                            receivedAt: MonotonicInstant(bootID: "boot-fake", nanoseconds: 100 * second))))
+        f.clock.monotonic.withLock { $0 = 100 * second + 300_000_000 }
+        // When the page records a MARK tapped at 100.25 s by a phone synced with an 80 ms round
+        // trip, and the page's own clock would have dated it from a system clock 7 s off
+        var sync = PhoneClockSync()
+        sync.add(.init(sentAt: 100 * second + 200_000_000, phoneMillis: 1e12 + 100_240, receivedAt: 100 * second + 280_000_000))
+        let recorder = SightRecorder(store: f.store, beeper: nil, logger: Logger(label: "test"), attempts: 1)
+        let system = ClockSample(source: .system, monotonicNanoseconds: 100 * second, utc: UTCTime(nanosecondsSinceEpoch: logDay + 7 * second),
+                                 uncertainty: 0.01)
+        let sight = try await recorder.recordPhoneMark(phoneMillis: 1e12 + 100_250, receivedAt: MonotonicInstant(bootID: "boot-fake", nanoseconds: 100 * second + 300_000_000),
+                                                       sync: sync, system: system, published: nil, settings: Settings())
+        // Then the daemon stored it, stamped from its GPS track: ±(0.5, 25 ms at 100 ppm, 40 ms), the round trip named, its fix, the ok tone
+        #expect(sight.trigger == .phone)
+        #expect(sight.instant == MonotonicInstant(bootID: "boot-fake", nanoseconds: 100 * second + 250_000_000))
+        #expect(sight.estimate.source == .gps)
+        #expect(sight.estimate.utc == UTCTime(nanosecondsSinceEpoch: logDay + 250_000_000))
+        let uncertainty = try #require(sight.estimate.uncertainty)
+        let expected: Double = 0.5 + 0.25 * 100 / 1e6 + 0.04
+        #expect(abs(uncertainty - expected) < 1e-12)
+        #expect(sight.estimate.provenance?.phoneRoundTrip == 0.08)
+        #expect(sight.position == position)
+        #expect(try f.store.sights().count == 1)
+        #expect(try await waitFor { f.beeper.played == [.ok] }, "tones \(f.beeper.played)")
         await daemon.shutdown()
         try await running.value
     }

@@ -5,6 +5,7 @@ import HummingbirdWSTesting
 import MarkTimeCore
 import MarkTimeSky
 import MarkTimeStore
+import MarkTimeSystem
 import MarkTimeExport
 import Synchronization
 import Testing
@@ -164,6 +165,57 @@ struct LiveTests {
                 try await client.ws("/live", configuration: .init(additionalHeaders: [.origin: "http://localhost:\(port)"])) { _, _, _ in }
             }
         }
+    }
+
+    @Test func aMarkWithADaemonListeningIsHandedToItAndNeverInsertedByThePage() async throws {
+        // Given a logged-in page, and a stand-in for the daemon on the store's doorbell that
+        // stores each phone mark itself (with a note of its own) and answers with its id
+        let t = try TestSite(clock: try AdjustedClock.synchronised(error: 0.002))
+        defer { t.remove() }
+        let bell = try Doorbell(path: Doorbell.path(forStore: t.store.path))
+        let asked = Mutex<[DoorbellMessage]>([])
+        let store = t.store
+        let daemon = Thread {
+            while asked.withLock({ $0.isEmpty }) {
+                var p = pollfd(fd: bell.fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&p, 1, 100) >= 0 else { return }
+                for message in bell.drain() {
+                    guard let m = DoorbellMessage(message.text), case .phoneMark(let instant, _) = m, let sender = message.sender else { continue }
+                    let sight = try? store.insert(.mark(instant: instant, estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: 0), source: .gps, uncertainty: 0.5),
+                                                       fix: nil, note: "stamped by the daemon", trigger: .phone, createdAt: UTCTime(nanosecondsSinceEpoch: 0)))
+                    asked.withLock { $0.append(m) }
+                    bell.answer(MarkAnswer.stored(sight?.id ?? 0).text, to: sender)
+                }
+            }
+        }
+        daemon.start()
+        let answer = Mutex<String?>(nil)
+        // When the phone MARKs once its clock is synced
+        try await withLivePage(t) { type, m, outbound in
+            switch type {
+            case "sync":
+                if answer.withLock({ $0 == nil }) {
+                    try await outbound.write(.text(#"{"type":"mark","phone_ms":\#(Date().timeIntervalSince1970 * 1000 - 20)}"#))
+                    answer.withLock { $0 = "sent" }
+                }
+                return false
+            case "marked", "refused":
+                answer.withLock { $0 = type + ": " + (m["message"] as? String ?? "") }
+                return true
+            default: return false
+            }
+        }
+        // Then the daemon was asked for a phone mark with the sync's round trip, and the page
+        // shows the daemon's sight: the store holds that one alone
+        let message = try #require(asked.withLock { $0 }.first)
+        guard case .phoneMark(let instant, let roundTrip) = message else { Issue.record("\(message)"); return }
+        #expect(instant.bootID == (try t.site.clock.read()).instant.bootID)
+        #expect(roundTrip > 0)
+        #expect(answer.withLock { $0 } == "marked: ")
+        let sights = try t.store.sights()
+        #expect(sights.count == 1)
+        #expect(sights.first?.note == "stamped by the daemon")
+        #expect(sights.first?.instant == instant)
     }
 
     @Test func aMarkFromThePhoneIsStoredWithHalfTheRoundTripAdded() async throws {
