@@ -702,7 +702,8 @@ public struct DaemonCore: Sendable {
     /// better than the time carried from the last good sample.
     private mutating func rtcRead(_ reading: RTCReading) -> [Action] {
         guard let check = reading.interruptCheck else { return rtcUse(reading) }
-        let said = Action.log(LogLine(check.atTheEdge ? .info : .notice, check.sentence, ["lag_s": "\(check.lag)"]))
+        let said = Action.log(LogLine(check.atTheEdge ? .info : .notice, check.sentence,
+                                      ["lag_s": check.lag.map { "\($0)" } ?? "none", "checks": "\(check.checks)"]))
         return [said] + rtcUse(reading)
     }
 

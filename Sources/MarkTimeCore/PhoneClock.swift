@@ -63,10 +63,13 @@ public struct PhoneClockSync: Hashable, Sendable {
     public func instant(ofPhoneMillis phoneMillis: Double, receivedAt: Int64) throws(Refusal) -> (nanoseconds: Int64, uncertainty: Double) {
         guard let best else { throw .notSynced }
         let half = best.roundTrip / 2
-        let mapped = Int64(((phoneMillis - best.offsetMillis) * 1e6).rounded())
-        guard mapped <= receivedAt + half, receivedAt - mapped <= Self.maxMarkAgeNanoseconds else {
-            throw .outOfWindow(secondsBeforeArrival: Double(receivedAt - mapped) / 1e9)
+        // In Double first: a phone's time of any size must be refused, never trap on conversion.
+        let exact = ((phoneMillis - best.offsetMillis) * 1e6).rounded()
+        let before = Double(receivedAt) - exact
+        guard exact.isFinite, before >= -Double(half), before <= Double(Self.maxMarkAgeNanoseconds) else {
+            throw .outOfWindow(secondsBeforeArrival: before / 1e9)
         }
+        let mapped = Int64(exact)
         return (min(mapped, receivedAt), Double(half) / 1e9)
     }
 }

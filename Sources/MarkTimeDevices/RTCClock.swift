@@ -13,35 +13,55 @@ public protocol RTCSource: Sendable {
 
 /// A real-time clock, `/dev/rtc0`: read through its ioctls at the edge of a second, found
 /// with the update interrupt (good to the wake-up's latency, a few ms) or, on a driver
-/// without one (or whose interrupt never comes), by polling the time every 2 ms. The first
-/// reading by the interrupt is checked against a polled one (`RTCEdgeCheck`): an interrupt
-/// that does not come at the edge (QEMU's PL031) is not used again. It is opened for each
-/// reading and closed again: the kernel lets one process hold an RTC at a time (`hwclock`
-/// and chrony's `rtcfile` use it too), and a reading it refuses is tried again next time.
+/// without one (or whose interrupt never comes), by polling the time every 2 ms. The
+/// interrupt is used only once a check finds it at the edge (`RTCEdgeCheck`: polled first,
+/// then armed half a second later); until then readings are polled, and after three failed
+/// checks it is not tried again. It is opened for each reading and closed again: the
+/// kernel lets one process hold an RTC at a time (`hwclock` and chrony's `rtcfile` use it
+/// too), and a reading it refuses is tried again next time.
 public final class RTCClock: RTCSource {
     public let path: String
     /// The poll's period without the update interrupt, microseconds.
     static let pollMicroseconds: Int32 = 2_000
-    /// Whether the update interrupt is used: nil until the first reading checks it.
-    private let interrupt = Mutex<Bool?>(nil)
+
+    /// What is known of the update interrupt.
+    enum Edge: Sendable {
+        case unchecked(failed: Int)
+        /// Used: its lag behind the polled edge at the check, seconds.
+        case interrupt(lag: Double)
+        case polled
+    }
+    private let edge = Mutex<Edge>(.unchecked(failed: 0))
 
     public init(path: String) {
         self.path = path
     }
 
     public func read() throws(DeviceError) -> RTCReading {
-        if let use = interrupt.withLock({ $0 }) { return try reading(interrupt: use).reading }
-        let first = try reading(interrupt: true)
-        guard first.byInterrupt else {
-            interrupt.withLock { $0 = false }
-            return first.reading
+        switch edge.withLock({ $0 }) {
+        case .polled:
+            return try reading(interrupt: false).reading
+        case .interrupt(let lag):
+            var r = try reading(interrupt: true)
+            // Dated no closer than the check found it, nor 2 ms.
+            if r.byInterrupt { r.reading.resolution = max(r.reading.resolution, abs(lag) + 0.002) }
+            return r.reading
+        case .unchecked(let failed):
+            let polled = try reading(interrupt: false).reading
+            // Half a second on: an alarm counted from when it is set comes half a second from the edge.
+            Thread.sleep(forTimeInterval: 0.5)
+            let armed = try reading(interrupt: true)
+            let check = armed.byInterrupt ? RTCEdgeCheck.check(interrupt: armed.reading, polled: polled)
+                : RTCEdgeCheck.Result(lag: nil, atTheEdge: false)
+            var decided = check
+            decided.checks = failed + 1
+            let next: Edge = check.atTheEdge ? .interrupt(lag: check.lag ?? 0) : failed + 1 >= RTCEdgeCheck.checks ? .polled : .unchecked(failed: failed + 1)
+            edge.withLock { $0 = next }
+            // The polled reading until the interrupt is found at the edge (the later one's, polled when none came).
+            var result = check.atTheEdge ? armed.reading : armed.byInterrupt ? polled : armed.reading
+            if case .unchecked = next {} else { result.interruptCheck = decided }
+            return result
         }
-        let polled = try reading(interrupt: false).reading
-        let check = RTCEdgeCheck.check(interrupt: first.reading, polled: polled)
-        interrupt.withLock { $0 = check.atTheEdge }
-        var checked = check.atTheEdge ? first.reading : polled
-        checked.interruptCheck = check
-        return checked
     }
 
     private func reading(interrupt: Bool) throws(DeviceError) -> (reading: RTCReading, byInterrupt: Bool) {

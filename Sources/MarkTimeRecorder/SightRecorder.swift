@@ -186,8 +186,10 @@ extension SightRecorder {
         if let stored = try await askDaemon(.phoneMark(instant, roundTrip: roundTrip), timeout: timeout, ask: ask) { return stored }
         let estimate = NowEstimate.estimate(system: system, at: instant, published: published, maxSampleAge: try settings.clock.maxSampleAge)
             .phoneMark(roundTrip: roundTrip)
-        return try await record(instant: instant, estimate: estimate, fix: published?.fix, settings: settings, trigger: .phone,
-                                createdAt: system.utc)
+        let sight = try await record(instant: instant, estimate: estimate, fix: published?.fix, settings: settings, trigger: .phone,
+                                     createdAt: system.utc)
+        // A daemon that answered late stored it first: what the store holds.
+        return (try? store.sight(id: sight.id ?? 0).sight) ?? sight
     }
 }
 

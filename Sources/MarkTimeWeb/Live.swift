@@ -270,7 +270,10 @@ struct LiveConnection {
                         try await outbound.write(.text(Self.json(["type": "refused", "message": MarkRateLimit.refusal])))
                         continue
                     }
-                    try await outbound.write(.text(Self.json(await mark(phoneMillis: phone, received: received, sync: state.sync.withLock { $0 }))))
+                    // Answered from a task of its own: while one MARK waits for the daemon (up to
+                    // 5 s), the next is taken, and dated, as it comes.
+                    let sync = state.sync.withLock { $0 }
+                    group.addTask { try await outbound.write(.text(Self.json(await mark(phoneMillis: phone, received: received, sync: sync)))) }
                 default:
                     continue
                 }

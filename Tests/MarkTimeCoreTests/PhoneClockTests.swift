@@ -46,6 +46,13 @@ struct PhoneClockTests {
         }
     }
 
+    @Test("A phone time too large for the monotonic clock is refused, never a crash", arguments: [1e300, -1e300, 1e22, Double.greatestFiniteMagnitude])
+    func aPhoneTimeOfAnySizeIsRefused(phoneMillis: Double) throws {
+        var sync = PhoneClockSync()
+        sync.add(exchange(sentMs: 1200, rttMs: 12))
+        #expect(throws: PhoneClockSync.Refusal.self) { try sync.instant(ofPhoneMillis: phoneMillis, receivedAt: 7_030_000_000) }
+    }
+
     @Test func aMarkJustAfterItsArrivalIsTheArrival() throws {
         // Given a best round trip of 12 ms, a press mapped 4 ms after its arrival (inside ±6 ms)
         var sync = PhoneClockSync()
