@@ -68,6 +68,36 @@ public enum RTCEdgeCheck {
         let lag = lag(interrupt: interrupt, polled: polled)
         return Result(lag: lag, atTheEdge: abs(lag) <= interrupt.resolution + polled.resolution + tolerance)
     }
+
+    /// What is known of an RTC's update interrupt.
+    public enum State: Hashable, Sendable {
+        /// Not yet found at the edge, after `failed` checks.
+        case unchecked(failed: Int)
+        /// Used: its lag behind the polled edge at the check, seconds.
+        case interrupt(lag: Double)
+        case polled
+    }
+
+    /// A check made in state `.unchecked(failed)`: from a polled reading and one made with
+    /// the interrupt armed after it (`armed`, polled when no interrupt came), the next state
+    /// and the reading to hand on: the polled one until the interrupt is found at the edge,
+    /// carrying the `Result` once the checks decided.
+    public static func decide(failed: Int, polled: RTCReading, armed: RTCReading, byInterrupt: Bool) -> (next: State, reading: RTCReading) {
+        var result = byInterrupt ? check(interrupt: armed, polled: polled) : Result(lag: nil, atTheEdge: false)
+        result.checks = failed + 1
+        let next: State = result.atTheEdge ? .interrupt(lag: result.lag ?? 0)
+            : result.checks >= checks ? .polled : .unchecked(failed: result.checks)
+        var reading = result.atTheEdge || !byInterrupt ? armed : polled
+        if next != .unchecked(failed: result.checks) { reading.interruptCheck = result }
+        return (next, reading)
+    }
+
+    /// A reading by an interrupt found `lag` from the edge: dated no closer than that, nor 2 ms.
+    public static func dated(_ reading: RTCReading, lag: Double) -> RTCReading {
+        var r = reading
+        r.resolution = max(r.resolution, abs(lag) + 0.002)
+        return r
+    }
 }
 
 /// The RTC kept as a chronometer: while a good source is heard, each reading measures the

@@ -24,14 +24,7 @@ public final class RTCClock: RTCSource {
     /// The poll's period without the update interrupt, microseconds.
     static let pollMicroseconds: Int32 = 2_000
 
-    /// What is known of the update interrupt.
-    enum Edge: Sendable {
-        case unchecked(failed: Int)
-        /// Used: its lag behind the polled edge at the check, seconds.
-        case interrupt(lag: Double)
-        case polled
-    }
-    private let edge = Mutex<Edge>(.unchecked(failed: 0))
+    private let edge = Mutex<RTCEdgeCheck.State>(.unchecked(failed: 0))
 
     public init(path: String) {
         self.path = path
@@ -42,25 +35,16 @@ public final class RTCClock: RTCSource {
         case .polled:
             return try reading(interrupt: false).reading
         case .interrupt(let lag):
-            var r = try reading(interrupt: true)
-            // Dated no closer than the check found it, nor 2 ms.
-            if r.byInterrupt { r.reading.resolution = max(r.reading.resolution, abs(lag) + 0.002) }
-            return r.reading
+            let r = try reading(interrupt: true)
+            return r.byInterrupt ? RTCEdgeCheck.dated(r.reading, lag: lag) : r.reading
         case .unchecked(let failed):
             let polled = try reading(interrupt: false).reading
             // Half a second on: an alarm counted from when it is set comes half a second from the edge.
             Thread.sleep(forTimeInterval: 0.5)
             let armed = try reading(interrupt: true)
-            let check = armed.byInterrupt ? RTCEdgeCheck.check(interrupt: armed.reading, polled: polled)
-                : RTCEdgeCheck.Result(lag: nil, atTheEdge: false)
-            var decided = check
-            decided.checks = failed + 1
-            let next: Edge = check.atTheEdge ? .interrupt(lag: check.lag ?? 0) : failed + 1 >= RTCEdgeCheck.checks ? .polled : .unchecked(failed: failed + 1)
+            let (next, reading) = RTCEdgeCheck.decide(failed: failed, polled: polled, armed: armed.reading, byInterrupt: armed.byInterrupt)
             edge.withLock { $0 = next }
-            // The polled reading until the interrupt is found at the edge (the later one's, polled when none came).
-            var result = check.atTheEdge ? armed.reading : armed.byInterrupt ? polled : armed.reading
-            if case .unchecked = next {} else { result.interruptCheck = decided }
-            return result
+            return reading
         }
     }
 

@@ -310,4 +310,51 @@ struct DaemonRTCTests {
             + "counted from when it is set, as QEMU's PL031 does, or a slow wake-up): the RTC is read by polling instead")
         #expect(!second.messages.contains { $0.contains("update interrupt") })
     }
+
+    @Test func aCheckThatPassesUsesTheInterruptAndSaysSo() {
+        // Given a first check whose interrupt came 3 ms from the polled edge
+        let (interrupt, polled) = edgeReadings(late: 0.004)
+        // When it is decided
+        let (next, reading) = RTCEdgeCheck.decide(failed: 0, polled: polled, armed: interrupt, byInterrupt: true)
+        // Then the interrupt is used from now on, and its reading carries the result
+        #expect(next == .interrupt(lag: 0.003))
+        #expect(reading.monotonicNanoseconds == interrupt.monotonicNanoseconds)
+        #expect(reading.interruptCheck?.atTheEdge == true)
+        #expect(reading.interruptCheck?.checks == 1)
+    }
+
+    @Test func aFailedCheckHandsOnThePolledReadingAndTriesAgainTwiceMore() {
+        // Given an interrupt 502 ms from the polled edge
+        let (interrupt, polled) = edgeReadings(late: 0.503)
+        // When the first and second checks fail, then the third
+        let first = RTCEdgeCheck.decide(failed: 0, polled: polled, armed: interrupt, byInterrupt: true)
+        let second = RTCEdgeCheck.decide(failed: 1, polled: polled, armed: interrupt, byInterrupt: true)
+        let third = RTCEdgeCheck.decide(failed: 2, polled: polled, armed: interrupt, byInterrupt: true)
+        // Then the polled reading is handed on each time, undecided twice, and polling is decided, and said, at the third
+        #expect(first.next == .unchecked(failed: 1))
+        #expect(second.next == .unchecked(failed: 2))
+        #expect(third.next == .polled)
+        #expect([first, second, third].allSatisfy { $0.reading.monotonicNanoseconds == polled.monotonicNanoseconds })
+        #expect(first.reading.interruptCheck == nil && second.reading.interruptCheck == nil)
+        #expect(third.reading.interruptCheck?.checks == 3)
+        #expect(third.reading.interruptCheck?.atTheEdge == false)
+    }
+
+    @Test func noInterruptCountsAsAFailedCheckAndItsPolledReadingIsHandedOn() {
+        // Given an armed reading that C polled because no interrupt came
+        let (armed, polled) = edgeReadings(late: 0.004)
+        // When the third such check is decided
+        let (next, reading) = RTCEdgeCheck.decide(failed: 2, polled: polled, armed: armed, byInterrupt: false)
+        // Then the RTC is polled, the later reading is handed on, and "no interrupt" is said
+        #expect(next == .polled)
+        #expect(reading.monotonicNanoseconds == armed.monotonicNanoseconds)
+        #expect(reading.interruptCheck == RTCEdgeCheck.Result(lag: nil, atTheEdge: false, checks: 3))
+    }
+
+    @Test func anInterruptReadingIsDatedNoCloserThanItsCheckFoundIt() {
+        let (interrupt, _) = edgeReadings(late: 0.004)
+        #expect(abs(RTCEdgeCheck.dated(interrupt, lag: 0.009).resolution - 0.011) < 1e-12)
+        #expect(abs(RTCEdgeCheck.dated(interrupt, lag: -0.0001).resolution - 0.0021) < 1e-12)
+        #expect(RTCEdgeCheck.dated(interrupt, lag: 0).resolution == 0.002)
+    }
 }
