@@ -296,7 +296,7 @@ let package = Package(
                                                     "RigSupport", .product(name: "Logging", package: "swift-log")], path: "Tests/DaemonFakes"),
         .testTarget(
             name: "MarkTimeDaemonTests",
-            dependencies: ["DaemonFakes", "MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem", "MarkTimePlaces",
+            dependencies: ["DaemonFakes", "MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem", "MarkTimePlaces", "MarkTimeSky",
                            "MarkTimeRecorder", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
         // The rig's own tools (the dm-log-writes reader), checked on the host.
         .testTarget(name: "RigSupportTests", dependencies: ["RigSupport"]),

@@ -130,6 +130,12 @@ public struct DaemonCore: Sendable {
         /// The last fix trusted by the daemon that ran before this one, read at the start:
         /// in the same boot, the next fix is checked against it.
         case earlierTrustedFix(Fix)
+        /// A key of the keypad (`keypad.device`), as the kernel queued it.
+        case keypad(InputEvent)
+        /// The writer kept a reading request's change.
+        case readingKept(ReadingChange)
+        /// The writer could not carry out a reading request: why, in a sentence.
+        case readingRefused(String)
     }
 
     /// An enter or leave, as the core logs it (Places' events, without its types).
@@ -181,6 +187,8 @@ public struct DaemonCore: Sendable {
         case answer(MarkAnswer, to: String)
         /// Answer a `clock signal` rung at the doorbell.
         case answerSignal(TimeSignalAnswer, to: String)
+        /// Change a sight's reading (the writer answers `readingKept` or `readingRefused`).
+        case setReading(ReadingRequest)
     }
 
     /// What the core needs from the settings.
@@ -262,6 +270,13 @@ public struct DaemonCore: Sendable {
     /// What the RTC's last reading without good time gave, so each kind is logged once.
     private var rtcSaid: RTCSaid?
     private enum RTCSaid { case sample, uncalibrated, behind }
+    /// The keypad's typing, the sight it sets (the last one stored in this run; nil: the
+    /// store's newest), and the changes it kept, newest last, for undo.
+    public private(set) var keypad = KeypadEntry()
+    public private(set) var lastSightID: Int64?
+    public private(set) var kept: [ReadingChange] = []
+    /// How many kept changes undo can take back.
+    public static let undoDepth = 20
     /// Presses this close after a time signal's are taken for a second press on the tick.
     public static let signalSecondPress: Int64 = 5_000_000_000
     /// How long after its window a `clock signal` still waits for a press stamped inside
@@ -318,6 +333,7 @@ public struct DaemonCore: Sendable {
             button = text
             return []
         case .stored(let sight, let timing):
+            if let id = sight.id { lastSightID = id }
             let answer = askers.removeValue(forKey: sight.instant).map { Action.answer(.stored(sight.id ?? 0), to: $0) }
             return recording.stored(sight, timing: timing).map(Action.init) + (answer.map { [$0] } ?? [])
         case .storeFailed(let sight, let reason):
@@ -407,6 +423,16 @@ public struct DaemonCore: Sendable {
             return [.log(LogLine(.info, "the rate book's last line (\(line.day), boot \(line.bootID.prefix(8))): \(line.rate.text); "
                 + "time is carried at it until this boot learns its own, if it is no more than "
                 + "\(Int(ClockRate.bookLifetimeDays)) days old then"))]
+        case .keypad(let input):
+            return keypadKey(input)
+        case .readingKept(let change):
+            if !change.undoes {
+                kept.append(change)
+                if kept.count > Self.undoDepth { kept.removeFirst() }
+            }
+            return [.log(LogLine(.notice, "reading kept: \(change.sentence)")), .beep(.entered)]
+        case .readingRefused(let reason):
+            return readingRefused(reason)
         case .reconfigure(let new):
             var c = new
             (c.pid, c.buttonDevice, c.maxSampleAge, c.trackSaveInterval) = (configuration.pid, configuration.buttonDevice,
@@ -758,6 +784,30 @@ public struct DaemonCore: Sendable {
         status.gpsSetAside = track.suspect?.sentence
         status.trustedFix = positions.lastTrusted
         return status
+    }
+
+    // MARK: The keypad
+
+    private mutating func keypadKey(_ input: InputEvent) -> [Action] {
+        switch keypad.handle(input) {
+        case nil:
+            return []
+        case .hs(let value, _):
+            return [.setReading(ReadingRequest(sightID: lastSightID, change: .hs(value)))]
+        case .nextBody:
+            return [.setReading(ReadingRequest(sightID: lastSightID, change: .nextBody))]
+        case .undo:
+            guard let last = kept.popLast() else {
+                return readingRefused("nothing to undo: no reading was kept from the keypad since the daemon started")
+            }
+            return [.setReading(ReadingRequest(sightID: last.sightID, change: .restore(last)))]
+        case .refused(let reason):
+            return readingRefused(reason)
+        }
+    }
+
+    private func readingRefused(_ reason: String) -> [Action] {
+        [.log(LogLine(.warning, "keypad: \(reason)")), .beep(.refused)]
     }
 
     // MARK: The anchor watch

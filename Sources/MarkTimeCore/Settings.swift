@@ -145,6 +145,8 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "button.debounce_ms", kind: .int(0...1000), defaultValue: .int(30), help: "key-downs this close to the last accepted one are bounces, in ms"),
         ConfigKey(name: "button.latency_compensation_ms", kind: .int(0...1000), defaultValue: .int(0), help: "known driver delay subtracted from each key-down, in ms"),
         ConfigKey(name: "button.grab", kind: .bool, defaultValue: .bool(true), help: "grab the button so presses do not reach the console (true/false)"),
+        ConfigKey(name: "keypad.device", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "input device of a keypad that sets the last sight's Hs (digits then Enter: 3412.3 is 34° 12'.3), e.g. /dev/input/marktime-keypad; empty: none"),
+        ConfigKey(name: "keypad.grab", kind: .bool, defaultValue: .bool(true), help: "grab the keypad so its keys do not reach the console (true/false)"),
         ConfigKey(name: "places.confirm_fixes", kind: .int(1...100), defaultValue: .int(3), help: "consecutive fixes that confirm entering or leaving a place"),
         ConfigKey(name: "places.margin_percent", kind: .double(0...100), defaultValue: .double(10), help: "leave margin beyond a place's radius, in percent of the radius"),
         ConfigKey(name: "places.margin_min_m", kind: .double(0...10000), defaultValue: .double(20), help: "smallest leave margin beyond a place's radius, in metres"),
@@ -258,6 +260,13 @@ public struct Settings: Hashable, Sendable {
             let device = try string("button.device")
             return ButtonSettings(device: device.isEmpty ? nil : device, debounceMilliseconds: try int("button.debounce_ms"),
                                   latencyCompensationMilliseconds: try int("button.latency_compensation_ms"), grab: try bool("button.grab"))
+        }
+    }
+    /// `keypad.*`: the keypad's device and whether it is grabbed; nil when there is none.
+    public var keypad: (device: String, grab: Bool)? {
+        get throws(InputError) {
+            let device = try string("keypad.device")
+            return device.isEmpty ? nil : (device, try bool("keypad.grab"))
         }
     }
     public var places: PlaceSettings {

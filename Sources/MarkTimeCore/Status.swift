@@ -138,6 +138,10 @@ public enum Tone: String, CaseIterable, Sendable {
     case alarm
     /// A reminder fell due.
     case chime
+    /// A reading from the keypad is kept (three rising pips), where it is not read aloud.
+    case entered
+    /// A keypad entry is refused (two falling notes); the log says why.
+    case refused
 
     /// The confirmation for a sight stored with `source`.
     public static func stored(_ source: TimeSource) -> Tone { source == .unsynced ? .warning : .ok }

@@ -22,6 +22,8 @@ extension Tone {
         case .failure: [ToneStep(400, 1000)]
         case .alarm: [ToneStep(2500, 250), ToneStep(1800, 250)]
         case .chime: [ToneStep(880, 200), ToneStep(0, 40), ToneStep(1320, 300)]
+        case .entered: [ToneStep(1200, 60), ToneStep(0, 40), ToneStep(1600, 60), ToneStep(0, 40), ToneStep(2000, 60)]
+        case .refused: [ToneStep(700, 200), ToneStep(0, 40), ToneStep(500, 300)]
         }
     }
 

@@ -52,6 +52,8 @@ public final class MarkTimeDaemon: Sendable {
         public var rtc: (any RTCSource)?
         /// What the reminder thread sleeps on; nil: a real `WallTimer`.
         public var wallTimer: (any WallTimerSource)?
+        /// The keypad that sets a sight's reading (`keypad.device`); nil: none.
+        public var keypad: (any ButtonSource)?
 
         public init(clock: any SystemClockSource, button: any ButtonSource, gps: any GPSSource, beeper: (any Beeper)?,
                     share: (any ShareTransport)? = nil) {
@@ -73,6 +75,7 @@ public final class MarkTimeDaemon: Sendable {
                             beeper: try s.sound.enabled ? try ALSABeeper(device: try s.sound.device, volume: try s.sound.volume, logger: logger) : nil,
                             share: nil)
             adapters.rtc = try s.clock.rtc.map { RTCClock(path: $0) }
+            adapters.keypad = try s.keypad.map { k throws(DeviceError) in try EvdevButton(path: k.device, grab: k.grab, logger: logger, name: "marktime-keypad") }
             do {
                 adapters.share = try sharing(s, clock: clock)
             } catch {
@@ -101,6 +104,7 @@ public final class MarkTimeDaemon: Sendable {
     let share: ShareService?
     let shareProblem: String?
     let rtc: (any RTCSource)?
+    let keypad: (any ButtonSource)?
     /// How often the RTC is read (`RTCChronometer.readingInterval`).
     static let rtcInterval: Duration = .seconds(RTCChronometer.readingInterval)
     let rtcThread: PollThread
@@ -146,6 +150,7 @@ public final class MarkTimeDaemon: Sendable {
                                                                                     environment: ProcessInfo.processInfo.environment)
         shareProblem = adapters.shareProblem
         rtc = adapters.rtc
+        keypad = adapters.keypad
         rtcThread = try PollThread(name: "marktime-rtc")
         reminders = try ReminderLoop(store: store, clock: adapters.clock, timer: try adapters.wallTimer ?? WallTimer())
         if let transport = adapters.share {
@@ -227,6 +232,9 @@ public final class MarkTimeDaemon: Sendable {
             ThreadService(start: { [self] in reminders.start() }, stop: { [self] in reminders.stop() }),
         ] + (rtc.map { rtc in [ThreadService(start: { [self] in rtcThread.start { [self] t in readRTC(rtc, on: t) } },
                                               stop: { [self] in rtcThread.stop() })] } ?? [])
+            + (keypad.map { keypad in [ThreadService(start: { [self] in
+                keypad.start({ [self] in if case .event(let e) = $0 { feed(.keypad(e)) } }, state: { _ in })
+            }, stop: { keypad.stop() })] } ?? [])
             + (share.map { share in [ThreadService(start: { [self] in
             do {
                 let me = try? store.members().first(where: \.isMe)
@@ -395,6 +403,7 @@ public final class MarkTimeDaemon: Sendable {
             } catch {
                 report(.failed(.statusFile(path: statusFile.path), error: "\(error)"))
             }
+        case .setReading(let request): writer.submit(.reading(request))
         case .saveTrack(let entries): writer.submit(.track(entries))
         case .saveRate(let line): writer.submit(.rate(line))
         case .backfill(let track): writer.submit(.backfill(track))
@@ -474,6 +483,8 @@ public final class MarkTimeDaemon: Sendable {
             }
         case .backfill(let track):
             backfill(track)
+        case .reading(let request):
+            setReading(request)
         case .watch(let fixes, let now):
             watch(fixes, now: now)
         case .share(let write, let durable):
@@ -509,6 +520,19 @@ public final class MarkTimeDaemon: Sendable {
             if let share { writer.submit(.afterShare { share.committed() }) }
         case .afterShare(let work):
             work()
+        }
+    }
+
+    /// A reading from the keypad on the sight it names (else the newest), kept or refused.
+    func setReading(_ request: ReadingRequest) {
+        do {
+            let sight = try request.sightID.map { id throws(StoreError) in try store.sight(id: id).sight } ?? store.sights(SightQuery(limit: 1)).first
+            guard let sight else { return feed(.readingRefused("no sight to set: press the button first, then type its reading")) }
+            let (edit, change) = try ReadingEntry.edit(sight, request.change)
+            _ = try store.edit(id: change.sightID, edit, now: try clock.read().realtime)
+            feed(.readingKept(change))
+        } catch {
+            feed(.readingRefused("\(error)"))
         }
     }
 

@@ -21,6 +21,8 @@ final class StoreWriter: Sendable {
         case track([ClockTrack.Entry])
         case rate(RateBookEntry)
         case backfill(ClockTrack)
+        /// A reading from the keypad: a sight's Hs or body, or an undo.
+        case reading(ReadingRequest)
         case watch([GeoFix], now: Int64)
         /// A write of the share service (its outbox, a phone's report), after any sight;
         /// `durable` when its commit must be synced (see `ShareService.submit`).

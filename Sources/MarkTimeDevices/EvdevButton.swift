@@ -35,13 +35,17 @@ public final class EvdevButton: ButtonSource, Sendable {
     public let path: String
     let grab: Bool
     let logger: Logger
+    /// What the device is, in the log: `button`, `keypad`.
+    let role: String
     private let thread: PollThread
 
-    public init(path: String, grab: Bool, logger: Logger) throws(DeviceError) {
+    /// `name` is the thread's (`marktime-button`, `marktime-keypad`).
+    public init(path: String, grab: Bool, logger: Logger, name: String = "marktime-button") throws(DeviceError) {
         self.path = path
         self.grab = grab
         self.logger = logger
-        do { thread = try PollThread(name: "marktime-button") } catch { throw DeviceError(error) }
+        role = name.hasPrefix("marktime-") ? String(name.dropFirst("marktime-".count)) : name
+        do { thread = try PollThread(name: name) } catch { throw DeviceError(error) }
     }
 
     public func start(_ event: @escaping @Sendable (ButtonSignal) -> Void, state: @escaping @Sendable (String) -> Void) {
@@ -79,14 +83,14 @@ public final class EvdevButton: ButtonSource, Sendable {
             if !watching { watching = (try? syscall("inotify_add_watch \(folder)", { inotify_add_watch(watch, folder, mask) })) != nil }
             do {
                 let device = try Device(path: path, grab: grab)
-                say("ready: \(device.name)") { logger.info("button ready", metadata: ["device": "\(path)", "name": "\(device.name)"]) }
+                say("ready: \(device.name)") { logger.info("\(role) ready", metadata: ["device": "\(path)", "name": "\(device.name)"]) }
                 let stopped = listen(device, t, event: event)
                 device.close()
                 if stopped { return }
-                say("unplugged; waiting for it") { logger.warning("button unplugged; waiting for it", metadata: ["device": "\(path)"]) }
+                say("unplugged; waiting for it") { logger.warning("\(role) unplugged; waiting for it", metadata: ["device": "\(path)"]) }
             } catch {
                 say(Self.waiting(error)) {
-                    logger.notice("waiting for the button", metadata: ["device": "\(path)", "reason": "\(error.description)"])
+                    logger.notice("waiting for the \(role)", metadata: ["device": "\(path)", "reason": "\(error.description)"])
                 }
             }
             // Sleep until something changes in the folder (or, without a folder, a slow retry).

@@ -53,6 +53,8 @@ public struct SightPlan: Hashable, Sendable {
 
     /// The chosen set, by Zn.
     public var chosen: [Line] { lines.filter(\.chosen) }
+    /// The reason given for a body in the band that the chosen set leaves out.
+    public static let inBand = "in the band; the chosen set spreads better"
 
     /// The plan at `utc` from `position`, the sextant set up as `sextant` (its Hs ignored;
     /// its limb is the Sun's and the Moon's; stars and planets are their centres).
@@ -99,7 +101,7 @@ public struct SightPlan: Hashable, Sendable {
         }
         let best = Self.bestSet(candidates.map { all[$0] }, count: options.count).map { candidates[$0] }
         for i in best { all[i].chosen = true }
-        for i in candidates where !all[i].chosen { all[i].reason = "in the band; the chosen set spreads better" }
+        for i in candidates where !all[i].chosen { all[i].reason = Self.inBand }
         lines = best.map { all[$0] }.sorted { $0.computed.azimuth < $1.computed.azimuth } + all.filter { !$0.chosen }
     }
 

@@ -142,6 +142,8 @@ public struct DaemonOnFakes {
     public let daemon: MarkTimeDaemon
     public let clock: FakeClock
     public let button = FakeButton(), gps = FakeGPS(), beeper = FakeBeeper(), timer = FakeWallTimer()
+    /// The keypad (`keypad.device`), always there on fakes.
+    public let keypad = FakeButton()
 
     /// With `settings`, a `share` transport, and a heartbeat other than 1 s when given; in
     /// `folder` (another daemon's, after it stopped: its store) and on `clock` when given.
@@ -156,6 +158,7 @@ public struct DaemonOnFakes {
         if let heartbeat { options.heartbeat = heartbeat }
         var adapters = MarkTimeDaemon.Adapters(clock: clock, button: button, gps: gps, beeper: beeper, share: share)
         adapters.wallTimer = timer
+        adapters.keypad = keypad
         daemon = try MarkTimeDaemon(options: options, store: store, logger: logger, adapters: adapters)
     }
 

@@ -4,6 +4,7 @@ import MarkTimeDaemon
 import Logging
 import MarkTimeDevices
 import MarkTimeRecorder
+import MarkTimeSky
 import MarkTimeStore
 import MarkTimeSystem
 import Synchronization
@@ -154,6 +155,57 @@ struct DaemonWithFakesTests {
         #expect(sight.position == position)
         #expect(try f.store.sights().count == 1)
         #expect(try await waitFor { f.beeper.played == [.ok] }, "tones \(f.beeper.played)")
+        await daemon.shutdown()
+        try await running.value
+    }
+
+    @Test func theKeypadSetsTheSightJustPressedStepsItsBodyAndUndoes() async throws {
+        // Given the daemon on fakes with GPS time and a fix, and a sight pressed and stored
+        let f = try DaemonOnFakes()
+        defer { f.remove() }
+        let daemon = f.daemon
+        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
+        #expect(try await waitFor { f.button.started && f.keypad.started && f.gps.started })
+        f.gps.send(.clock(ClockSample(source: .gps, monotonicNanoseconds: 100 * second, utc: UTCTime(nanosecondsSinceEpoch: logDay),
+                                      uncertainty: 0.5)))
+        let position = try Position(latitude: -27.3807, longitude: 153.3807)
+        f.gps.send(.fix(Fix(position: position, mode: 3, horizontalError: 4, time: UTCTime(nanosecondsSinceEpoch: logDay),
+                            receivedAt: MonotonicInstant(bootID: "boot-fake", nanoseconds: 100 * second))))
+        f.clock.monotonic.withLock { $0 = 100 * second + 300_000_000 }
+        f.button.send(.event(InputEvent(type: 1, code: 28, value: 1, nanoseconds: 100 * second + 250_000_000)))
+        #expect(try await waitFor { f.beeper.played == [.ok] }, "tones \(f.beeper.played)")
+        func type(_ codes: [UInt16]) {
+            for (i, code) in codes.enumerated() {
+                f.keypad.send(.event(InputEvent(type: 1, code: code, value: 1, nanoseconds: 101 * second + Int64(i) * 1_000_000)))
+                f.keypad.send(.event(InputEvent(type: 1, code: code, value: 0, nanoseconds: 101 * second + Int64(i) * 1_000_000 + 500_000)))
+            }
+        }
+        func sight() throws -> Sight { try #require(try f.store.sights().first) }
+        // When 3412.3 Enter is typed on the keypad
+        type([81, 75, 79, 80, 83, 81, 96])
+        // Then the sight's Hs is 34° 12'.3, kept by the writer, and the entered tone confirms it
+        #expect(try await waitFor { f.beeper.played == [.ok, .entered] }, "tones \(f.beeper.played)")
+        #expect(try sight().hs == 34 + 12.3 / 60)
+        // When the body key is pressed
+        type([78])
+        // Then the body is the first the plan steps through at the sight's time and place
+        let first = try ReadingEntry.bodies(at: try sight().estimate.utc, from: position)[0].name
+        #expect(try await waitFor { f.beeper.played == [.ok, .entered, .entered] }, "tones \(f.beeper.played)")
+        #expect(try sight().body == first)
+        // When undo is pressed twice
+        type([74])
+        #expect(try await waitFor { f.beeper.played.count == 4 }, "tones \(f.beeper.played)")
+        #expect(try sight().body == nil)
+        #expect(try sight().hs == 34 + 12.3 / 60)
+        type([74])
+        #expect(try await waitFor { f.beeper.played.count == 5 }, "tones \(f.beeper.played)")
+        // Then the sight is as it was pressed, and a third undo and 3490 are refused with their tone
+        #expect(try sight().hs == nil)
+        type([74])
+        type([4, 5, 10, 11, 96])
+        #expect(try await waitFor { f.beeper.played == [.ok, .entered, .entered, .entered, .entered, .refused, .refused] }, "tones \(f.beeper.played)")
+        #expect(try sight().hs == nil)
+        #expect(try sight().body == nil)
         await daemon.shutdown()
         try await running.value
     }

@@ -1,0 +1,70 @@
+import MarkTimeCore
+
+/// The reading caught at the moment: which bodies a sight's body steps through (the
+/// keypad's body key), the body and Hs the phone's quick entry starts from, and a
+/// reading request carried out on a sight. Pure: the daemon's writer loads and stores.
+public enum ReadingEntry {
+    /// The bodies a sight at `utc` from `position` steps through: the plan's chosen set by
+    /// Zn, then the rest of its band, then every other body seen, brightest first (by day
+    /// the Sun, the Moon and Venus only).
+    public static func bodies(at utc: UTCTime, from position: Position) throws(InputError) -> [Body] {
+        guard let time = SkyTime(utc) else {
+            throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
+        }
+        let sextant = SextantReading(hs: 0, eyeHeight: 0, limb: .lower)
+        var list: [Body] = []
+        if let plan = try? SightPlan(at: utc, from: position, sextant: sextant) {
+            list = plan.lines.filter { $0.chosen || $0.reason == SightPlan.inBand }.map(\.body)
+        }
+        let sun = Almanac.entry(.sun, at: time)
+        let byDay = Computed(gha: sun.gha, declination: sun.declination, latitude: position.latitude, longitude: position.longitude).altitude
+            > SightPlan.daylight
+        for seen in Almanac.visible(at: time, from: position) where !list.contains(seen.body) {
+            if byDay ? [.sun, .moon, .venus].contains(seen.body) : seen.body != .sun && seen.magnitude <= SightPlan.Options().faintest {
+                list.append(seen.body)
+            }
+        }
+        return list
+    }
+
+    /// The body after `current` (a name as stored) among `bodies(at:from:)`, round the
+    /// list; the first when the sight has none or one not in the list.
+    public static func nextBody(after current: String?, at utc: UTCTime, from position: Position) throws(InputError) -> Body {
+        let list = try bodies(at: utc, from: position)
+        guard !list.isEmpty else {
+            throw InputError("no body is above the horizon and bright enough at \(utc.iso8601) from \(position.ddm): set it by hand "
+                + "(`marktime sight edit ID --body NAME`)")
+        }
+        guard let current, let body = Body(named: current), let i = list.firstIndex(of: body) else { return list[0] }
+        return list[(i + 1) % list.count]
+    }
+
+    /// Carries out `change` on `sight` (its position, else its DR, places the plan): the
+    /// edit to store and what it changes; refused in words where it cannot be done.
+    public static func edit(_ sight: Sight, _ change: ReadingRequest.Change) throws(InputError) -> (SightEdit, ReadingChange) {
+        guard let id = sight.id else { throw InputError("the sight has no id: it is not stored yet") }
+        let before = ReadingChange.Reading(body: sight.body, hs: sight.hs)
+        var edit = SightEdit()
+        var after = before
+        switch change {
+        case .hs(let value):
+            edit.hs = .set(value)
+            after.hs = value
+        case .nextBody:
+            guard let position = sight.trustedPosition ?? sight.dr else {
+                throw InputError("sight \(id) has no GPS position or DR, so no plan says which bodies were up: "
+                    + "give it a DR (`marktime sight edit \(id) --dr POS`) or set the body by hand (`--body NAME`)")
+            }
+            let name = try nextBody(after: sight.body, at: sight.estimate.utc, from: position).name
+            edit.body = .set(name)
+            after.body = name
+        case .restore(let earlier):
+            guard earlier.sightID == id else { throw InputError("the change to undo is sight \(earlier.sightID)'s, not sight \(id)'s") }
+            edit.body = earlier.before.body.map { .set($0) } ?? .clear
+            edit.hs = earlier.before.hs.map { .set($0) } ?? .clear
+            after = earlier.before
+            return (edit, ReadingChange(sightID: id, before: before, after: after, undoes: true))
+        }
+        return (edit, ReadingChange(sightID: id, before: before, after: after))
+    }
+}

@@ -1,0 +1,164 @@
+import MarkTimeCore
+import Testing
+
+/// The key-downs of `keys` (evdev codes) at 1 ms steps from `at`.
+func typed(_ codes: [UInt16], at: Int64 = 20 * second) -> [InputEvent] {
+    codes.enumerated().map { InputEvent(type: 1, code: $1, value: 1, nanoseconds: at + Int64($0) * 1_000_000) }
+}
+
+/// `3412.3`, Enter, on the number pad.
+let keypad3412dot3: [UInt16] = [81, 75, 79, 80, 83, 81, 96]
+
+extension [DaemonCore.Action] {
+    var readings: [ReadingRequest] { compactMap { if case .setReading(let r) = $0 { r } else { nil } } }
+}
+
+@Suite("The keypad's entry")
+struct KeypadEntryTests {
+    static let readings: [(String, Double)] = [("3412.3", 34 + 12.3 / 60), ("512", 5 + 12.0 / 60), ("7005", 70 + 5.0 / 60), ("000", 0),
+                                               ("9000", 90), ("4459.9", 44 + 59.9 / 60), ("1200.25", 12 + 0.25 / 60)]
+
+    @Test(arguments: readings)
+    func aReadingIsDegreesThenTwoDigitsOfMinutes(text: String, degrees: Double) throws {
+        // Given the digits typed / When they are read / Then they are that altitude
+        #expect(try KeypadEntry.reading(text) == degrees)
+    }
+
+    static let refusals: [(String, String)] = [
+        ("3490", "'3490' is not an angle: its minutes (90) must be under 60; give degrees then two digits of minutes: 3412.3 is 34° 12′.3, 512 is 5° 12′"),
+        ("99", "'99' is not a reading: give degrees then two digits of minutes: 3412.3 is 34° 12′.3, 512 is 5° 12′"),
+        ("9100", "'9100' is 91°, above 90°: an altitude is from 0° on the horizon to 90° at the zenith; give degrees then two digits of minutes: 3412.3 is 34° 12′.3, 512 is 5° 12′"),
+        ("12.", "'12.' is not a reading: give degrees then two digits of minutes: 3412.3 is 34° 12′.3, 512 is 5° 12′"),
+        ("", "Enter with nothing typed: type the reading first, degrees then two digits of minutes: 3412.3 is 34° 12′.3, 512 is 5° 12′"),
+    ]
+
+    @Test(arguments: refusals)
+    func whatIsNotAnAngleIsRefusedInWords(text: String, sentence: String) {
+        // Given digits that are no altitude / When they are read / Then the refusal says why and how
+        #expect(throws: InputError(sentence)) { try KeypadEntry.reading(text) }
+    }
+
+    @Test func digitsThenEnterAskForTheHsAndClearTheEntry() {
+        // Given an empty entry
+        var entry = KeypadEntry()
+        // When 3412.3 and Enter are typed on the number pad
+        let commands = typed(keypad3412dot3).compactMap { entry.handle($0) }
+        // Then one command asks for 34° 12'.3, and nothing is left typed
+        #expect(commands == [.hs(34 + 12.3 / 60, typed: "3412.3")])
+        #expect(entry.typed == "")
+    }
+
+    @Test func theTopRowBackspaceAndEscapeEditTheEntry() {
+        // Given 5, 1, 9, Backspace, 2 on the top row (then Escape, 4, 4, 0, 0, Enter)
+        var entry = KeypadEntry()
+        for e in typed([6, 2, 10, 14, 3]) { _ = entry.handle(e) }
+        #expect(entry.typed == "512")
+        let commands = typed([1, 5, 5, 11, 11, 28]).compactMap { entry.handle($0) }
+        // Then Escape threw away 512, and Enter asks for 44° 00'
+        #expect(commands == [.hs(44, typed: "4400")])
+    }
+
+    @Test func keyUpsAndAutorepeatTypeNothing() {
+        var entry = KeypadEntry()
+        _ = entry.handle(InputEvent(type: 1, code: 2, value: 0, nanoseconds: 1))
+        _ = entry.handle(InputEvent(type: 1, code: 2, value: 2, nanoseconds: 2))
+        _ = entry.handle(InputEvent(type: 0, code: 0, value: 0, nanoseconds: 3))
+        #expect(entry.typed == "")
+    }
+
+    @Test func theBodyKeyAndUndoActAtOnce() {
+        var entry = KeypadEntry()
+        #expect(entry.handle(typed([78])[0]) == .nextBody)
+        _ = entry.handle(typed([2])[0])
+        #expect(entry.handle(typed([74])[0]) == .undo)
+        // Undo throws away what was typed
+        #expect(entry.typed == "")
+    }
+
+    @Test func aNinthKeyOrASecondPointClearsTheEntryWithASentence() {
+        var entry = KeypadEntry()
+        let long = typed([2, 3, 4, 5, 6, 7, 8, 9, 10]).compactMap { entry.handle($0) }
+        #expect(long == [.refused("more than 8 keys before Enter is not a reading: the entry is cleared; type it again, degrees then two digits of minutes (3412.3 is 34° 12′.3)")])
+        #expect(entry.typed == "")
+        let points = typed([5, 83, 2, 83]).compactMap { entry.handle($0) }
+        #expect(points == [.refused("a reading has one decimal point: the entry is cleared; type it again (3412.3 is 34° 12′.3)")])
+        #expect(entry.typed == "")
+    }
+}
+
+@Suite("The daemon core and the keypad")
+struct DaemonCoreKeypadTests {
+    func storedSight(_ core: inout DaemonCore, id: Int64) {
+        var sight = core.handle(.input(keyDown(10 * second + id * 100_000_000), clock: nil)).inserts[0]
+        sight.id = id
+        _ = core.handle(.stored(sight, timing: nil))
+    }
+
+    @Test func anEntryAsksToSetTheLastStoredSightsHs() {
+        // Given sights 4 and 5 stored
+        var core = startedCore()
+        storedSight(&core, id: 4)
+        storedSight(&core, id: 5)
+        // When 3412.3 Enter is typed
+        let actions = typed(keypad3412dot3).flatMap { core.handle(.keypad($0)) }
+        // Then it asks the writer to set sight 5's Hs, and nothing else yet (no tone before it is kept)
+        #expect(actions == [.setReading(ReadingRequest(sightID: 5, change: .hs(34 + 12.3 / 60)))])
+    }
+
+    @Test func beforeAnySightThisRunTheRequestNamesNone() {
+        var core = startedCore()
+        let actions = typed([78]).flatMap { core.handle(.keypad($0)) }
+        #expect(actions.readings == [ReadingRequest(sightID: nil, change: .nextBody)])
+    }
+
+    @Test func aKeptReadingIsLoggedAndConfirmedByItsTone() {
+        var core = startedCore()
+        let change = ReadingChange(sightID: 5, before: .init(body: nil, hs: nil), after: .init(body: "Vega", hs: 34.205))
+        let actions = core.handle(.readingKept(change))
+        #expect(actions.tones == [.entered])
+        #expect(actions.messages == ["reading kept: sight 5: Vega, Hs 34° 12'.3"])
+    }
+
+    @Test func undoPutsBackTheLastKeptChangeThenTheOneBefore() {
+        // Given two kept changes on sight 5
+        var core = startedCore()
+        let first = ReadingChange(sightID: 5, before: .init(body: nil, hs: nil), after: .init(body: nil, hs: 34.205))
+        let second = ReadingChange(sightID: 5, before: first.after, after: .init(body: "Vega", hs: 34.205))
+        _ = core.handle(.readingKept(first))
+        _ = core.handle(.readingKept(second))
+        // When undo is pressed twice, the undo's own change kept between
+        let one = typed([74]).flatMap { core.handle(.keypad($0)) }
+        _ = core.handle(.readingKept(ReadingChange(sightID: 5, before: second.after, after: second.before, undoes: true)))
+        let two = typed([74]).flatMap { core.handle(.keypad($0)) }
+        // Then each restores the one before, newest first; an undo is never itself undone
+        #expect(one.readings == [ReadingRequest(sightID: 5, change: .restore(second))])
+        #expect(two.readings == [ReadingRequest(sightID: 5, change: .restore(first))])
+        #expect(core.kept.isEmpty)
+    }
+
+    @Test func undoWithNothingKeptAndABadEntryAreRefusedWithTheirTone() {
+        var core = startedCore()
+        let undo = typed([74]).flatMap { core.handle(.keypad($0)) }
+        #expect(undo.tones == [.refused])
+        #expect(undo.messages == ["keypad: nothing to undo: no reading was kept from the keypad since the daemon started"])
+        let bad = typed([4, 5, 10, 11, 96]).flatMap { core.handle(.keypad($0)) }
+        #expect(bad.tones == [.refused])
+        #expect(bad.readings.isEmpty)
+        #expect(bad.messages == ["keypad: '3490' is not an angle: its minutes (90) must be under 60; give degrees then two digits of minutes: 3412.3 is 34° 12′.3, 512 is 5° 12′"])
+    }
+
+    @Test func theWritersRefusalIsLoggedWithTheRefusedTone() {
+        var core = startedCore()
+        let actions = core.handle(.readingRefused("no sight to set: press the button first, then type its reading"))
+        #expect(actions == [.log(LogLine(.warning, "keypad: no sight to set: press the button first, then type its reading")), .beep(.refused)])
+    }
+
+    @Test func undoRemembersAtMostItsDepth() {
+        var core = startedCore()
+        for i in 0..<(DaemonCore.undoDepth + 5) {
+            _ = core.handle(.readingKept(ReadingChange(sightID: Int64(i), before: .init(body: nil, hs: nil), after: .init(body: nil, hs: 1))))
+        }
+        #expect(core.kept.count == DaemonCore.undoDepth)
+        #expect(core.kept.first?.sightID == 5)
+    }
+}

@@ -1,0 +1,95 @@
+import MarkTimeCore
+import Testing
+@testable import MarkTimeSky
+
+/// The reading caught at the moment (#59 item 3): the bodies the keypad's body key steps
+/// through, and a reading request carried out on a sight.
+@Suite("The reading entry")
+struct ReadingEntryTests {
+    static let plymouth = LivePresetTests.plymouth
+    static let evening = LivePresetTests.planned
+
+    /// Sight 7 at the evening twilight off Plymouth, by GPS.
+    static func sight(body: String? = nil, hs: Double? = nil) -> Sight {
+        var s = Sight(id: 7, instant: MonotonicInstant(bootID: "b", nanoseconds: 1),
+                      estimate: UTCEstimate(utc: evening, source: .gps, uncertainty: 0.5), createdAt: evening)
+        (s.position, s.body, s.hs) = (plymouth, body, hs)
+        return s
+    }
+
+    @Test func theBodiesStartWithThePlansChosenSetThenTheRestOfTheBand() throws {
+        // Given the evening plan off Plymouth
+        let plan = try SightPlan(at: Self.evening, from: Self.plymouth, sextant: SightPlanTests.sextant)
+        // When the keypad's bodies are asked for the same moment
+        let bodies = try ReadingEntry.bodies(at: Self.evening, from: Self.plymouth)
+        // Then the chosen set comes first, by Zn, then the band's others, then the other bright bodies seen
+        let chosen = plan.chosen.map(\.body)
+        let band = plan.lines.filter { $0.reason == SightPlan.inBand }.map(\.body)
+        #expect(Array(bodies.prefix(chosen.count + band.count)) == chosen + band)
+        #expect(Set(bodies).count == bodies.count)
+        #expect(bodies.contains(Body(named: "Deneb")!))  // above the band, but seen
+        #expect(!bodies.contains(.sun))
+    }
+
+    @Test func byDayOnlyTheSunTheMoonAndVenusAreStepped() throws {
+        // Given noon off Plymouth on 27 November 2026
+        let bodies = try ReadingEntry.bodies(at: utc(2026, 11, 27, 12, 17, 0), from: Self.plymouth)
+        // Then no star is offered
+        #expect(!bodies.isEmpty)
+        #expect(bodies.allSatisfy { [.sun, .moon, .venus].contains($0) }, "\(bodies.map(\.name))")
+        #expect(bodies.first == .sun)
+    }
+
+    @Test func theBodyKeyStepsToTheNextAndRoundToTheFirst() throws {
+        let bodies = try ReadingEntry.bodies(at: Self.evening, from: Self.plymouth)
+        #expect(try ReadingEntry.nextBody(after: nil, at: Self.evening, from: Self.plymouth) == bodies[0])
+        #expect(try ReadingEntry.nextBody(after: bodies[0].name, at: Self.evening, from: Self.plymouth) == bodies[1])
+        #expect(try ReadingEntry.nextBody(after: bodies.last!.name, at: Self.evening, from: Self.plymouth) == bodies[0])
+        // A body not in the list (below the horizon) starts it again
+        #expect(try ReadingEntry.nextBody(after: "Canopus", at: Self.evening, from: Self.plymouth) == bodies[0])
+    }
+
+    @Test func anHsRequestSetsOnlyTheHs() throws {
+        let (edit, change) = try ReadingEntry.edit(Self.sight(body: "Vega"), .hs(34.205))
+        var expected = SightEdit()
+        expected.hs = .set(34.205)
+        #expect(edit == expected)
+        #expect(change == ReadingChange(sightID: 7, before: .init(body: "Vega", hs: nil), after: .init(body: "Vega", hs: 34.205)))
+    }
+
+    @Test func aBodyRequestSetsThePlansNextBody() throws {
+        let bodies = try ReadingEntry.bodies(at: Self.evening, from: Self.plymouth)
+        let (edit, change) = try ReadingEntry.edit(Self.sight(body: bodies[0].name, hs: 20), .nextBody)
+        var expected = SightEdit()
+        expected.body = .set(bodies[1].name)
+        #expect(edit == expected)
+        #expect(change.after == .init(body: bodies[1].name, hs: 20))
+    }
+
+    @Test func anUndoPutsBackWhatWasThereClearingWhatWasUnset() throws {
+        let earlier = ReadingChange(sightID: 7, before: .init(body: nil, hs: nil), after: .init(body: "Vega", hs: 34.205))
+        let (edit, change) = try ReadingEntry.edit(Self.sight(body: "Vega", hs: 34.205), .restore(earlier))
+        var expected = SightEdit()
+        (expected.body, expected.hs) = (.clear, .clear)
+        #expect(edit == expected)
+        #expect(change == ReadingChange(sightID: 7, before: earlier.after, after: earlier.before, undoes: true))
+    }
+
+    @Test func aSightWithNoPositionHasNoPlanToStepThrough() {
+        var s = Self.sight()
+        s.position = nil
+        #expect(throws: InputError("sight 7 has no GPS position or DR, so no plan says which bodies were up: "
+            + "give it a DR (`marktime sight edit 7 --dr POS`) or set the body by hand (`--body NAME`)")) {
+            _ = try ReadingEntry.edit(s, .nextBody)
+        }
+    }
+
+    @Test func aFlaggedPositionIsNotUsedButTheDRIs() throws {
+        var s = Self.sight()
+        s.positionFlag = "faster than the boat can"
+        s.position = at(-33, 151)
+        s.dr = Self.plymouth
+        let (_, change) = try ReadingEntry.edit(s, .nextBody)
+        #expect(change.after.body == (try ReadingEntry.bodies(at: Self.evening, from: Self.plymouth))[0].name)
+    }
+}
