@@ -130,6 +130,7 @@ let package = Package(
             name: "MarkTimeRecorder",
             dependencies: [
                 "MarkTimeCore",
+                "MarkTimeSky",
                 "MarkTimeStore",
                 "MarkTimeSystem",
                 .product(name: "Logging", package: "swift-log"),

@@ -132,10 +132,10 @@ public struct DaemonCore: Sendable {
         case earlierTrustedFix(Fix)
         /// A key of the keypad (`keypad.device`), as the kernel queued it.
         case keypad(InputEvent)
-        /// The writer kept a reading request's change.
-        case readingKept(ReadingChange)
+        /// The writer kept a reading request's change (asked by `asker`, nil for the keypad).
+        case readingKept(ReadingChange, asker: String? = nil)
         /// The writer could not carry out a reading request: why, in a sentence.
-        case readingRefused(String)
+        case readingRefused(String, asker: String? = nil)
     }
 
     /// An enter or leave, as the core logs it (Places' events, without its types).
@@ -353,6 +353,8 @@ public struct DaemonCore: Sendable {
             signalWait = (request, now + window * 1_000_000_000, from)
             return replaced + [.log(LogLine(.notice, "waiting \(request.window) s for a press on the time signal's tick of "
                 + "\(TimeSignalRequest.text(secondOfDay: request.secondOfDay)) UTC"))]
+        case .doorbell(.reading(let sight, let hs, let body), let from, _):
+            return [.setReading(ReadingRequest(sightID: sight, change: .set(hs: hs, body: body), asker: from))]
         case .doorbell(.lunar(let lunar), let from, let now):
             return lunarTaken(lunar, from: from, now: now)
         case .doorbell(let message, _, _):
@@ -425,14 +427,17 @@ public struct DaemonCore: Sendable {
                 + "\(Int(ClockRate.bookLifetimeDays)) days old then"))]
         case .keypad(let input):
             return keypadKey(input)
-        case .readingKept(let change):
+        case .readingKept(let change, let asker):
             if !change.undoes {
                 kept.append(change)
                 if kept.count > Self.undoDepth { kept.removeFirst() }
             }
-            return [.log(LogLine(.notice, "reading kept: \(change.sentence)")), .beep(.entered)]
-        case .readingRefused(let reason):
-            return readingRefused(reason)
+            // The phone shows what it kept; the keypad's navigator hears it.
+            guard let asker else { return [.log(LogLine(.notice, "reading kept: \(change.sentence)")), .beep(.entered)] }
+            return [.log(LogLine(.notice, "reading kept from the phone: \(change.sentence)")), .answer(.stored(change.sightID), to: asker)]
+        case .readingRefused(let reason, let asker):
+            guard let asker else { return readingRefused(reason) }
+            return [.log(LogLine(.warning, "phone reading refused: \(reason)")), .answer(.refused(reason), to: asker)]
         case .reconfigure(let new):
             var c = new
             (c.pid, c.buttonDevice, c.maxSampleAge, c.trackSaveInterval) = (configuration.pid, configuration.buttonDevice,
@@ -845,7 +850,7 @@ public struct DaemonCore: Sendable {
             backfillDue = true
             return said + [.log(LogLine(.warning, "gps time accepted by the navigator as it is: it counts again, "
                 + "\(String(format: "%+.3f", lifted.seconds)) s off the time carried before", ["offset_s": "\(lifted.seconds)"]))]
-        case .tasksChanged, .mark, .phoneMark, .signal, .lunar:
+        case .tasksChanged, .mark, .phoneMark, .signal, .lunar, .reading:
             return []
         case .placesChanged:
             return [.resendPlaces]

@@ -22,6 +22,9 @@ public enum DoorbellMessage: Hashable, Sendable {
     /// A lunar's UT for a sight's instant (`marktime lunar --sight ID --set-clock`); the
     /// daemon answers with a `TimeSignalAnswer`.
     case lunar(LunarTime)
+    /// Set a sight's Hs (degrees) and body, either nil to leave it (the phone page's quick
+    /// entry); the daemon answers with a `MarkAnswer`: `stored` with the sight's id once kept.
+    case reading(sight: Int64, hs: Double?, body: String?)
 
     /// The message a datagram holds; nil for anything else.
     public init?(_ text: String) {
@@ -53,6 +56,20 @@ public enum DoorbellMessage: Hashable, Sendable {
                       let u = Double(w[5]), LunarTime.uncertainties.contains(u) else { return nil }
                 self = .lunar(LunarTime(sight: sight, instant: MonotonicInstant(bootID: String(w[2]), nanoseconds: ns),
                                         utc: UTCTime(nanosecondsSinceEpoch: utc), uncertainty: u))
+                return
+            }
+            // reading SIGHT HS|- [BODY]
+            if text.hasPrefix("reading ") {
+                let w = text.split(separator: " ", maxSplits: 3, omittingEmptySubsequences: false)
+                guard (3...4).contains(w.count), let sight = Int64(w[1]), sight > 0 else { return nil }
+                var hs: Double?
+                if w[2] != "-" {
+                    guard let v = Double(w[2]), (0...90).contains(v) else { return nil }
+                    hs = v
+                }
+                let body = w.count == 4 ? String(w[3]) : nil
+                guard hs != nil || body != nil, body.map({ !$0.isEmpty && $0.count <= 40 && !$0.contains("\n") }) ?? true else { return nil }
+                self = .reading(sight: sight, hs: hs, body: body)
                 return
             }
             // phone BOOT NANOSECONDS ROUND_TRIP_NS
@@ -87,6 +104,7 @@ public enum DoorbellMessage: Hashable, Sendable {
         case .signal(let r):
             "signal \(TimeSignalRequest.text(secondOfDay: r.secondOfDay)) \(r.window)" + (r.date.map { " " + String($0.iso8601.prefix(10)) } ?? "")
                 + (r.force ? " force" : "")
+        case .reading(let sight, let hs, let body): "reading \(sight) \(hs.map { "\($0)" } ?? "-")" + (body.map { " " + $0 } ?? "")
         case .lunar(let l): "lunar \(l.sight) \(l.instant.bootID) \(l.instant.nanoseconds) \(l.utc.nanosecondsSinceEpoch) \(l.uncertainty)"
         }
     }

@@ -91,6 +91,13 @@ public struct KeypadEntry: Hashable, Sendable {
         return nil
     }
 
+    /// An altitude as it is typed, to the tenth of a minute: 34.205 → `3412.3`.
+    public static func typed(_ degrees: Double) -> String {
+        let tenths = Int((max(0, degrees) * 600).rounded())
+        let minutes = tenths % 600
+        return "\(tenths / 600)\(minutes / 10 < 10 ? "0" : "")\(minutes / 10).\(minutes % 10)"
+    }
+
     /// Reads a keypad reading: degrees, then two digits of whole minutes, then the tenths
     /// after a point (`3412.3`, `512`, `7005`); an altitude from 0° to 90°.
     public static func reading(_ typed: String) throws(InputError) -> Double {
@@ -120,6 +127,8 @@ public struct KeypadEntry: Hashable, Sendable {
 public struct ReadingRequest: Hashable, Sendable {
     public enum Change: Hashable, Sendable {
         case hs(Double)
+        /// Set the Hs and the body, either nil to leave it (the phone's quick entry).
+        case set(hs: Double?, body: String?)
         /// The plan's next body after the sight's own (its first when it has none).
         case nextBody
         /// Put back what an earlier change replaced.
@@ -129,9 +138,11 @@ public struct ReadingRequest: Hashable, Sendable {
     /// The sight; nil for the newest in the store.
     public var sightID: Int64?
     public var change: Change
+    /// Who asked through the doorbell, to answer once kept; nil for the keypad.
+    public var asker: String?
 
-    public init(sightID: Int64?, change: Change) {
-        (self.sightID, self.change) = (sightID, change)
+    public init(sightID: Int64?, change: Change, asker: String? = nil) {
+        (self.sightID, self.change, self.asker) = (sightID, change, asker)
     }
 }
 

@@ -527,12 +527,14 @@ public final class MarkTimeDaemon: Sendable {
     func setReading(_ request: ReadingRequest) {
         do {
             let sight = try request.sightID.map { id throws(StoreError) in try store.sight(id: id).sight } ?? store.sights(SightQuery(limit: 1)).first
-            guard let sight else { return feed(.readingRefused("no sight to set: press the button first, then type its reading")) }
+            guard let sight else {
+                return feed(.readingRefused("no sight to set: press the button first, then type its reading", asker: request.asker))
+            }
             let (edit, change) = try ReadingEntry.edit(sight, request.change)
             _ = try store.edit(id: change.sightID, edit, now: try clock.read().realtime)
-            feed(.readingKept(change))
+            feed(.readingKept(change, asker: request.asker))
         } catch {
-            feed(.readingRefused("\(error)"))
+            feed(.readingRefused("\(error)", asker: request.asker))
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import MarkTimeCore
+import MarkTimeSky
 import MarkTimeStore
 import MarkTimeSystem
 
@@ -190,6 +191,30 @@ extension SightRecorder {
                                      createdAt: system.utc)
         // A daemon that answered late stored it first: what the store holds.
         return (try? store.sight(id: sight.id ?? 0).sight) ?? sight
+    }
+}
+
+extension SightRecorder {
+    /// The phone's quick entry: sets sight `id`'s Hs and body (either nil to leave it)
+    /// through the daemon's one writer (`reading`, as the keypad's are set), or, with no
+    /// daemon or no answer within `timeout`, here by the same rule (`ReadingEntry.edit`).
+    /// What the store holds then; a refusal in words (an unknown sight, an unknown body).
+    public func setReading(sight id: Int64, hs: Double?, body: String?, now: UTCTime, timeout: Duration = .seconds(5),
+                           ask: Ask = askBlocking) async throws -> Sight {
+        switch await ask(store.path, DoorbellMessage.reading(sight: id, hs: hs, body: body).text, timeout) {
+        case .answered(let text):
+            switch MarkAnswer(text) {
+            case .stored(let kept)?: return try store.sight(id: kept).sight
+            case .refused(let reason)?: throw InputError(reason)
+            case .pending, nil: logger.notice("the daemon's answer is not understood; setting the reading here", metadata: ["answer": "\(text)"])
+            }
+        case .notSent:
+            break
+        case .noAnswer:
+            logger.warning("the daemon did not answer in time; setting the reading here", metadata: ["timeout": "\(timeout)"])
+        }
+        let (edit, _) = try ReadingEntry.edit(try store.sight(id: id).sight, .set(hs: hs, body: body))
+        return try store.edit(id: id, edit, now: now)
     }
 }
 

@@ -8,12 +8,18 @@ public enum ReadingEntry {
     /// Zn, then the rest of its band, then every other body seen, brightest first (by day
     /// the Sun, the Moon and Venus only).
     public static func bodies(at utc: UTCTime, from position: Position) throws(InputError) -> [Body] {
+        try planned(at: utc, from: position).all
+    }
+
+    /// `bodies(at:from:)`, and the plan's chosen set (none when no plan can be made).
+    static func planned(at utc: UTCTime, from position: Position) throws(InputError) -> (chosen: [Body], all: [Body]) {
         guard let time = SkyTime(utc) else {
             throw InputError("\(utc.iso8601) is outside the almanac's years \(SkyTime.years.lowerBound)–\(SkyTime.years.upperBound)")
         }
         let sextant = SextantReading(hs: 0, eyeHeight: 0, limb: .lower)
-        var list: [Body] = []
+        var list: [Body] = [], chosen: [Body] = []
         if let plan = try? SightPlan(at: utc, from: position, sextant: sextant) {
+            chosen = plan.chosen.map(\.body)
             list = plan.lines.filter { $0.chosen || $0.reason == SightPlan.inBand }.map(\.body)
         }
         let sun = Almanac.entry(.sun, at: time)
@@ -24,7 +30,30 @@ public enum ReadingEntry {
                 list.append(seen.body)
             }
         }
-        return list
+        return (chosen, list)
+    }
+
+    /// What the phone's quick entry offers for a sight: the bodies, the one preselected, and
+    /// its predicted Hs as the keypad takes it (`3412.3`).
+    public struct Suggestion: Hashable, Sendable {
+        public var bodies: [Body]
+        public var body: Body?
+        /// The preselected body's Hs for the navigator's sextant at the sight's time; nil
+        /// without a height of eye.
+        public var hs: Double?
+    }
+
+    /// The quick entry for `sight` (nil without a GPS position or DR): the planned body
+    /// nearest to the moment, the first of the plan's chosen set, by Zn, that no sight of
+    /// `recent` (the hour before it) has, else the first of the list; and its Hs for
+    /// `sextant` (the limb: the Sun's and the Moon's lower).
+    public static func suggestion(for sight: Sight, sextant: SextantReading?, recent: [Sight]) -> Suggestion? {
+        guard let position = sight.trustedPosition ?? sight.dr,
+              let (chosen, all) = try? planned(at: sight.estimate.utc, from: position) else { return nil }
+        let taken = Set(recent.compactMap { $0.body.flatMap(Body.init(named:)) })
+        let body = sight.body.flatMap(Body.init(named:)) ?? chosen.first { !taken.contains($0) } ?? all.first
+        let hs = body.flatMap { b in sextant.flatMap { try? SightPlan.line(b, at: sight.estimate.utc, from: position, sextant: $0).hs } }
+        return Suggestion(bodies: all, body: body, hs: hs.flatMap { $0 >= 0 ? $0 : nil })
     }
 
     /// The body after `current` (a name as stored) among `bodies(at:from:)`, round the
@@ -50,6 +79,16 @@ public enum ReadingEntry {
         case .hs(let value):
             edit.hs = .set(value)
             after.hs = value
+        case .set(let hs, let body):
+            if let hs {
+                edit.hs = .set(hs)
+                after.hs = hs
+            }
+            if let body {
+                let name = try Body.parse(body).name
+                edit.body = .set(name)
+                after.body = name
+            }
         case .nextBody:
             guard let position = sight.trustedPosition ?? sight.dr else {
                 throw InputError("sight \(id) has no GPS position or DR, so no plan says which bodies were up: "

@@ -6,6 +6,7 @@ import MarkTimeAccounts
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimeRecorder
+import MarkTimeSky
 import MarkTimeStore
 import MarkTimeSystem
 import ServiceLifecycle
@@ -274,6 +275,16 @@ struct LiveConnection {
                     // 5 s), the next is taken, and dated, as it comes.
                     let sync = state.sync.withLock { $0 }
                     group.addTask { try await outbound.write(.text(Self.json(await mark(phoneMillis: phone, received: received, sync: sync)))) }
+                case "reading":
+                    // The quick entry after a MARK: a sight's Hs as the keypad types it, and its body.
+                    guard let sight = object["sight"] as? Int, sight > 0 else { continue }
+                    let role = ((try? site.store.session(token: token, now: try site.now())) ?? nil)?.account.role ?? session.account.role
+                    guard role >= Role.neededToMark else {
+                        try await outbound.write(.text(Self.json(["type": "refused", "message": role.refusal(needs: Role.neededToMark)])))
+                        continue
+                    }
+                    let (hs, body) = (object["hs"] as? String ?? "", object["body"] as? String ?? "")
+                    group.addTask { try await outbound.write(.text(Self.json(await reading(sight: Int64(sight), hs: hs, body: body)))) }
                 default:
                     continue
                 }
@@ -288,10 +299,38 @@ struct LiveConnection {
         do {
             let sight = try await recorder.recordPhoneMark(phoneMillis: phoneMillis, receivedAt: received.instant, sync: sync, system: received.sample,
                                                      published: try site.store.daemonStatus(), settings: site.settings, ask: Self.askOnItsOwnThread)
-            return ["type": "marked", "sight": SightView.row(sight)]
+            return ["type": "marked", "sight": SightView.row(sight), "quick": quickEntry(for: sight).map { $0 as Any } ?? NSNull()]
         } catch {
             site.logger.warning("phone MARK not stored", metadata: ["error": "\(error)"])
             return ["type": "refused", "message": "Not stored: \(error)"]
+        }
+    }
+
+    /// What the quick entry after a MARK starts from (`ReadingEntry.suggestion`): the bodies,
+    /// the planned one nearest to the moment, and its predicted Hs as the keypad types it,
+    /// for the sextant of the newest sight with a height of eye; nil without a position.
+    func quickEntry(for sight: Sight) -> [String: Any]? {
+        let recent = (try? site.store.sights(SightQuery(limit: 50))) ?? []
+        let sextant = try? SextantReading.planned(eyeHeight: nil, indexError: nil, celsius: nil, hectopascals: nil, limb: .lower,
+                                                  newest: recent.first { $0.eyeHeight != nil })
+        let hourBefore = sight.estimate.utc.adding(nanoseconds: -3_600_000_000_000)
+        let earlier = recent.filter { $0.id != sight.id && $0.estimate.utc >= hourBefore && $0.estimate.utc <= sight.estimate.utc }
+        guard let s = ReadingEntry.suggestion(for: sight, sextant: sextant, recent: earlier) else { return nil }
+        return ["bodies": s.bodies.map(\.name), "body": s.body?.name ?? "", "hs": s.hs.map(KeypadEntry.typed) ?? ""]
+    }
+
+    /// Keeps a quick entry's reading (`hs` as the keypad types it: `3412.3`) and body on
+    /// sight `id`, through the daemon's writer when it runs (`SightRecorder.setReading`).
+    func reading(sight id: Int64, hs: String, body: String) async -> [String: Any] {
+        do {
+            let value = hs.isEmpty ? nil : try KeypadEntry.reading(hs)
+            let name = body.isEmpty ? nil : try Body.parse(body).name
+            guard value != nil || name != nil else { throw InputError("nothing to keep: type the reading, or choose the body") }
+            let recorder = SightRecorder(store: site.store, beeper: nil, logger: site.logger)
+            let sight = try await recorder.setReading(sight: id, hs: value, body: name, now: try site.now(), ask: Self.askOnItsOwnThread)
+            return ["type": "kept", "sight": SightView.row(sight)]
+        } catch {
+            return ["type": "refused", "message": "Not kept: \(error)", "reading": id]
         }
     }
 

@@ -162,3 +162,52 @@ struct DaemonCoreKeypadTests {
         #expect(core.kept.first?.sightID == 5)
     }
 }
+
+@Suite("The phone's reading through the daemon")
+struct PhoneReadingTests {
+    @Test func theWireFormCarriesTheSightTheHsAndABodyWithSpaces() {
+        let message = DoorbellMessage.reading(sight: 12, hs: 34.205, body: "Rigil Kent")
+        #expect(message.text == "reading 12 34.205 Rigil Kent")
+        #expect(DoorbellMessage(message.text) == message)
+        #expect(DoorbellMessage("reading 12 - Vega") == .reading(sight: 12, hs: nil, body: "Vega"))
+        #expect(DoorbellMessage("reading 12 40.5") == .reading(sight: 12, hs: 40.5, body: nil))
+    }
+
+    @Test(arguments: ["reading 0 1 Vega", "reading -3 1 Vega", "reading 12 91 Vega", "reading 12 -", "reading x 1 Vega", "reading 12 abc Vega",
+                      "reading 12 nan Vega", "reading 12 1 ", "reading 12"])
+    func aBrokenReadingIsNoMessage(text: String) {
+        #expect(DoorbellMessage(text) == nil)
+    }
+
+    @Test func theCoreAsksTheWriterForTheAskersReading() {
+        var core = startedCore()
+        let actions = core.handle(.doorbell(.reading(sight: 12, hs: 34.205, body: "Vega"), from: "/run/asker", now: 11 * second))
+        #expect(actions == [.setReading(ReadingRequest(sightID: 12, change: .set(hs: 34.205, body: "Vega"), asker: "/run/asker"))])
+    }
+
+    @Test func aKeptPhoneReadingIsAnsweredNotBeeped() {
+        var core = startedCore()
+        let change = ReadingChange(sightID: 12, before: .init(body: nil, hs: nil), after: .init(body: "Vega", hs: 34.205))
+        let actions = core.handle(.readingKept(change, asker: "/run/asker"))
+        #expect(actions == [.log(LogLine(.notice, "reading kept from the phone: sight 12: Vega, Hs 34° 12'.3")), .answer(.stored(12), to: "/run/asker")])
+        // And it can be undone from the keypad
+        #expect(core.kept == [change])
+    }
+
+    @Test func aRefusedPhoneReadingIsAnsweredWithTheReason() {
+        var core = startedCore()
+        let actions = core.handle(.readingRefused("unknown body 'Vegaa'", asker: "/run/asker"))
+        #expect(actions == [.log(LogLine(.warning, "phone reading refused: unknown body 'Vegaa'")), .answer(.refused("unknown body 'Vegaa'"), to: "/run/asker")])
+    }
+
+    @Test func anAltitudeIsTypedAsTheKeypadTakesIt() throws {
+        #expect(KeypadEntry.typed(34 + 12.3 / 60) == "3412.3")
+        #expect(KeypadEntry.typed(5 + 2.0 / 60) == "502.0")
+        #expect(KeypadEntry.typed(0) == "000.0")
+        #expect(KeypadEntry.typed(59.99999) == "6000.0")
+        for tenths in stride(from: 0, through: 90 * 600, by: 37) {
+            let degrees = Double(tenths) / 600
+            #expect(abs(try KeypadEntry.reading(KeypadEntry.typed(degrees)) - degrees) < 1e-9, "\(tenths)")
+        }
+    }
+}

@@ -210,6 +210,31 @@ struct DaemonWithFakesTests {
         try await running.value
     }
 
+    @Test func aPhoneReadingIsKeptByTheDaemonsWriterThroughTheDoorbell() async throws {
+        // Given the daemon on fakes, its doorbell listening, and a sight in the store
+        let f = try DaemonOnFakes()
+        defer { f.remove() }
+        let daemon = f.daemon
+        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
+        #expect(try await waitFor { f.button.started && FileManager.default.fileExists(atPath: Doorbell.path(forStore: f.store.path)) })
+        let id = try #require(try f.store.insert(Sight(instant: MonotonicInstant(bootID: "boot-fake", nanoseconds: 5),
+                                                       estimate: UTCEstimate(utc: UTCTime(nanosecondsSinceEpoch: logDay), source: .gps, uncertainty: 0.5),
+                                                       createdAt: UTCTime(nanosecondsSinceEpoch: logDay))).id)
+        // When the page keeps Hs 34° 12'.3 and Vega through the recorder, as the quick entry does
+        let recorder = SightRecorder(store: f.store, beeper: nil, logger: Logger(label: "test"))
+        let kept = try await recorder.setReading(sight: id, hs: 34.205, body: "vega", now: UTCTime(nanosecondsSinceEpoch: logDay))
+        // Then the daemon kept them: edited at its clock's time (100 s + 5 s), not the page's; and no tone sounds
+        #expect((kept.hs, kept.body) == (34.205, "Vega"))
+        #expect(try f.store.sight(id: id).sight.editedAt == UTCTime(nanosecondsSinceEpoch: 105 * second))
+        #expect(f.beeper.played == [])
+        // And an unknown sight is refused by the daemon, in words
+        await #expect(throws: InputError("no sight with id 999: `marktime sights --all` lists the ids")) {
+            _ = try await recorder.setReading(sight: 999, hs: 20, body: nil, now: UTCTime(nanosecondsSinceEpoch: logDay))
+        }
+        await daemon.shutdown()
+        try await running.value
+    }
+
     @Test func anotherProcessAsksTheDaemonToBeepThroughTheDoorbell() async throws {
         // Given the daemon on a real store, with its real doorbell socket
         let f = try DaemonOnFakes()

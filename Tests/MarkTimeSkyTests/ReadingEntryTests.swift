@@ -93,3 +93,52 @@ struct ReadingEntryTests {
         #expect(change.after.body == (try ReadingEntry.bodies(at: Self.evening, from: Self.plymouth))[0].name)
     }
 }
+
+/// What the phone's quick entry starts from, and sets.
+@Suite("The quick entry")
+struct QuickEntryTests {
+    static let sextant = SightPlanTests.sextant
+
+    @Test func theHsAndTheBodyAreSetTheBodyByItsAlmanacName() throws {
+        let (edit, change) = try ReadingEntry.edit(ReadingEntryTests.sight(), .set(hs: 20.5, body: "rigil kent"))
+        var expected = SightEdit()
+        (expected.hs, expected.body) = (.set(20.5), .set("Rigil Kentaurus"))
+        #expect(edit == expected)
+        #expect(change.after == .init(body: "Rigil Kentaurus", hs: 20.5))
+    }
+
+    @Test func anUnknownBodyIsRefused() {
+        #expect(throws: InputError.self) { _ = try ReadingEntry.edit(ReadingEntryTests.sight(), .set(hs: nil, body: "Vegaa")) }
+    }
+
+    @Test func thePlansFirstChosenBodyIsOfferedWithItsPredictedHs() throws {
+        // Given a sight at the evening twilight off Plymouth, and no sight before it
+        let sight = ReadingEntryTests.sight()
+        let plan = try SightPlan(at: ReadingEntryTests.evening, from: ReadingEntryTests.plymouth, sextant: Self.sextant)
+        // When the quick entry is asked for
+        let s = try #require(ReadingEntry.suggestion(for: sight, sextant: Self.sextant, recent: []))
+        // Then it offers the plan's first chosen body, with the plan's own Hs for it then
+        #expect(s.body == plan.chosen[0].body)
+        #expect(s.hs == plan.chosen[0].hs)
+        #expect(s.bodies == (try ReadingEntry.bodies(at: ReadingEntryTests.evening, from: ReadingEntryTests.plymouth)))
+    }
+
+    @Test func aBodyAlreadyShotInTheHourIsPassedOver() throws {
+        let plan = try SightPlan(at: ReadingEntryTests.evening, from: ReadingEntryTests.plymouth, sextant: Self.sextant)
+        let earlier = ReadingEntryTests.sight(body: plan.chosen[0].body.name)
+        let s = try #require(ReadingEntry.suggestion(for: ReadingEntryTests.sight(), sextant: Self.sextant, recent: [earlier]))
+        #expect(s.body == plan.chosen[1].body)
+    }
+
+    @Test func aSightsOwnBodyIsKeptAndWithoutASextantNoHsIsPredicted() throws {
+        let s = try #require(ReadingEntry.suggestion(for: ReadingEntryTests.sight(body: "Capella"), sextant: nil, recent: []))
+        #expect(s.body == Body(named: "Capella"))
+        #expect(s.hs == nil)
+    }
+
+    @Test func withoutAPositionThereIsNoQuickEntryPlan() {
+        var sight = ReadingEntryTests.sight()
+        sight.position = nil
+        #expect(ReadingEntry.suggestion(for: sight, sextant: Self.sextant, recent: []) == nil)
+    }
+}

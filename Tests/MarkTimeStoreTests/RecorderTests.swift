@@ -4,6 +4,7 @@ import GRDB
 import MarkTimeCore
 import MarkTimeRecorder
 import MarkTimeStore
+import MarkTimeSystem
 import Synchronization
 import Testing
 
@@ -119,5 +120,39 @@ struct SightTriggerTests {
                                          createdAt: s.createdAt)
         // When it is read back, then it says so
         #expect(try db.sight(id: try #require(stored.id)).sight.trigger == .phone)
+    }
+}
+
+@Suite("The phone's quick entry off the daemon")
+struct QuickEntryRecorderTests {
+    let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    @Test func aQuickEntryWithNoDaemonIsSetHereByTheSameRule() async throws {
+        // Given a stored sight and no daemon (nothing sent)
+        let db = try AppDatabase.inMemory()
+        let stored = try db.insert(sight(at: 3))
+        let recorder = SightRecorder(store: db, beeper: nil, logger: logger)
+        // When the phone keeps Hs 34° 12'.3 and "rigil kent"
+        let kept = try await recorder.setReading(sight: try #require(stored.id), hs: 34.205, body: "rigil kent", now: UTCTime(nanosecondsSinceEpoch: 9),
+                                                 ask: { _, _, _ -> Doorbell.Answer in .notSent })
+        // Then the store has them, the body by its almanac name
+        #expect((kept.hs, kept.body) == (34.205, "Rigil Kentaurus"))
+        #expect(try db.sight(id: try #require(stored.id)).sight.hs == 34.205)
+    }
+
+    @Test func aQuickEntryTheDaemonKeptIsReadBackAndOneItRefusedIsAnError() async throws {
+        let db = try AppDatabase.inMemory()
+        let id = try #require(try db.insert(sight(at: 3)).id)
+        let recorder = SightRecorder(store: db, beeper: nil, logger: logger)
+        let asked = Mutex<[String]>([])
+        // The daemon's answer; this stand-in keeps nothing itself, so the store is unchanged
+        let kept = try await recorder.setReading(sight: id, hs: 20, body: nil, now: UTCTime(nanosecondsSinceEpoch: 9),
+                                                 ask: { _, message, _ -> Doorbell.Answer in asked.withLock { $0.append(message) }; return .answered("stored \(id)") })
+        #expect(asked.withLock { $0 } == ["reading \(id) 20.0"])
+        #expect(kept.hs == nil)
+        await #expect(throws: InputError("unknown sight 99")) {
+            _ = try await recorder.setReading(sight: id, hs: 20, body: nil, now: UTCTime(nanosecondsSinceEpoch: 9),
+                                              ask: { _, _, _ -> Doorbell.Answer in .answered("refused unknown sight 99") })
+        }
     }
 }

@@ -559,7 +559,8 @@ class PhonePage(unittest.TestCase):
         self.assertEqual(self.find("html").get_attribute("data-theme"), "sunlight")
         self.assertEqual(self.find("body").value_of_css_property("background-color"), "rgba(38, 38, 38, 1)")
 
-    gps = ("test_mark_stores_a_phone_sight_at_the_touch", "test_a_time_signal_named_on_the_now_page_reaches_the_daemon")
+    gps = ("test_mark_stores_a_phone_sight_at_the_touch", "test_a_time_signal_named_on_the_now_page_reaches_the_daemon",
+           "test_the_quick_entry_after_a_mark_keeps_the_reading_through_the_daemon")
 
     def test_mark_stores_a_phone_sight_at_the_touch(self):
         self.log_in()
@@ -589,6 +590,53 @@ class PhonePage(unittest.TestCase):
         print(f"\n  phone MARK: sync round trip {provenance['phone_round_trip_s'] * 1000:.3f} ms, "
               f"sample {sample['distance_s'] * 1000:.0f} ms before, uncertainty {sight['uncertainty_s'] * 1000:.3f} ms")
         self.screenshots("mark", "/")
+
+    def test_the_quick_entry_after_a_mark_keeps_the_reading_through_the_daemon(self):
+        # Given a sight whose height of eye the prediction takes, and the page live (the daemon runs)
+        self.pi.cli("mark")
+        self.pi.cli("sight", "edit", "1", "--eye-height", "2.5")
+        for theme in ("day", "night"):
+            with self.subTest(theme=theme):
+                self.set_theme(theme)
+                self.open("/")
+                self.live()
+                n = len(self.pi.sights()) + 1
+                # When MARK is tapped
+                self.find("#mark").click()
+                # Then the quick entry opens for that sight: a body preselected from the plan, Hs predicted
+                self.wait(lambda: self.find("#quick").is_displayed() and self.find("#quick-sight").text == str(n), what="the quick entry")
+                chosen = Select(self.find("#quick-body")).first_selected_option.get_attribute("value")
+                self.assertNotEqual(chosen, "")
+                predicted = self.find("#quick-hs").text
+                self.assertRegex(predicted, r"^Hs \d+° \d\d'\.\d$")
+                self.assertIn("predicted", self.find("#quick-hs").get_attribute("class"))
+                # It fits the phone, its keys are big enough for wet hands, and every text can be read
+                self.assertEqual(self.overflow(), [[], 390])
+                self.assertEqual(self.small_targets(), [])
+                self.assertEqual(self.low_contrast(), [])
+                self.browser.execute_script("document.getElementById('quick').scrollIntoView()")
+                self.browser.save_screenshot(os.path.join(SHOTS, f"quick-entry-{theme}.png"))
+                # A reading that is not an angle is refused in words, and changes nothing
+                for key in "3490":
+                    self.find(f"#quick-keys [data-key='{key}']").click()
+                self.assertEqual(self.find("#quick-hs").text, "Hs 34° 90'")
+                self.find("#quick-keep").click()
+                self.wait(lambda: self.find("#quick-hint").get_attribute("class") == "error", what="the refusal")
+                self.assertIn("'3490' is not an angle: its minutes (90) must be under 60", self.find("#quick-hint").text)
+                self.assertIsNone(next(s for s in self.pi.sights() if s["id"] == n)["hs"])
+                # When 3412.3 is typed (the first key replaces what was there) and kept with one tap
+                for key in ["back"] * 4 + list("3412.3"):
+                    self.find(f"#quick-keys [data-key='{key}']").click()
+                self.assertEqual(self.find("#quick-hs").text, "Hs 34° 12'.3")
+                self.find("#quick-keep").click()
+                # Then the daemon's writer kept it on that sight, with the body chosen, and the entry closes
+                self.wait(lambda: not self.find("#quick").is_displayed(), what="the entry to close once kept")
+                self.assertEqual(self.find("#mark-state").text, f"Kept sight {n}: {chosen}, Hs 34° 12'.3.")
+                sight = next(s for s in self.pi.sights() if s["id"] == n)
+                self.assertEqual((sight["body"], sight["hs"]), (chosen, 34 + 12.3 / 60))
+                with open(self.pi.daemon_log.name) as f:
+                    self.assertIn(f"reading kept from the phone: sight {n}: {chosen}, Hs 34° 12'.3", f.read())
+        self.set_theme("day")
 
     def test_a_time_signal_named_on_the_now_page_reaches_the_daemon(self):
         # The daemon waits 2 s for the press on the tick. No button is pressed here (the rig

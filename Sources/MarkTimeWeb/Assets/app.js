@@ -122,6 +122,65 @@
     }
   };
 
+  // The quick entry after a MARK: the body preselected from the plan, Hs prefilled with the
+  // predicted reading (typed as the Pi's keypad takes it: 3412.3 is 34° 12'.3), one tap to keep.
+  const quick = (() => {
+    const form = $("quick");
+    if (!form) return { open() {}, close() {}, refused() {} };
+    const output = $("quick-hs"), hint = $("quick-hint"), body = $("quick-body");
+    let sight = null, typed = "", predicted = false;
+    // 3412.3 → 34° 12'.3; what is still being typed is shown as it stands.
+    const shown = (t) => {
+      if (t === "") return "Hs —";
+      const [whole, tenths] = t.split(".");
+      if (whole.length < 3) return "Hs " + t;
+      return "Hs " + whole.slice(0, -2) + "° " + whole.slice(-2) + "'" + (tenths === undefined ? "" : "." + tenths);
+    };
+    const draw = () => {
+      output.textContent = shown(typed);
+      output.classList.toggle("predicted", predicted);
+    };
+    form.querySelectorAll("[data-key]").forEach((key) => key.addEventListener("click", () => {
+      const k = key.dataset.key;
+      // The first key replaces the prediction, as a calculator's does.
+      if (predicted) { typed = ""; predicted = false; }
+      if (k === "back") typed = typed.slice(0, -1);
+      else if (k === "." ? !typed.includes(".") : typed.length < 8) typed += k;
+      hint.className = "muted";
+      hint.textContent = "Degrees, then two digits of minutes: 3412.3 is 34° 12'.3.";
+      draw();
+    }));
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      if (!sight || !socket || socket.readyState !== WebSocket.OPEN) return;
+      socket.send(JSON.stringify({ type: "reading", sight: sight, hs: typed, body: body.value }));
+      hint.className = "muted";
+      hint.textContent = "Keeping…";
+    });
+    $("quick-later").addEventListener("click", () => { form.hidden = true; });
+    return {
+      open(s, q) {
+        sight = s.id;
+        $("quick-sight").textContent = s.id;
+        const names = q && q.bodies.length ? q.bodies : [];
+        body.replaceChildren(...[""].concat(names).map((n) => {
+          const o = document.createElement("option");
+          o.value = n; o.textContent = n || "—"; o.selected = q ? n === q.body : n === "";
+          return o;
+        }));
+        typed = q ? q.hs : "";
+        predicted = typed !== "";
+        hint.className = "muted";
+        hint.textContent = q ? (predicted ? "Predicted for " + q.body + "; type the drum's reading, or keep it." : "Type the drum's reading: degrees, then minutes.")
+          : "No position for a plan: type the reading, choose the body on the sight's page.";
+        draw();
+        form.hidden = false;
+      },
+      close() { form.hidden = true; sight = null; },
+      refused(message) { hint.className = "error"; hint.textContent = message; },
+    };
+  })();
+
   const handlers = {
     ping: (m) => socket.send(JSON.stringify({ type: "pong", n: m.n, phone_ms: phoneNow() })),
     sync: (m) => {
@@ -146,8 +205,15 @@
       if (offset === null) { $("source").textContent = m.source; $("uncertainty").textContent = m.uncertainty; }
       $("sights").replaceChildren(...m.sights.map(item));
     },
-    marked: (m) => say("Stored sight " + m.sight.id + " at " + m.sight.time + " (" + m.sight.source + " " + m.sight.uncertainty + ")."),
-    refused: (m) => say(m.message, true),
+    marked: (m) => {
+      say("Stored sight " + m.sight.id + " at " + m.sight.time + " (" + m.sight.source + " " + m.sight.uncertainty + ").");
+      quick.open(m.sight, m.quick);
+    },
+    kept: (m) => {
+      quick.close();
+      say("Kept sight " + m.sight.id + ": " + (m.sight.body || "no body") + ", Hs " + (m.sight.hs || "none") + ".");
+    },
+    refused: (m) => { if (m.reading) quick.refused(m.message); else say(m.message, true); },
   };
 
   const connect = () => {

@@ -87,7 +87,11 @@ func barrier(_ rig: Rig, after count: Int) throws -> [Int64] {
 enum Scenario {
     /// Presses through the real kernel, checked against the store, the beeps and the CLI.
     static func e2e(marktime: String, nmea: String?) throws -> Int32 {
-        let rig = try Rig(marktime: marktime, nmea: nmea, folder: "/tmp/rig-e2e")
+        // A keypad beside the button, at the name the udev rule's keypad line gives.
+        let keypad = try VirtualButton(name: "marktime rig keypad", keys: VirtualButton.keypadKeys, autorepeat: false)
+        try keypad.link(as: "/dev/input/marktime-keypad")
+        defer { keypad.destroy() }
+        let rig = try Rig(marktime: marktime, nmea: nmea, folder: "/tmp/rig-e2e", settings: ["keypad.device": "/dev/input/marktime-keypad"])
         defer { rig.tearDown() }
         try rig.startDaemon()
         say("# log date \(rig.log.date), positions \(rig.log.positions.sorted())")
@@ -216,6 +220,7 @@ enum Scenario {
         rig.check(lifted != nil && anchorState()["state"] as? String == "off", "`marktime anchor lift` ends the watch and the alarm",
                   "\(anchorState())")
 
+        try keypadEntry(rig, keypad)
         try timeSignal(rig)
         try storeRefusal(rig)
         try storeMovedAway(rig)
@@ -224,6 +229,60 @@ enum Scenario {
         let stop = rig.stopDaemon()
         rig.check(stop < 5, "SIGTERM stops the daemon within 5 s", "\(stop) s")
         return rig.failures == 0 ? 0 : 1
+    }
+
+    /// The keypad (#59): typed after a press, it sets that sight's Hs, steps its body through
+    /// the plan's and undoes, each kept entry confirmed by its tone on the loopback; a
+    /// reading that is no angle is refused with the refused tone and changes nothing.
+    static func keypadEntry(_ rig: Rig, _ keypad: VirtualButton) throws {
+        let count = try rig.sights().count
+        let pressed = try barrier(rig, after: count)
+        guard let sight = try rig.sights().last, sight.instant.nanoseconds == pressed.last, let id = sight.id else {
+            throw RigError("the press before the keypad's entry was not stored")
+        }
+        func now() throws -> Sight? { try rig.sights().first { $0.id == id } }
+        func shown() -> String {
+            let s = try? now()
+            return "sight \(id): body \(s?.body ?? "none"), hs \(s?.hs.map { "\($0)" } ?? "none")"
+        }
+        let entered: [(hertz: Double, ms: Double)] = [(1200, 60), (1600, 60), (2000, 60)], refused: [(hertz: Double, ms: Double)] = [(700, 200), (500, 300)]
+        func heard(_ t: Int64, _ pattern: [(hertz: Double, ms: Double)]) -> (Bool, String) {
+            // The whole pattern: its notes and gaps (40 ms each), and a margin.
+            let span = pattern.reduce(0) { $0 + $1.ms + 40 } / 1000 + 0.1
+            let tone = rig.capture.tone(after: t, window: span)
+            guard let tone else { return (false, "nothing") }
+            let heardNotes = notes(tone)
+            var ok = heardNotes.count == pattern.count
+            for (note, want) in zip(heardNotes, pattern) {
+                let pitch = abs(note.hertz - want.hertz) < want.hertz * 0.05
+                let length = abs(note.milliseconds - want.ms) < 5
+                ok = ok && pitch && length
+            }
+            return (ok, describe(tone, after: t))
+        }
+        // 3412.3 Enter on the number pad
+        var t = keypad.type([VirtualButton.kp3, VirtualButton.kp4, VirtualButton.kp1, VirtualButton.kp2, VirtualButton.kpDot, VirtualButton.kp3, VirtualButton.kpEnter])
+        var tone = heard(t, entered)
+        rig.check(tone.0, "the keypad's entry is confirmed by the entered tone (1.2, 1.6 and 2 kHz, 60 ms each)", tone.1)
+        let set = try eventually(within: 10) { try now()?.hs == 34 + 12.3 / 60 }
+        rig.check(set, "3412.3 Enter on the keypad sets the sight just pressed to Hs 34° 12'.3", shown())
+        // The body key: the plan's first body at the sight's time and place
+        t = keypad.type([VirtualButton.kpPlus])
+        tone = heard(t, entered)
+        let body = try eventually(within: 10) { try now()?.body != nil }
+        rig.check(tone.0 && body, "the keypad's + sets the sight's body from the plan, confirmed by its tone", "\(shown()); heard \(tone.1)")
+        if body { say("# the keypad's + named \(try now()?.body ?? "?") for a sight at \(sight.estimate.utc.iso8601) from \(sight.position?.ddm ?? "no fix")") }
+        // Undo, then a reading that is no angle
+        t = keypad.type([VirtualButton.kpMinus])
+        tone = heard(t, entered)
+        let undone = try eventually(within: 10) { try now()?.body == nil } && (try now()?.hs == 34 + 12.3 / 60)
+        rig.check(tone.0 && undone, "the keypad's − undoes the body and keeps the Hs", "\(shown()); heard \(tone.1)")
+        t = keypad.type([VirtualButton.kp3, VirtualButton.kp4, VirtualButton.kp9, VirtualButton.kp0, VirtualButton.kpEnter])
+        tone = heard(t, refused)
+        rig.check(tone.0 && rig.daemonLog.contains("keypad: '3490' is not an angle"),
+                  "3490 is refused with the refused tone (700 then 500 Hz) and a sentence in the log", tone.1)
+        let unchanged = try now()?.hs == 34 + 12.3 / 60
+        rig.check(unchanged, "the refused entry changes nothing", shown())
     }
 
     /// `marktime clock signal`: the button pressed on a time signal's tick (here, 2 s after

@@ -2,9 +2,9 @@ import CEvdev
 import Foundation
 import RigSupport
 
-/// A real kernel input device with one key (KEY_ENTER), made through libevdev's
-/// uinput API, and a reader on its own evdev node that reads back the kernel's
-/// CLOCK_MONOTONIC timestamp of each key event the rig injects.
+/// A real kernel input device with one key (KEY_ENTER), or the keys of a keypad, made
+/// through libevdev's uinput API, and a reader on its own evdev node that reads back the
+/// kernel's CLOCK_MONOTONIC timestamp of each key event the rig injects.
 final class VirtualButton {
     let devnode: String
     private let template: OpaquePointer
@@ -14,12 +14,12 @@ final class VirtualButton {
     private var link: String?
 
     /// With `autorepeat`, the kernel repeats a held key (250 ms delay, 33 ms period).
-    init(name: String = "marktime rig button", autorepeat: Bool = true) throws {
+    init(name: String = "marktime rig button", keys: [Int32] = [KEY_ENTER], autorepeat: Bool = true) throws {
         guard let dev = libevdev_new() else { throw RigError("libevdev_new failed") }
         template = dev
         libevdev_set_name(dev, name)
         libevdev_enable_event_type(dev, UInt32(EV_KEY))
-        libevdev_enable_event_code(dev, UInt32(EV_KEY), UInt32(KEY_ENTER), nil)
+        for key in keys { libevdev_enable_event_code(dev, UInt32(EV_KEY), UInt32(key), nil) }
         if autorepeat { libevdev_enable_event_type(dev, UInt32(EV_REP)) }
         var ui: OpaquePointer?
         let rc = cevdev_uinput_create(dev, &ui)
@@ -81,10 +81,30 @@ final class VirtualButton {
         return (first, second)
     }
 
-    private func write(_ value: Int32) {
-        libevdev_uinput_write_event(uinput, UInt32(EV_KEY), UInt32(KEY_ENTER), value)
+    private func write(_ value: Int32, key: Int32 = KEY_ENTER) {
+        libevdev_uinput_write_event(uinput, UInt32(EV_KEY), UInt32(key), value)
         libevdev_uinput_write_event(uinput, UInt32(EV_SYN), UInt32(SYN_REPORT), 0)
     }
+
+    /// Types `keys` as a keypad's are typed: each down, then up. Returns the monotonic
+    /// time just before the first (the daemon grabs a keypad, so nothing is read back).
+    @discardableResult
+    func type(_ keys: [Int32]) -> Int64 {
+        let t = monotonicNow()
+        for key in keys {
+            write(1, key: key)
+            write(0, key: key)
+        }
+        return t
+    }
+
+    /// Number-pad key codes (linux/input-event-codes.h; the C header's macros are not all imported).
+    static let (kp0, kp1, kp2, kp3, kp4, kp5, kp6, kp7, kp8, kp9): (Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32, Int32)
+        = (82, 79, 80, 81, 75, 76, 77, 71, 72, 73)
+    static let (kpDot, kpEnter, kpPlus, kpMinus, backspace): (Int32, Int32, Int32, Int32, Int32) = (83, 96, 78, 74, 14)
+
+    /// The keys a keypad has: its digits, point, Enter, plus and minus.
+    static let keypadKeys: [Int32] = [kp0, kp1, kp2, kp3, kp4, kp5, kp6, kp7, kp8, kp9, kpDot, kpEnter, kpPlus, kpMinus, backspace]
 
     private func readBack(_ value: Int32) throws -> Int64 {
         guard let t = try readBack({ $0.type == UInt16(EV_KEY) && $0.code == UInt16(KEY_ENTER) && $0.value == value }) else {
