@@ -595,6 +595,7 @@ class PhonePage(unittest.TestCase):
         # Given a sight whose height of eye the prediction takes, and the page live (the daemon runs)
         self.pi.cli("mark")
         self.pi.cli("sight", "edit", "1", "--eye-height", "2.5")
+        self.log_in()
         for theme in ("day", "night"):
             with self.subTest(theme=theme):
                 self.set_theme(theme)
