@@ -47,6 +47,7 @@ let package = Package(
         .systemLibrary(name: "CGPS", pkgConfig: "libgps", providers: [.apt(["libgps-dev"])]),
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(name: "CEspeak", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // One home for system calls: EINTR retried, typed errors naming the call (swift-system),
@@ -120,6 +121,7 @@ let package = Package(
                 "CEvdev",
                 "CGPS",
                 "CALSA",
+                "CEspeak",
                 "CMosquitto",
                 "MarkTimeSystem",
                 .product(name: "Logging", package: "swift-log"),

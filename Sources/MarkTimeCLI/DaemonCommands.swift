@@ -103,6 +103,39 @@ extension MarkTime {
         }
     }
 
+    struct Say: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "say",
+            abstract: "Say a sentence as the daemon reads a keypad's entry and a preset, to test the voice and the speaker.",
+            discussion: """
+                Spoken by eSpeak NG (sound.voice, default en; `espeak-ng --voices` lists them) at sound.volume, through \
+                sound.device. With the daemon, sound.speech (default true) reads each keypad entry back and the keypad's * \
+                says the plan's next body; a press's beep always cuts speech off.
+                """)
+
+        @OptionGroup var store: StoreOptions
+        @OptionGroup var config: ConfigOptions
+
+        @Argument(help: "What to say, e.g. \"Vega, fifty-one forty, bearing zero seven five\".")
+        var text: String
+
+        func run() async throws {
+            guard !text.trimmingWhitespace().isEmpty, text.count <= DoorbellMessage.longestSaid else {
+                throw InputError("give a sentence of 1 to \(DoorbellMessage.longestSaid) characters to say")
+            }
+            let sound = try config.settings().sound
+            let samples = try EspeakSpeech.render(text, voice: sound.voice, volume: sound.volume)
+            if let reason = ALSABeeper.probe(device: sound.device) {
+                throw InputError("cannot open sound device '\(sound.device)': \(reason); set sound.device to one that `aplay -L` lists")
+            }
+            let player = try ALSABeeper(device: sound.device, volume: sound.volume,
+                                        logger: Logger(label: "marktime", factory: { _ in SwiftLogNoOpLogHandler() }))
+            player.speak(samples)
+            player.finish()
+            guard player.speechCounts.spoken == 1 else { throw InputError("the speech did not play: \(player.state)") }
+        }
+    }
+
     struct Buttons: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "buttons",

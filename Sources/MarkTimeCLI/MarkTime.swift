@@ -24,7 +24,7 @@ public struct MarkTime: AsyncParsableCommand {
             CommandGroup(name: "Tasks and courses", subcommands: [TaskCommand.self, CourseCommand.self, GradeCommand.self]),
             CommandGroup(name: "Journal", subcommands: [Day.self, Cal.self]),
             CommandGroup(name: "Phone page and sharing", subcommands: [Web.self, UserCommand.self, ShareCommand.self]),
-            CommandGroup(name: "System", subcommands: [Daemon.self, Status.self, ConfigCommand.self, Buttons.self, Beep.self]),
+            CommandGroup(name: "System", subcommands: [Daemon.self, Status.self, ConfigCommand.self, Buttons.self, Beep.self, Say.self]),
         ])
 
     public init() {}

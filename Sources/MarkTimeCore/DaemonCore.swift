@@ -189,6 +189,10 @@ public struct DaemonCore: Sendable {
         case answerSignal(TimeSignalAnswer, to: String)
         /// Change a sight's reading (the writer answers `readingKept` or `readingRefused`).
         case setReading(ReadingRequest)
+        /// Say this aloud (speech never holds up a tone: a tone cuts it).
+        case speak(String)
+        /// Say the plan's next body aloud: its name, predicted Hs and bearing.
+        case speakPreset
     }
 
     /// What the core needs from the settings.
@@ -209,6 +213,8 @@ public struct DaemonCore: Sendable {
         /// The shortest run that teaches a rate (`clock.rate_span_s`), and the RTC's device.
         public var rateSpan: Double
         public var rtc: String?
+        /// Entries and presets are read aloud (`sound.speech`, with `sound.enabled`).
+        public var speech: Bool
 
         public init(settings: Settings, pid: Int32 = 0, buttonDevice: String = "", trackSaveInterval: Double = 600) throws(InputError) {
             debounceMilliseconds = try settings.button.debounceMilliseconds
@@ -218,6 +224,8 @@ public struct DaemonCore: Sendable {
             maxSpeedKnots = try settings.gpsMaxSpeed
             rateSpan = try settings.clock.rateSpan
             rtc = try settings.clock.rtc
+            let sound = try settings.sound
+            speech = sound.enabled && sound.speech
             recordPosition = try settings.sight.recordPosition
             maxFixAge = try settings.sight.maxFixAge
             self.trackSaveInterval = trackSaveInterval
@@ -432,8 +440,10 @@ public struct DaemonCore: Sendable {
                 kept.append(change)
                 if kept.count > Self.undoDepth { kept.removeFirst() }
             }
-            // The phone shows what it kept; the keypad's navigator hears it.
-            guard let asker else { return [.log(LogLine(.notice, "reading kept: \(change.sentence)")), .beep(.entered)] }
+            // The phone shows what it kept; the keypad's navigator hears it, read back or as a tone.
+            guard let asker else {
+                return [.log(LogLine(.notice, "reading kept: \(change.sentence)")), configuration.speech ? .speak(change.spoken) : .beep(.entered)]
+            }
             return [.log(LogLine(.notice, "reading kept from the phone: \(change.sentence)")), .answer(.stored(change.sightID), to: asker)]
         case .readingRefused(let reason, let asker):
             guard let asker else { return readingRefused(reason) }
@@ -442,7 +452,7 @@ public struct DaemonCore: Sendable {
             var c = new
             (c.pid, c.buttonDevice, c.maxSampleAge, c.trackSaveInterval) = (configuration.pid, configuration.buttonDevice,
                                                                               configuration.maxSampleAge, configuration.trackSaveInterval)
-            (c.rateSpan, c.rtc) = (configuration.rateSpan, configuration.rtc)
+            (c.rateSpan, c.rtc, c.speech) = (configuration.rateSpan, configuration.rtc, configuration.speech)
             configuration = c
             positions.maxKnots = c.maxSpeedKnots
             filter = ButtonFilter(debounceMilliseconds: c.debounceMilliseconds, latencyCompensationMilliseconds: c.latencyCompensationMilliseconds)
@@ -808,6 +818,9 @@ public struct DaemonCore: Sendable {
             return [.setReading(ReadingRequest(sightID: last.sightID, change: .restore(last)))]
         case .refused(let reason):
             return readingRefused(reason)
+        case .speakPlan:
+            guard configuration.speech else { return readingRefused("speech is off (sound.speech, sound.enabled): the preset is on `marktime plan --live` and the phone page") }
+            return [.speakPreset]
         }
     }
 
@@ -852,6 +865,9 @@ public struct DaemonCore: Sendable {
                 + "\(String(format: "%+.3f", lifted.seconds)) s off the time carried before", ["offset_s": "\(lifted.seconds)"]))]
         case .tasksChanged, .mark, .phoneMark, .signal, .lunar, .reading:
             return []
+        case .say(let text):
+            guard configuration.speech else { return [.log(LogLine(.info, "asked to say something, but speech is off (sound.speech, sound.enabled)"))] }
+            return [.speak(text)]
         case .placesChanged:
             return [.resendPlaces]
         case .beep(let tone):

@@ -25,6 +25,11 @@ public enum DoorbellMessage: Hashable, Sendable {
     /// Set a sight's Hs (degrees) and body, either nil to leave it (the phone page's quick
     /// entry); the daemon answers with a `MarkAnswer`: `stored` with the sight's id once kept.
     case reading(sight: Int64, hs: Double?, body: String?)
+    /// Say this aloud (the phone page's preset), when speech is on.
+    case say(String)
+
+    /// The longest text `say` takes.
+    public static let longestSaid = 200
 
     /// The message a datagram holds; nil for anything else.
     public init?(_ text: String) {
@@ -56,6 +61,12 @@ public enum DoorbellMessage: Hashable, Sendable {
                       let u = Double(w[5]), LunarTime.uncertainties.contains(u) else { return nil }
                 self = .lunar(LunarTime(sight: sight, instant: MonotonicInstant(bootID: String(w[2]), nanoseconds: ns),
                                         utc: UTCTime(nanosecondsSinceEpoch: utc), uncertainty: u))
+                return
+            }
+            if text.hasPrefix("say ") {
+                let said = String(text.dropFirst(4))
+                guard !said.isEmpty, said.count <= Self.longestSaid, !said.contains(where: { $0.isNewline }) else { return nil }
+                self = .say(said)
                 return
             }
             // reading SIGHT HS|- [BODY]
@@ -105,6 +116,7 @@ public enum DoorbellMessage: Hashable, Sendable {
             "signal \(TimeSignalRequest.text(secondOfDay: r.secondOfDay)) \(r.window)" + (r.date.map { " " + String($0.iso8601.prefix(10)) } ?? "")
                 + (r.force ? " force" : "")
         case .reading(let sight, let hs, let body): "reading \(sight) \(hs.map { "\($0)" } ?? "-")" + (body.map { " " + $0 } ?? "")
+        case .say(let said): "say \(said)"
         case .lunar(let l): "lunar \(l.sight) \(l.instant.bootID) \(l.instant.nanoseconds) \(l.utc.nanosecondsSinceEpoch) \(l.uncertainty)"
         }
     }

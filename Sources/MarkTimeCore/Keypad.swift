@@ -14,6 +14,8 @@ public enum KeypadKey: Hashable, Sendable {
     case nextBody
     /// Takes back the last entry kept.
     case undo
+    /// Reads the plan's next body aloud: its name, predicted Hs and bearing.
+    case speakPlan
 
     /// The key for an evdev key code, nil for a key that means nothing here.
     public static func of(code: UInt16) -> KeypadKey? {
@@ -29,6 +31,7 @@ public enum KeypadKey: Hashable, Sendable {
         case 1, 111: .clear  // KEY_ESC, KEY_DELETE
         case 78, 15, 48: .nextBody  // KEY_KPPLUS, KEY_TAB, KEY_B
         case 74, 22: .undo  // KEY_KPMINUS, KEY_U
+        case 55, 31: .speakPlan  // KEY_KPASTERISK, KEY_S
         default: nil
         }
     }
@@ -43,6 +46,7 @@ public struct KeypadEntry: Hashable, Sendable {
         case hs(Double, typed: String)
         case nextBody
         case undo
+        case speakPlan
         /// The entry is not a reading: why, in a sentence, and what to type instead.
         case refused(String)
     }
@@ -87,6 +91,8 @@ public struct KeypadEntry: Hashable, Sendable {
         case .undo:
             typed = ""
             return .undo
+        case .speakPlan:
+            return .speakPlan
         }
         return nil
     }

@@ -129,6 +129,8 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "sound.enabled", kind: .bool, defaultValue: .bool(true), help: "beep after each sight (true/false)"),
         ConfigKey(name: "sound.volume", kind: .int(0...100), defaultValue: .int(100), help: "beep volume in percent, 0-100"),
         ConfigKey(name: "sound.device", kind: .string(allowEmpty: false), defaultValue: .string("default"), help: "ALSA PCM name, e.g. default or plughw:1,0"),
+        ConfigKey(name: "sound.speech", kind: .bool, defaultValue: .bool(true), help: "read a keypad's entry and a preset aloud with eSpeak NG; false: a keypad's entry is confirmed by a tone (true/false)"),
+        ConfigKey(name: "sound.voice", kind: .string(allowEmpty: false), defaultValue: .string("en"), help: "eSpeak NG voice for sound.speech, e.g. en, en-gb, en-us (`espeak-ng --voices` lists them)"),
         ConfigKey(name: "sight.record_position", kind: .bool, defaultValue: .bool(true), help: "store the GPS position with each sight (true/false)"),
         ConfigKey(name: "sight.max_fix_age_s", kind: .double(0...3600), defaultValue: .double(30), help: "oldest GPS fix, in seconds, to store with a sight"),
         ConfigKey(name: "sight.intercept_limit_nm", kind: .double(1...1000), defaultValue: .double(30),
@@ -230,7 +232,10 @@ public struct Settings: Hashable, Sendable {
     func string(_ name: String) throws(InputError) -> String { try checked(name).description }
 
     public var sound: SoundSettings {
-        get throws(InputError) { SoundSettings(enabled: try bool("sound.enabled"), volume: try int("sound.volume"), device: try string("sound.device")) }
+        get throws(InputError) {
+            SoundSettings(enabled: try bool("sound.enabled"), volume: try int("sound.volume"), device: try string("sound.device"),
+                          speech: try bool("sound.speech"), voice: try string("sound.voice"))
+        }
     }
     public var sight: SightSettings {
         get throws(InputError) {
@@ -322,6 +327,9 @@ public struct SoundSettings: Hashable, Sendable {
     public var volume: Int
     /// The ALSA PCM name.
     public var device: String
+    /// Read a keypad's entry and a preset aloud (with sound on), and with which voice.
+    public var speech: Bool
+    public var voice: String
 }
 
 /// `sight.*`: what a sight keeps with it.

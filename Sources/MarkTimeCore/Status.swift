@@ -121,6 +121,11 @@ public protocol Beeper: Sendable {
     func finish()
 }
 
+/// Says a sentence aloud; speech never holds up a tone.
+public protocol Speaker: Sendable {
+    func say(_ text: String)
+}
+
 extension Beeper {
     public var state: String { "ready" }
     public func finish() {}

@@ -54,3 +54,19 @@ public enum ToneSynth {
         return out
     }
 }
+
+extension ToneSynth {
+    /// `samples` at `from` Hz made `to` Hz, each new sample linearly between its two
+    /// neighbours (speech at eSpeak NG's 22,050 Hz for the player's 48 kHz).
+    public static func resample(_ samples: [Int16], from: Int, to: Int) -> [Int16] {
+        guard from > 0, to > 0, !samples.isEmpty else { return [] }
+        guard from != to else { return samples }
+        let count = Int((Int64(samples.count) * Int64(to) + Int64(from) - 1) / Int64(from))
+        return (0..<count).map { i in
+            let x = Double(i) * Double(from) / Double(to)
+            let j = Int(x), f = x - Double(j)
+            let a = Double(samples[min(j, samples.count - 1)]), b = Double(samples[min(j + 1, samples.count - 1)])
+            return Int16((a + (b - a) * f).rounded())
+        }
+    }
+}

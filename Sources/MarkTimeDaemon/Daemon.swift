@@ -54,6 +54,8 @@ public final class MarkTimeDaemon: Sendable {
         public var wallTimer: (any WallTimerSource)?
         /// The keypad that sets a sight's reading (`keypad.device`); nil: none.
         public var keypad: (any ButtonSource)?
+        /// What reads entries and presets aloud (`sound.speech`); nil: none.
+        public var speaker: (any Speaker)?
 
         public init(clock: any SystemClockSource, button: any ButtonSource, gps: any GPSSource, beeper: (any Beeper)?,
                     share: (any ShareTransport)? = nil) {
@@ -68,12 +70,15 @@ public final class MarkTimeDaemon: Sendable {
         public static func real(_ options: Options, logger: Logger) throws -> Adapters {
             let s = options.settings
             let clock = try SystemClock(trustSynchronised: try s.clock.trustSystem)
+            let sound = try s.sound
+            let player = sound.enabled ? try ALSABeeper(device: sound.device, volume: sound.volume, logger: logger) : nil
             var adapters = Adapters(clock: clock,
                             button: try EvdevButton(path: options.buttonPath, grab: try s.button.grab, logger: logger),
                             gps: try GPSDClient(address: options.gpsdAddress, nmeaUncertainty: try s.clock.nmeaUncertainty,
                                                  silence: try s.gpsdSilence, clock: clock, logger: logger),
-                            beeper: try s.sound.enabled ? try ALSABeeper(device: try s.sound.device, volume: try s.sound.volume, logger: logger) : nil,
+                            beeper: player,
                             share: nil)
+            if let player, sound.speech { adapters.speaker = try EspeakSpeech(voice: sound.voice, volume: sound.volume, player: player, logger: logger) }
             adapters.rtc = try s.clock.rtc.map { RTCClock(path: $0) }
             adapters.keypad = try s.keypad.map { k throws(DeviceError) in try EvdevButton(path: k.device, grab: k.grab, logger: logger, name: "marktime-keypad") }
             do {
@@ -105,6 +110,7 @@ public final class MarkTimeDaemon: Sendable {
     let shareProblem: String?
     let rtc: (any RTCSource)?
     let keypad: (any ButtonSource)?
+    let speaker: (any Speaker)?
     /// How often the RTC is read (`RTCChronometer.readingInterval`).
     static let rtcInterval: Duration = .seconds(RTCChronometer.readingInterval)
     let rtcThread: PollThread
@@ -151,6 +157,7 @@ public final class MarkTimeDaemon: Sendable {
         shareProblem = adapters.shareProblem
         rtc = adapters.rtc
         keypad = adapters.keypad
+        speaker = adapters.speaker
         rtcThread = try PollThread(name: "marktime-rtc")
         reminders = try ReminderLoop(store: store, clock: adapters.clock, timer: try adapters.wallTimer ?? WallTimer())
         if let transport = adapters.share {
@@ -404,6 +411,8 @@ public final class MarkTimeDaemon: Sendable {
                 report(.failed(.statusFile(path: statusFile.path), error: "\(error)"))
             }
         case .setReading(let request): writer.submit(.reading(request))
+        case .speak(let text): speaker?.say(text)
+        case .speakPreset: speakPreset()
         case .saveTrack(let entries): writer.submit(.track(entries))
         case .saveRate(let line): writer.submit(.rate(line))
         case .backfill(let track): writer.submit(.backfill(track))
@@ -520,6 +529,25 @@ public final class MarkTimeDaemon: Sendable {
             if let share { writer.submit(.afterShare { share.committed() }) }
         case .afterShare(let work):
             work()
+        }
+    }
+
+    /// Says the plan's next body aloud at the boat's position now (its last fix that is not
+    /// flagged): the first of the chosen set not shot in the hour, with its predicted Hs.
+    func speakPreset() {
+        guard let speaker else { return }
+        do {
+            guard let reading = try? clock.read(), let (fix, utc) = core.withLock({ c -> (Fix, UTCTime)? in
+                guard let f = c.fix, f.flag == nil, let sample = c.status(now: reading.instant.nanoseconds).clock else { return nil }
+                return (f, sample.utc.adding(nanoseconds: reading.instant.nanoseconds - sample.monotonicNanoseconds))
+            }) else { throw InputError("no GPS fix and time for a plan") }
+            let recent = try store.sights(SightQuery(limit: 50))
+            let sextant = try SextantReading.planned(eyeHeight: nil, indexError: nil, celsius: nil, hectopascals: nil, limb: .lower,
+                                                     newest: recent.first { $0.eyeHeight != nil })
+            speaker.say(try ReadingEntry.presetSpoken(at: utc, from: fix.position, sextant: sextant, recent: recent))
+        } catch {
+            logger.warning("no preset to say", metadata: ["reason": "\(error)"])
+            speaker.say("no preset")
         }
     }
 

@@ -12,7 +12,8 @@ import Synchronization
 /// before playback starts, so however long the system keeps this thread from running, an
 /// underrun cannot cut a tone. A looping alarm keeps the buffer full a period at a time,
 /// and stops within one period of `stop()`. A missing or busy device is logged once and
-/// opened again at the next tone; it never stops anything else.
+/// opened again at the next tone; it never stops anything else. Speech (`speak`) plays
+/// between tones, a period at a time, and a tone asked for meanwhile cuts it at once.
 public final class ALSABeeper: Beeper, Sendable {
     public static let sampleRate = 48_000
     /// The silence after a tone, before the drain (frames: 50 ms), so that a driver that
@@ -35,6 +36,9 @@ public final class ALSABeeper: Beeper, Sendable {
 
     struct Queue {
         var tones = ToneQueue()
+        /// Speech waiting, 48 kHz mono; the newest few.
+        var speech: [[Int16]] = []
+        var spoken = 0, cut = 0
         var stopping = false
         var state = "not opened"
         var failedOnce = false
@@ -76,6 +80,19 @@ public final class ALSABeeper: Beeper, Sendable {
         wake.signal()
     }
 
+    /// Plays `samples` (48 kHz mono) once no tone is waiting; a tone asked for while they
+    /// play cuts them off within a period. At most 3 wait; older ones are dropped.
+    public func speak(_ samples: [Int16]) {
+        queue.withLock {
+            $0.speech.append(samples)
+            if $0.speech.count > 3 { $0.speech.removeFirst() }
+        }
+        wake.signal()
+    }
+
+    /// Speech played to its end, and speech a tone cut off.
+    public var speechCounts: (spoken: Int, cut: Int) { queue.withLock { ($0.spoken, $0.cut) } }
+
     /// Ends a looping alarm, playing or still queued.
     public func stop() {
         queue.withLock { $0.tones.stopLooping() }
@@ -97,6 +114,62 @@ public final class ALSABeeper: Beeper, Sendable {
         while true {
             let woke = try? t.wait([wake.fd])
             wake.drain()
+            playQueued(&pcm, period: &period, buffer: &buffer, on: t)
+            if woke == .stopped || woke == nil || queue.withLock({ $0.stopping }) { return }
+        }
+    }
+
+    /// Every tone queued, then speech while no tone waits, until neither is left.
+    private func playQueued(_ pcm: inout OpaquePointer?, period: inout Int, buffer: inout Int, on t: PollThread) {
+        while true {
+            playTones(&pcm, period: &period, buffer: &buffer)
+            guard let samples = queue.withLock({ $0.speech.isEmpty ? nil : $0.speech.removeFirst() }) else { return }
+            if pcm == nil { pcm = open(period: &period, buffer: &buffer) }
+            guard let p = pcm else { continue }
+            switch say(samples, on: p, period: period, buffer: buffer, thread: t) {
+            case .lost:
+                snd_pcm_close(p)
+                pcm = nil
+            case .silenced:
+                snd_pcm_drop(p)
+                snd_pcm_prepare(p)
+                queue.withLock { $0.cut += 1 }
+            case .whole:
+                snd_pcm_drain(p)
+                snd_pcm_prepare(p)
+                queue.withLock { $0.spoken += 1 }
+            }
+        }
+    }
+
+    /// Writes speech a period at a time (the first fill at most a buffer), stopping as soon
+    /// as a tone waits; then its tail of silence, and waits for it to play out on the
+    /// player's own wake-up, not in a drain, so a tone asked for then is not held up either.
+    private func say(_ samples: [Int16], on p: OpaquePointer, period: Int, buffer: Int, thread t: PollThread) -> Outcome {
+        let all = samples + repeatElement(0, count: Self.tail)
+        let cut = { self.queue.withLock { !$0.tones.tones.isEmpty } }
+        var position = 0
+        while position < all.count {
+            if cut() { return .silenced }
+            let n = min(position == 0 ? buffer : period, all.count - position)
+            guard write(all[position..<position + n], to: p) else { return .lost }
+            if position == 0 { calsa_start(p) }
+            position += n
+        }
+        while true {
+            if cut() { return .silenced }
+            var delay = snd_pcm_sframes_t(0)
+            guard snd_pcm_delay(p, &delay) >= 0, delay > 0 else { return .whole }
+            switch try? t.wait([wake.fd], timeout: .milliseconds(max(1, Int(delay) * 1000 / Self.sampleRate))) {
+            // Finishing: the drain plays it out.
+            case .stopped?, nil: return .whole
+            case .ready?: wake.drain()
+            case .timedOut?: continue
+            }
+        }
+    }
+
+    private func playTones(_ pcm: inout OpaquePointer?, period: inout Int, buffer: inout Int) {
             while let (tone, limit) = queue.withLock({ $0.tones.next() }) {
                 if pcm == nil { pcm = open(period: &period, buffer: &buffer) }
                 guard let p = pcm else { continue }
@@ -116,8 +189,6 @@ public final class ALSABeeper: Beeper, Sendable {
                     queue.withLock { $0.played += 1 }
                 }
             }
-            if woke == .stopped || woke == nil || queue.withLock({ $0.stopping }) { return }
-        }
     }
 
     enum Outcome { case whole, silenced, lost }

@@ -51,22 +51,11 @@ public struct LivePreset: Hashable, Sendable {
     public static func spoken(_ line: SightPlan.Line, limb: Limb) -> String {
         let whole = Int((line.hs * 60).rounded())
         let name = line.body == .sun || line.body == .moon ? "\(line.body.name) \(limb == .upper ? "upper" : "lower") limb" : line.body.name
-        let zn = String(format: "%03d", Int(line.computed.azimuth.rounded()) % 360).map { digits[Int(String($0))!] }.joined(separator: " ")
+        let zn = String(format: "%03d", Int(line.computed.azimuth.rounded()) % 360).map { Spoken.digit(Int(String($0))!) }.joined(separator: " ")
         guard whole >= 0 else { return "\(name), below the horizon, bearing \(zn)" }
-        let minutes = whole % 60 == 0 ? "zero zero" : (whole % 60 < 10 ? "oh " : "") + number(whole % 60)
-        return "\(name), \(number(whole / 60)) \(minutes), bearing \(zn)"
+        return "\(name), \(number(whole / 60)) \(Spoken.minutes(whole % 60)), bearing \(zn)"
     }
 
-    private static let digits = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
-    private static let teens = ["ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
-    private static let tens = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
-
-    /// 0 to 99 in words: `zero`, `seven`, `fifteen`, `forty`, `fifty-one`.
-    static func number(_ n: Int) -> String {
-        switch n {
-        case ..<10: digits[max(0, n)]
-        case 10..<20: teens[n - 10]
-        default: tens[n / 10] + (n % 10 == 0 ? "" : "-" + digits[n % 10])
-        }
-    }
+    /// 0 to 99 in words (`Spoken.number`).
+    static func number(_ n: Int) -> String { Spoken.number(n) }
 }

@@ -106,4 +106,15 @@ public enum ReadingEntry {
         }
         return (edit, ReadingChange(sightID: id, before: before, after: after))
     }
+
+    /// The preset said aloud at `utc` from `position`: the plan's chosen body to shoot next
+    /// (the first, by Zn, that no sight of the hour before has), `Vega, fifty-one forty,
+    /// bearing zero seven five` (`LivePreset.spoken`).
+    public static func presetSpoken(at utc: UTCTime, from position: Position, sextant: SextantReading, recent: [Sight]) throws(InputError) -> String {
+        let plan = try SightPlan(at: utc, from: position, sextant: sextant)
+        let hourBefore = utc.adding(nanoseconds: -3_600_000_000_000)
+        let taken = Set(recent.filter { $0.estimate.utc >= hourBefore }.compactMap { $0.body.flatMap(Body.init(named:)) })
+        let line = plan.chosen.first { !taken.contains($0.body) } ?? plan.chosen[0]
+        return LivePreset.spoken(line, limb: sextant.limb)
+    }
 }

@@ -70,6 +70,14 @@ public final class FakeBeeper: Beeper {
     public var timed: [(tone: Tone, at: Int64)] { tones.withLock { $0 } }
 }
 
+/// Records what is said.
+public final class FakeSpeaker: Speaker {
+    let texts = Mutex<[String]>([])
+    public init() {}
+    public func say(_ text: String) { texts.withLock { $0.append(text) } }
+    public var said: [String] { texts.withLock { $0 } }
+}
+
 /// The reminder thread's wall-clock timer, fired by the test. It keeps the time it was last
 /// armed for, and whether every firing has been drained before that arm: the thread drains
 /// after each wake and arms again once it has done what the wake asked.
@@ -142,8 +150,8 @@ public struct DaemonOnFakes {
     public let daemon: MarkTimeDaemon
     public let clock: FakeClock
     public let button = FakeButton(), gps = FakeGPS(), beeper = FakeBeeper(), timer = FakeWallTimer()
-    /// The keypad (`keypad.device`), always there on fakes.
-    public let keypad = FakeButton()
+    /// The keypad (`keypad.device`) and the speaker, always there on fakes.
+    public let keypad = FakeButton(), speaker = FakeSpeaker()
 
     /// With `settings`, a `share` transport, and a heartbeat other than 1 s when given; in
     /// `folder` (another daemon's, after it stopped: its store) and on `clock` when given.
@@ -159,6 +167,7 @@ public struct DaemonOnFakes {
         var adapters = MarkTimeDaemon.Adapters(clock: clock, button: button, gps: gps, beeper: beeper, share: share)
         adapters.wallTimer = timer
         adapters.keypad = keypad
+        adapters.speaker = speaker
         daemon = try MarkTimeDaemon(options: options, store: store, logger: logger, adapters: adapters)
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MarkTimeCore
+import MarkTimeDevices
 import RigSupport
 import Testing
 
@@ -73,6 +74,32 @@ struct ALSATests {
         #expect(wav.samples[52_800...].allSatisfy { $0 == 0 })
         #expect(bursts.count == 1)
         #expect(abs((bursts.first?.length ?? 0) - 52_800) <= 48)
+    }
+
+    @Test func sayPlaysTheSentenceAsTheDaemonSaysItSampleForSample() throws {
+        // Given a sentence as the keypad's read-back says it
+        let text = "sight 12, Vega, thirty-four twelve point three"
+        // When `marktime say` plays it into the file
+        let cli = CLI()
+        let wav = cli.folder + "/out.wav", conf = cli.folder + "/asound.conf"
+        try "pcm.!default {\n type file\n slave.pcm \"null\"\n file \"\(wav)\"\n format \"wav\"\n}\n".write(toFile: conf, atomically: true, encoding: .utf8)
+        let r = try cli.run(["say", text], environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf:\(conf)"])
+        #expect(r.status == 0, "\(r.stderr)")
+        // Then the file holds eSpeak NG's speech at 48 kHz exactly as rendered here, then the 50 ms tail of silence
+        let spoken = try EspeakSpeech.render(text, voice: "en", volume: 100)
+        let heard = try PCMSamples(wavFile: wav)
+        #expect(heard.rate == 48_000)
+        #expect(heard.samples == spoken + repeatElement(0, count: ALSABeeper.tail))
+        // And it is speech of a sentence's length: 2 to 6 s at 150 words a minute
+        #expect((96_000...288_000).contains(spoken.count), "\(spoken.count) samples")
+    }
+
+    @Test func anUnknownVoiceIsNamedWithTheFix() throws {
+        let cli = CLI()
+        try "[sound]\nvoice = \"klingon-xx\"\n".write(toFile: cli.config, atomically: true, encoding: .utf8)
+        let r = try cli.run(["say", "hello"], environment: ["ALSA_CONFIG_PATH": "/usr/share/alsa/alsa.conf"])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("unknown voice klingon-xx: `espeak-ng --voices` lists them; set sound.voice"), "\(r.stderr)")
     }
 
     @Test func aMissingDeviceIsNamed() throws {

@@ -111,12 +111,53 @@ struct DaemonCoreKeypadTests {
         #expect(actions.readings == [ReadingRequest(sightID: nil, change: .nextBody)])
     }
 
-    @Test func aKeptReadingIsLoggedAndConfirmedByItsTone() {
+    @Test func aKeptReadingIsReadBackAloud() {
+        // Given speech on (sound.speech, the default)
         var core = startedCore()
         let change = ReadingChange(sightID: 5, before: .init(body: nil, hs: nil), after: .init(body: "Vega", hs: 34.205))
+        // When the writer kept the keypad's reading
         let actions = core.handle(.readingKept(change))
-        #expect(actions.tones == [.entered])
-        #expect(actions.messages == ["reading kept: sight 5: Vega, Hs 34° 12'.3"])
+        // Then it is logged and read back, and no tone plays
+        #expect(actions == [.log(LogLine(.notice, "reading kept: sight 5: Vega, Hs 34° 12'.3")), .speak("sight 5, Vega, thirty-four twelve point three")])
+    }
+
+    @Test func withoutSpeechAKeptReadingIsConfirmedByItsTone() throws {
+        var settings = Settings()
+        settings.set("sound.speech", .bool(false))
+        var core = DaemonCore(configuration: try .init(settings: settings))
+        let change = ReadingChange(sightID: 5, before: .init(body: nil, hs: nil), after: .init(body: "Vega", hs: 34.205))
+        let actions = core.handle(.readingKept(change))
+        #expect(actions == [.log(LogLine(.notice, "reading kept: sight 5: Vega, Hs 34° 12'.3")), .beep(.entered)])
+    }
+
+    @Test func theSpeakKeyAsksForThePresetAndWithoutSpeechIsRefused() throws {
+        var core = startedCore()
+        #expect(typed([55]).flatMap { core.handle(.keypad($0)) } == [.speakPreset])
+        var settings = Settings()
+        settings.set("sound.enabled", .bool(false))
+        var quiet = DaemonCore(configuration: try .init(settings: settings))
+        let refused = typed([55]).flatMap { quiet.handle(.keypad($0)) }
+        #expect(refused.tones == [.refused])
+        #expect(refused.messages == ["keypad: speech is off (sound.speech, sound.enabled): the preset is on `marktime plan --live` and the phone page"])
+    }
+
+    @Test func aSayAtTheDoorbellIsSpokenOnlyWithSpeechOn() throws {
+        var core = startedCore()
+        #expect(core.handle(.doorbell(.say("Vega, fifty-one forty, bearing zero seven five"))) == [.speak("Vega, fifty-one forty, bearing zero seven five")])
+        var settings = Settings()
+        settings.set("sound.speech", .bool(false))
+        var quiet = DaemonCore(configuration: try .init(settings: settings))
+        #expect(quiet.handle(.doorbell(.say("Vega"))).messages == ["asked to say something, but speech is off (sound.speech, sound.enabled)"])
+        #expect(DoorbellMessage("say Vega, fifty-one forty") == .say("Vega, fifty-one forty"))
+        #expect(DoorbellMessage("say ") == nil)
+        #expect(DoorbellMessage("say " + String(repeating: "a", count: 201)) == nil)
+        #expect(DoorbellMessage("say two\nlines") == nil)
+    }
+
+    @Test(arguments: [(34 + 12.3 / 60, "thirty-four twelve point three"), (5 + 2.0 / 60, "five oh two point zero"), (0, "zero zero zero point zero"),
+                      (90, "ninety zero zero point zero"), (61 + 59.95 / 60, "sixty-two zero zero point zero")] as [(Double, String)])
+    func anAltitudeIsSpokenAsANavigatorReadsIt(degrees: Double, words: String) {
+        #expect(Spoken.altitude(degrees) == words)
     }
 
     @Test func undoPutsBackTheLastKeptChangeThenTheOneBefore() {
@@ -209,5 +250,23 @@ struct PhoneReadingTests {
             let degrees = Double(tenths) / 600
             #expect(abs(try KeypadEntry.reading(KeypadEntry.typed(degrees)) - degrees) < 1e-9, "\(tenths)")
         }
+    }
+}
+
+@Suite("Speech made 48 kHz")
+struct ResampleTests {
+    @Test func aRampIsResampledBetweenItsNeighbours() {
+        // Given 4 samples at 2 Hz made 4 Hz: each new sample halfway, the last held
+        #expect(ToneSynth.resample([0, 100, 200, 300], from: 2, to: 4) == [0, 50, 100, 150, 200, 250, 300, 300])
+    }
+
+    @Test func eSpeaksRateBecomesThePlayersWithTheLengthKept() {
+        let speech = (0..<22_050).map { Int16(truncatingIfNeeded: $0 % 2000) }
+        let out = ToneSynth.resample(speech, from: 22_050, to: 48_000)
+        // One second stays one second: 48,000 samples
+        #expect(out.count == 48_000)
+        #expect(out.first == 0)
+        #expect(ToneSynth.resample(speech, from: 48_000, to: 48_000) == speech)
+        #expect(ToneSynth.resample([], from: 22_050, to: 48_000) == [])
     }
 }

@@ -160,8 +160,10 @@ struct DaemonWithFakesTests {
     }
 
     @Test func theKeypadSetsTheSightJustPressedStepsItsBodyAndUndoes() async throws {
-        // Given the daemon on fakes with GPS time and a fix, and a sight pressed and stored
-        let f = try DaemonOnFakes()
+        // Given the daemon on fakes without speech, with GPS time and a fix, and a sight pressed and stored
+        var settings = Settings()
+        settings.set("sound.speech", .bool(false))
+        let f = try DaemonOnFakes(settings: settings)
         defer { f.remove() }
         let daemon = f.daemon
         let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
@@ -206,6 +208,39 @@ struct DaemonWithFakesTests {
         #expect(try await waitFor { f.beeper.played == [.ok, .entered, .entered, .entered, .entered, .refused, .refused] }, "tones \(f.beeper.played)")
         #expect(try sight().hs == nil)
         #expect(try sight().body == nil)
+        await daemon.shutdown()
+        try await running.value
+    }
+
+    @Test func withSpeechTheKeypadsEntryIsReadBackAndTheStarKeySaysThePreset() async throws {
+        // Given the daemon on fakes (speech on, the default) with GPS time and a fix off Plymouth
+        // at the evening twilight of 27 November 2026, a sight pressed, and one with a height of eye
+        let f = try DaemonOnFakes()
+        defer { f.remove() }
+        let daemon = f.daemon
+        let twilight = try #require(UTCTime(year: 2026, month: 11, day: 27)).adding(nanoseconds: (17 * 3600 + 32) * second)
+        var earlier = Sight(instant: MonotonicInstant(bootID: "boot-fake", nanoseconds: 1), estimate: UTCEstimate(utc: twilight, source: .gps, uncertainty: 0.5),
+                            createdAt: twilight)
+        earlier.eyeHeight = 2.4
+        _ = try f.store.insert(earlier)
+        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
+        #expect(try await waitFor { f.button.started && f.keypad.started && f.gps.started })
+        f.gps.send(.clock(ClockSample(source: .gps, monotonicNanoseconds: 100 * second, utc: twilight, uncertainty: 0.5)))
+        let plymouth = try Position(latitude: 50 + 10.0 / 60, longitude: -(4 + 20.0 / 60))
+        f.gps.send(.fix(Fix(position: plymouth, mode: 3, horizontalError: 4, time: twilight, receivedAt: MonotonicInstant(bootID: "boot-fake", nanoseconds: 100 * second))))
+        f.clock.monotonic.withLock { $0 = 100 * second + 300_000_000 }
+        f.button.send(.event(InputEvent(type: 1, code: 28, value: 1, nanoseconds: 100 * second + 250_000_000)))
+        #expect(try await waitFor { f.beeper.played == [.ok] }, "tones \(f.beeper.played)")
+        // When 3412.3 Enter is typed, then the star key
+        for (i, code) in ([81, 75, 79, 80, 83, 81, 96, 55] as [UInt16]).enumerated() {
+            f.keypad.send(.event(InputEvent(type: 1, code: code, value: 1, nanoseconds: 101 * second + Int64(i) * 1_000_000)))
+        }
+        // Then the entry is read back, with no tone, and the preset is said: the plan's first chosen body at the fix, with its Hs
+        // for the newest sight's height of eye, at the track's time
+        let sextant = SextantReading(hs: 0, eyeHeight: 2.4, limb: .lower)
+        let preset = try ReadingEntry.presetSpoken(at: twilight.adding(nanoseconds: 300_000_000), from: plymouth, sextant: sextant, recent: [])
+        #expect(try await waitFor { f.speaker.said == ["sight 2, no body, thirty-four twelve point three", preset] }, "said \(f.speaker.said)")
+        #expect(f.beeper.played == [.ok])
         await daemon.shutdown()
         try await running.value
     }
