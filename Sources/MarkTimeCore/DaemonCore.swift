@@ -867,7 +867,7 @@ public struct DaemonCore: Sendable {
             return []
         case .say(let text):
             guard configuration.speech else { return [.log(LogLine(.info, "asked to say something, but speech is off (sound.speech, sound.enabled)"))] }
-            return [.speak(text)]
+            return [.log(LogLine(.notice, "saying for another process: \(text)")), .speak(text)]
         case .placesChanged:
             return [.resendPlaces]
         case .beep(let tone):

@@ -12,3 +12,13 @@ public struct DaemonBeeper: Beeper {
     public func stop() {}
     public var state: String { "through the daemon" }
 }
+
+/// Says a sentence through the daemon's speech (`say` at the store's doorbell), for a
+/// process without the sound card (the phone page); nothing when no daemon runs.
+public struct DaemonSpeaker: Speaker {
+    public let store: String
+
+    public init(store: String) { self.store = store }
+
+    public func say(_ text: String) { Doorbell.ring(store: store, message: DoorbellMessage.say(text).text) }
+}

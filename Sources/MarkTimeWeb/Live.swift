@@ -275,6 +275,15 @@ struct LiveConnection {
                     // 5 s), the next is taken, and dated, as it comes.
                     let sync = state.sync.withLock { $0 }
                     group.addTask { try await outbound.write(.text(Self.json(await mark(phoneMillis: phone, received: received, sync: sync)))) }
+                case "say":
+                    // The plan's preset, read aloud by the daemon on request (the page's Say).
+                    guard let text = object["text"] as? String, DoorbellMessage("say " + text) != nil else { continue }
+                    let role = ((try? site.store.session(token: token, now: try site.now())) ?? nil)?.account.role ?? session.account.role
+                    guard role >= Role.neededToMark else {
+                        try await outbound.write(.text(Self.json(["type": "refused", "message": role.refusal(needs: Role.neededToMark)])))
+                        continue
+                    }
+                    DaemonSpeaker(store: site.store.path).say(text)
                 case "reading":
                     // The quick entry after a MARK: a sight's Hs as the keypad types it, and its body.
                     guard let sight = object["sight"] as? Int, sight > 0 else { continue }

@@ -292,7 +292,8 @@ struct NavigationRoutes {
                 ("bodies", .array(try preset.lines(at: now).map { l in
                     .object([("body", .string(l.body == .sun || l.body == .moon ? "\(l.body.name) \(sextant.limb == .upper ? "UL" : "LL")" : l.body.name)),
                              ("hs_deg", .number(l.hs)), ("hs", .string(SextantAngle.format(l.hs))), ("zn", .string(String(format: "%05.1f°", l.computed.azimuth))),
-                             ("hc", .string(SextantAngle.format(l.computed.altitude))), ("hs_arcmin_per_min", .number(l.hsPerMinute))])
+                             ("hc", .string(SextantAngle.format(l.computed.altitude))), ("hs_arcmin_per_min", .number(l.hsPerMinute)),
+                             ("spoken", .string(LivePreset.spoken(l, limb: sextant.limb)))])
                 })),
             ])
         } catch {

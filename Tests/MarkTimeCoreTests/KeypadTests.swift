@@ -143,7 +143,8 @@ struct DaemonCoreKeypadTests {
 
     @Test func aSayAtTheDoorbellIsSpokenOnlyWithSpeechOn() throws {
         var core = startedCore()
-        #expect(core.handle(.doorbell(.say("Vega, fifty-one forty, bearing zero seven five"))) == [.speak("Vega, fifty-one forty, bearing zero seven five")])
+        #expect(core.handle(.doorbell(.say("Vega, fifty-one forty, bearing zero seven five")))
+            == [.log(LogLine(.notice, "saying for another process: Vega, fifty-one forty, bearing zero seven five")), .speak("Vega, fifty-one forty, bearing zero seven five")])
         var settings = Settings()
         settings.set("sound.speech", .bool(false))
         var quiet = DaemonCore(configuration: try .init(settings: settings))

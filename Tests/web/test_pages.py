@@ -6,6 +6,7 @@ in each theme to $MARKTIME_SCREENSHOTS. No scenario sleeps: each waits for a con
 """
 import json
 import os
+import pathlib
 import shutil
 import socket
 import sqlite3
@@ -223,6 +224,11 @@ class PhonePage(unittest.TestCase):
         self.find("#user").send_keys(name)
         self.find("#password").send_keys(password)
         self.submit("#login")
+
+    def live_socket(self):
+        """Waits until the page's live connection is open (on a page without MARK)."""
+        self.wait(lambda: self.browser.execute_script("return window.marktimeSend !== undefined && window.marktimeSend({type: 'noop'})"),
+                  what="the live connection")
 
     def live(self):
         """Waits until the page's live connection has synchronised the clock."""
@@ -560,7 +566,7 @@ class PhonePage(unittest.TestCase):
         self.assertEqual(self.find("body").value_of_css_property("background-color"), "rgba(38, 38, 38, 1)")
 
     gps = ("test_mark_stores_a_phone_sight_at_the_touch", "test_a_time_signal_named_on_the_now_page_reaches_the_daemon",
-           "test_the_quick_entry_after_a_mark_keeps_the_reading_through_the_daemon")
+           "test_the_quick_entry_after_a_mark_keeps_the_reading_through_the_daemon", "test_say_it_on_the_pi_reads_the_preset_through_the_daemon")
 
     def test_mark_stores_a_phone_sight_at_the_touch(self):
         self.log_in()
@@ -911,6 +917,25 @@ class PhonePage(unittest.TestCase):
         self.browser.execute_script("document.getElementById('plan-live').scrollIntoView()")
         self.browser.save_screenshot(os.path.join(SHOTS, "plan-live-night.png"))
         self.set_theme("day")
+
+    def test_say_it_on_the_pi_reads_the_preset_through_the_daemon(self):
+        # A DR on the equator near local midnight, as in the plan's scenario: stars whenever the test runs
+        now = time.gmtime()
+        lon = (180 - ((now.tm_hour + now.tm_min / 60 - 12) * 15)) % 360
+        lon = lon - 360 if lon > 180 else lon
+        dr = "0 00 N %d %s" % (round(abs(lon)), "W" if lon < 0 else "E")
+        self.log_in()
+        self.open("/tools?tool=plan&eye=2.5&ie=-1.2&position=" + dr.replace(" ", "+"))
+        self.wait(lambda: self.find("#plan-live").is_displayed() and self.found("#plan-live-list li"), what="the live preset")
+        self.live_socket()
+        # When Say it on the Pi is tapped
+        self.find("#plan-live-say").click()
+        self.wait(lambda: self.find("#plan-live-said").text.startswith("Said on the Pi"), what="the page to say it was sent")
+        spoken = self.find("#plan-live-said").text.split(": ", 1)[1]
+        # Then it is the next body's preset as a navigator reads it, and the daemon was asked to say it
+        first = self.browser.execute_script("return document.querySelector('#plan-live-list li').dataset.body")
+        self.assertRegex(spoken, "^" + first.split(" ")[0] + r".*, [a-z -]+ (zero zero|oh [a-z]+|[a-z-]+), bearing [a-z]+ [a-z]+ [a-z]+$")
+        self.wait(lambda: f"saying for another process: {spoken}" in pathlib.Path(self.pi.daemon_log.name).read_text(), what="the daemon to say it")
 
     def test_no_page_is_wider_than_a_phone_at_any_text_size(self):
         paths = self.a_full_boat()

@@ -22,6 +22,8 @@
   const utc = $("utc"), mark = $("mark"), state = $("mark-state");
   let offset = null; // the Pi's UTC minus the phone's clock, ms
   let socket = null, revision = main.dataset.revision || null; // the store's revision the page was made from
+  // Sends a message on the live connection for another part of the page (the plan's Say); false while it is down.
+  window.marktimeSend = (m) => { if (!socket || socket.readyState !== WebSocket.OPEN) return false; socket.send(JSON.stringify(m)); return true; };
   const say = (text, bad) => { if (state) { state.textContent = text; state.className = bad ? "error" : ""; } };
 
   // Without its connection the clock stops, greys, and says how long since the Pi's last time.
@@ -489,6 +491,17 @@
     }).catch((e) => { error.textContent = "The Pi did not answer (" + e.message + "): the values shown are the last it gave."; });
   };
   document.getElementById("plan-live-next").addEventListener("click", () => { if (data) { next = (next + 1) % data.bodies.length; render(); } });
+  // Say it on the Pi: the next body's preset as the Pi works it out now, read aloud by the daemon.
+  const sayButton = document.getElementById("plan-live-say"), said = document.getElementById("plan-live-said");
+  if (sayButton) sayButton.addEventListener("click", () => {
+    fetch(live.dataset.src, { cache: "no-store" }).then((r) => r.json()).then((j) => {
+      const b = j.bodies && j.bodies[next];
+      if (j.error || !b) { said.textContent = j.error || "No body to say."; return; }
+      said.textContent = window.marktimeSend && window.marktimeSend({ type: "say", text: b.spoken })
+        ? "Said on the Pi (with the daemon running and sound.speech on): " + b.spoken
+        : "No connection to the Pi: nothing said.";
+    }).catch((e) => { said.textContent = "The Pi did not answer (" + e.message + ")."; });
+  });
   load();
   setInterval(load, 10000);
 })();

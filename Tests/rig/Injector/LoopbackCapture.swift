@@ -90,7 +90,7 @@ final class LoopbackCapture: @unchecked Sendable {
     }
 
     /// The monotonic time of sample `i`, from the chunk that holds it.
-    private func time(ofSample i: Int) -> Int64 {
+    func time(ofSample i: Int) -> Int64 {
         var lo = 0, hi = marks.count - 1
         while lo < hi {
             let mid = (lo + hi) / 2

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MarkTimeCore
+import MarkTimeDevices
 import MarkTimeStore
 import RigSupport
 
@@ -245,7 +246,7 @@ enum Scenario {
             let s = try? now()
             return "sight \(id): body \(s?.body ?? "none"), hs \(s?.hs.map { "\($0)" } ?? "none")"
         }
-        let entered: [(hertz: Double, ms: Double)] = [(1200, 60), (1600, 60), (2000, 60)], refused: [(hertz: Double, ms: Double)] = [(700, 200), (500, 300)]
+        let refused: [(hertz: Double, ms: Double)] = [(700, 200), (500, 300)]
         func heard(_ t: Int64, _ pattern: [(hertz: Double, ms: Double)]) -> (Bool, String) {
             // The whole pattern: its notes and gaps (40 ms each), and a margin.
             let span = pattern.reduce(0) { $0 + $1.ms + 40 } / 1000 + 0.1
@@ -260,29 +261,67 @@ enum Scenario {
             }
             return (ok, describe(tone, after: t))
         }
-        // 3412.3 Enter on the number pad
+        // 3412.3 Enter on the number pad, read back aloud (sound.speech, the default)
+        let said = ReadingChange(sightID: id, before: .init(body: nil, hs: nil), after: .init(body: nil, hs: 34 + 12.3 / 60)).spoken
+        let rendered = PCMSamples(rate: 48_000, samples: try EspeakSpeech.render(said, voice: "en", volume: 100))
         var t = keypad.type([VirtualButton.kp3, VirtualButton.kp4, VirtualButton.kp1, VirtualButton.kp2, VirtualButton.kpDot, VirtualButton.kp3, VirtualButton.kpEnter])
-        var tone = heard(t, entered)
-        rig.check(tone.0, "the keypad's entry is confirmed by the entered tone (1.2, 1.6 and 2 kHz, 60 ms each)", tone.1)
+        let speech = rig.capture.sound(after: t, window: Double(rendered.samples.count) / 48_000 + 1)?.pcm
+        let span = speech?.loudSpan ?? 0
+        say("# read back: \"\(said)\", \(span * 1000 / 48_000) ms heard on hw:Loopback,1, \(rendered.loudSpan * 1000 / 48_000) ms as eSpeak NG renders it")
+        rig.check(abs(span - rendered.loudSpan) <= rendered.loudSpan / 20, "the keypad's entry is read back aloud: speech of eSpeak NG's length (within 5 %)",
+                  "heard \(span) samples, rendered \(rendered.loudSpan)")
         let set = try eventually(within: 10) { try now()?.hs == 34 + 12.3 / 60 }
         rig.check(set, "3412.3 Enter on the keypad sets the sight just pressed to Hs 34° 12'.3", shown())
+        _ = rig.capture.quiet(after: t, window: 0.5)
         // The body key: the plan's first body at the sight's time and place
         t = keypad.type([VirtualButton.kpPlus])
-        tone = heard(t, entered)
         let body = try eventually(within: 10) { try now()?.body != nil }
-        rig.check(tone.0 && body, "the keypad's + sets the sight's body from the plan, confirmed by its tone", "\(shown()); heard \(tone.1)")
+        let bodySaid = rig.capture.sound(after: t, window: 0.5) != nil
+        rig.check(body && bodySaid, "the keypad's + sets the sight's body from the plan, and it is read back", shown())
         if body { say("# the keypad's + named \(try now()?.body ?? "?") for a sight at \(sight.estimate.utc.iso8601) from \(sight.position?.ddm ?? "no fix")") }
+        _ = rig.capture.quiet(after: t, window: 0.5)
         // Undo, then a reading that is no angle
         t = keypad.type([VirtualButton.kpMinus])
-        tone = heard(t, entered)
         let undone = try eventually(within: 10) { try now()?.body == nil } && (try now()?.hs == 34 + 12.3 / 60)
-        rig.check(tone.0 && undone, "the keypad's − undoes the body and keeps the Hs", "\(shown()); heard \(tone.1)")
+        rig.check(undone && rig.capture.sound(after: t, window: 0.5) != nil, "the keypad's − undoes the body, keeps the Hs, and says so", shown())
+        if let quiet = rig.capture.quiet(after: t, window: 0.5) { rig.capture.waitOutRing(since: quiet) }
         t = keypad.type([VirtualButton.kp3, VirtualButton.kp4, VirtualButton.kp9, VirtualButton.kp0, VirtualButton.kpEnter])
-        tone = heard(t, refused)
+        let tone = heard(t, refused)
         rig.check(tone.0 && rig.daemonLog.contains("keypad: '3490' is not an angle"),
                   "3490 is refused with the refused tone (700 then 500 Hz) and a sentence in the log", tone.1)
         let unchanged = try now()?.hs == 34 + 12.3 / 60
         rig.check(unchanged, "the refused entry changes nothing", shown())
+        try pressDuringSpeech(rig, keypad)
+    }
+
+    /// A press while the daemon speaks: its sight has the kernel's key-down instant, and its
+    /// double beep cuts the speech off; how soon after the key-down it sounds is a figure.
+    static func pressDuringSpeech(_ rig: Rig, _ keypad: VirtualButton) throws {
+        if let quiet = rig.capture.quiet(after: monotonicNow(), window: 0.5) { rig.capture.waitOutRing(since: quiet) }
+        // An idle press first, for the same figure without speech
+        let idle = try rig.button.press()
+        let idleBeep = rig.capture.tone(after: idle).map { ($0.start - idle) / 1_000_000 }
+        if let quiet = rig.capture.quiet(after: idle, window: 0.5) { rig.capture.waitOutRing(since: quiet) }
+        let count = try rig.sights().count
+        // 4512.0 Enter: a read-back of about 3 s; the press 0.5 s into it
+        let t = keypad.type([VirtualButton.kp4, VirtualButton.kp5, VirtualButton.kp1, VirtualButton.kp2, VirtualButton.kpDot, VirtualButton.kp0, VirtualButton.kpEnter])
+        guard rig.capture.sound(after: t, window: 0.5) != nil else { return rig.check(false, "the read-back before the press is heard") }
+        let press = try rig.button.press()
+        let stored = try eventually(within: 10) { try rig.sights().count == count + 1 }
+        let instant = try rig.sights().last?.instant.nanoseconds
+        rig.check(stored && instant == press, "a press during speech is stored at the kernel's key-down instant, to the microsecond",
+                  "stored \(String(describing: instant)), kernel \(press)")
+        let after = rig.capture.sound(after: press, window: 2.0)
+        let runs = after.map { $0.pcm.toneRuns(hertz: 2000, frame: 480).filter { $0.frames >= 6 } } ?? []
+        let first = runs.first.flatMap { run in after.map { rig.capture.time(ofSample: $0.start + run.start) } }
+        // The speech was cut: quiet from 100 ms after the second note, where 2.5 s of it were left.
+        let secondEnd = runs.count == 2 ? after.map { $0.start + runs[1].start + runs[1].frames * 480 } : nil
+        let rest = secondEnd.flatMap { end in after.map { a in PCMSamples(rate: 48_000, samples: Array(a.pcm.samples[(end - a.start + 4_800)...])) } }
+        rig.check(runs.count == 2 && rest?.loudSpan == 0, "its double beep (2 kHz) sounds during the speech and cuts it off",
+                  "2 kHz runs \(runs.map { "\($0.frames) × 10 ms" }); after them \(rest?.loudSpan ?? -1) loud samples")
+        if let first {
+            say("# press → beep: \((first - press) / 1_000_000) ms during speech, \(idleBeep.map { "\($0) ms" } ?? "not heard") idle (the first 10 ms frame of 2 kHz, so up to 10 ms late)")
+        }
     }
 
     /// `marktime clock signal`: the button pressed on a time signal's tick (here, 2 s after

@@ -54,4 +54,29 @@ public struct PCMSamples: Sendable {
         close()
         return out
     }
+
+    /// Runs of `frame`-sample frames that each hold a steady `hertz` (zero crossings within
+    /// 3 %) at a peak over 1000: where a tone plays inside other sound, such as a beep that
+    /// cuts speech off. Each run's first sample and its length in frames.
+    public func toneRuns(hertz: Double, frame: Int) -> [(start: Int, frames: Int)] {
+        var runs: [(start: Int, frames: Int)] = []
+        var at = 0
+        while at + frame <= samples.count {
+            let part = samples[at..<at + frame]
+            let crossings = zip(part, part.dropFirst()).filter { ($0 < 0) != ($1 < 0) }.count
+            let pitch = Double(crossings) / 2 / (Double(frame) / Double(rate))
+            let steady = abs(pitch - hertz) < hertz * 0.03 && part.contains { abs(Int($0)) > 1000 }
+            if steady {
+                if let last = runs.last, last.start + last.frames * frame == at { runs[runs.count - 1].frames += 1 } else { runs.append((at, 1)) }
+            }
+            at += frame
+        }
+        return runs
+    }
+
+    /// From the first sample over 1000 to the last, inclusive; 0 for silence.
+    public var loudSpan: Int {
+        guard let first = samples.firstIndex(where: { abs(Int($0)) > 1000 }), let last = samples.lastIndex(where: { abs(Int($0)) > 1000 }) else { return 0 }
+        return last - first + 1
+    }
 }
