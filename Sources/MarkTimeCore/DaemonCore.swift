@@ -136,6 +136,8 @@ public struct DaemonCore: Sendable {
         case readingKept(ReadingChange, asker: String? = nil)
         /// The writer could not carry out a reading request: why, in a sentence.
         case readingRefused(String, asker: String? = nil)
+        /// No preset could be worked out to say (no fix, no height of eye, no plan): why.
+        case presetUnavailable(String)
     }
 
     /// An enter or leave, as the core logs it (Places' events, without its types).
@@ -361,6 +363,8 @@ public struct DaemonCore: Sendable {
             signalWait = (request, now + window * 1_000_000_000, from)
             return replaced + [.log(LogLine(.notice, "waiting \(request.window) s for a press on the time signal's tick of "
                 + "\(TimeSignalRequest.text(secondOfDay: request.secondOfDay)) UTC"))]
+        case .presetUnavailable(let reason):
+            return [.log(LogLine(.warning, "no preset to say: \(reason)")), .speak("no preset")]
         case .doorbell(.reading(let sight, let hs, let body), let from, _):
             return [.setReading(ReadingRequest(sightID: sight, change: .set(hs: hs, body: body), asker: from))]
         case .doorbell(.lunar(let lunar), let from, let now):

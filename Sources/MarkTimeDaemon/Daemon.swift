@@ -546,8 +546,7 @@ public final class MarkTimeDaemon: Sendable {
                                                      newest: recent.first { $0.eyeHeight != nil })
             speaker.say(try ReadingEntry.presetSpoken(at: utc, from: fix.position, sextant: sextant, recent: recent))
         } catch {
-            logger.warning("no preset to say", metadata: ["reason": "\(error)"])
-            speaker.say("no preset")
+            feed(.presetUnavailable("\(error)"))
         }
     }
 

@@ -141,6 +141,11 @@ struct DaemonCoreKeypadTests {
         #expect(refused.messages == ["keypad: speech is off (sound.speech, sound.enabled): the preset is on `marktime plan --live` and the phone page"])
     }
 
+    @Test func noPresetIsLoggedWithItsReasonAndSaidShortly() {
+        var core = startedCore()
+        #expect(core.handle(.presetUnavailable("no height of eye")) == [.log(LogLine(.warning, "no preset to say: no height of eye")), .speak("no preset")])
+    }
+
     @Test func aSayAtTheDoorbellIsSpokenOnlyWithSpeechOn() throws {
         var core = startedCore()
         #expect(core.handle(.doorbell(.say("Vega, fifty-one forty, bearing zero seven five")))
