@@ -243,6 +243,7 @@ let package = Package(
                 "MarkTimeDevices",
                 "MarkTimeStore",
                 "MarkTimeAccounts",
+                "MarkTimeSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

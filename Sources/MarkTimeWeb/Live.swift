@@ -274,7 +274,15 @@ struct LiveConnection {
                     // Answered from a task of its own: while one MARK waits for the daemon (up to
                     // 5 s), the next is taken, and dated, as it comes.
                     let sync = state.sync.withLock { $0 }
-                    group.addTask { try await outbound.write(.text(Self.json(await mark(phoneMillis: phone, received: received, sync: sync)))) }
+                    group.addTask {
+                        let (reply, sight) = await mark(phoneMillis: phone, received: received, sync: sync)
+                        try await outbound.write(.text(Self.json(reply)))
+                        // The quick entry comes after: working out the plan never holds up "Stored".
+                        if let sight {
+                            let quick = quickEntry(for: sight).map { $0 as Any } ?? NSNull()
+                            try await outbound.write(.text(Self.json(["type": "quick", "sight": SightView.row(sight), "quick": quick])))
+                        }
+                    }
                 case "say":
                     // The plan's preset, read aloud by the daemon on request (the page's Say).
                     guard let text = object["text"] as? String, DoorbellMessage("say " + text) != nil else { continue }
@@ -302,16 +310,16 @@ struct LiveConnection {
         }
     }
 
-    /// Records a MARK; what the page is told.
-    func mark(phoneMillis: Double, received: SystemClockReading, sync: PhoneClockSync) async -> [String: Any] {
+    /// Records a MARK; what the page is told, and the sight stored.
+    func mark(phoneMillis: Double, received: SystemClockReading, sync: PhoneClockSync) async -> ([String: Any], Sight?) {
         let recorder = SightRecorder(store: site.store, beeper: DaemonBeeper(store: site.store.path), logger: site.logger, attempts: 3)
         do {
             let sight = try await recorder.recordPhoneMark(phoneMillis: phoneMillis, receivedAt: received.instant, sync: sync, system: received.sample,
                                                      published: try site.store.daemonStatus(), settings: site.settings, ask: Self.askOnItsOwnThread)
-            return ["type": "marked", "sight": SightView.row(sight), "quick": quickEntry(for: sight).map { $0 as Any } ?? NSNull()]
+            return (["type": "marked", "sight": SightView.row(sight)], sight)
         } catch {
             site.logger.warning("phone MARK not stored", metadata: ["error": "\(error)"])
-            return ["type": "refused", "message": "Not stored: \(error)"]
+            return (["type": "refused", "message": "Not stored: \(error)"], nil)
         }
     }
 

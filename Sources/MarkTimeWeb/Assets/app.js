@@ -207,10 +207,8 @@
       if (offset === null) { $("source").textContent = m.source; $("uncertainty").textContent = m.uncertainty; }
       $("sights").replaceChildren(...m.sights.map(item));
     },
-    marked: (m) => {
-      say("Stored sight " + m.sight.id + " at " + m.sight.time + " (" + m.sight.source + " " + m.sight.uncertainty + ").");
-      quick.open(m.sight, m.quick);
-    },
+    marked: (m) => say("Stored sight " + m.sight.id + " at " + m.sight.time + " (" + m.sight.source + " " + m.sight.uncertainty + ")."),
+    quick: (m) => quick.open(m.sight, m.quick),
     kept: (m) => {
       quick.close();
       say("Kept sight " + m.sight.id + ": " + (m.sight.body || "no body") + ", Hs " + (m.sight.hs || "none") + ".");

@@ -3,6 +3,7 @@ import GRDB
 import MarkTimeAccounts
 import MarkTimeCore
 import MarkTimeStore
+import MarkTimeSystem
 import RigSupport
 
 /// `bench`: figures, each a median with min and max, printed as a plain table.
@@ -118,6 +119,7 @@ enum Bench {
             rows.append(("idle writes", "\(idle.blockBytes) bytes to the block layer, store grew \(idle.storeBytes) bytes in 60 s (target < 1 KB/min)"))
             if idle.syncs != 0 || idle.storeBytes >= 1024 { failures += 1 }
         }
+        try speechRows(rig, into: &rows)
         let stop = rig.stopDaemon()
 
         // Burst: 1000 presses 20 ms apart, sound off, a 10 ms debounce. Each press is paced
@@ -165,6 +167,41 @@ enum Bench {
         say("RIG-BENCH marktime rig figures (QEMU TCG, Debian kernel; not measured on a Pi): median [min … max]")
         for (name, value) in rows { say("RIG-BENCH \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(value)") }
         return failures == 0 ? 0 : 1
+    }
+
+    /// Presses while the daemon speaks against presses without, alternated so both share the
+    /// host's moment (its speed drifts under TCG): press→durable from the daemon's log, and
+    /// press→beep as the first 10 ms frame of 2 kHz after the key-down, the same measure for
+    /// both (the speech before a beep is no tone). The ratios are the figures.
+    static func speechRows(_ rig: Rig, into rows: inout [(String, String)], pairs: Int = 10) throws {
+        let sentence = "Vega, fifty-one forty, bearing zero seven five. Deneb, sixty-two twelve, bearing zero four one."
+        var presses: [(t: Int64, speaking: Bool, beep: Double?)] = []
+        for i in 0..<(2 * pairs) {
+            let speaking = i % 2 == 1
+            if let quiet = rig.capture.quiet(after: monotonicNow(), window: 0.5) { rig.capture.waitOutRing(since: quiet) }
+            if speaking {
+                let asked = monotonicNow()
+                Doorbell.ring(store: rig.store, message: DoorbellMessage.say(sentence).text)
+                guard rig.capture.sound(after: asked, window: 0.5) != nil else { continue }
+            }
+            let t = try rig.button.press(settle: 0.3)
+            let heard = rig.capture.sound(after: t, window: 1.5)
+            let run = heard?.pcm.toneRuns(hertz: 2000, frame: 480).first { $0.frames >= 6 }
+            let beep = heard.flatMap { h in run.map { Double(rig.capture.time(ofSample: h.start + $0.start) - t) / 1e6 } }
+            presses.append((t, speaking, beep))
+        }
+        let commits = commitTimes(in: rig.daemon?.output ?? "")
+        func figures(_ speaking: Bool) -> (durable: [Double], beep: [Double]) {
+            let these = presses.filter { $0.speaking == speaking }
+            return (these.compactMap { commits[$0.t] }, these.compactMap(\.beep))
+        }
+        let (quiet, spoken) = (figures(false), figures(true))
+        rows.append(("press→durable, speaking", summary(spoken.durable, unit: "ms", over: "\(spoken.durable.count) presses during speech")))
+        rows.append(("  without speech", summary(quiet.durable, unit: "ms", over: "\(quiet.durable.count) presses between them")))
+        rows.append(("press→beep, speaking", summary(spoken.beep, unit: "ms", over: "\(spoken.beep.count) beeps found inside the speech (first 2 kHz frame)")))
+        rows.append(("  without speech", summary(quiet.beep, unit: "ms", over: "\(quiet.beep.count) beeps, the same measure")))
+        rows.append(("speaking ÷ not", String(format: "press→durable %.2f, press→beep %.2f (medians)",
+                                              median(spoken.durable) / max(median(quiet.durable), 1e-9), median(spoken.beep) / max(median(quiet.beep), 1e-9))))
     }
 
     /// Where the bench's stores go: the virtio-blk ext4 disk the rig gives the guest (QEMU
