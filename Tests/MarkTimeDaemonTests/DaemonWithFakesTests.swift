@@ -231,12 +231,18 @@ struct DaemonWithFakesTests {
         f.clock.monotonic.withLock { $0 = 100 * second + 300_000_000 }
         f.button.send(.event(InputEvent(type: 1, code: 28, value: 1, nanoseconds: 100 * second + 250_000_000)))
         #expect(try await waitFor { f.beeper.played == [.ok] }, "tones \(f.beeper.played)")
-        // When 3412.3 Enter is typed, then the star key
-        for (i, code) in ([81, 75, 79, 80, 83, 81, 96, 55] as [UInt16]).enumerated() {
-            f.keypad.send(.event(InputEvent(type: 1, code: code, value: 1, nanoseconds: 101 * second + Int64(i) * 1_000_000)))
+        func type(_ codes: [UInt16]) {
+            for (i, code) in codes.enumerated() {
+                f.keypad.send(.event(InputEvent(type: 1, code: code, value: 1, nanoseconds: 101 * second + Int64(i) * 1_000_000)))
+            }
         }
-        // Then the entry is read back, with no tone, and the preset is said: the plan's first chosen body at the fix, with its Hs
-        // for the newest sight's height of eye, at the track's time
+        // When 3412.3 Enter is typed
+        type([81, 75, 79, 80, 83, 81, 96])
+        // Then the entry is read back once the writer kept it, with no tone
+        #expect(try await waitFor { f.speaker.said == ["sight 2, no body, thirty-four twelve point three"] }, "said \(f.speaker.said)")
+        // When the star key is pressed (said at once: it waits on no writer, so it is pressed after the read-back here)
+        type([55])
+        // Then the preset is said: the plan's first chosen body at the fix, with its Hs for the newest sight's height of eye, at the track's time
         let sextant = SextantReading(hs: 0, eyeHeight: 2.4, limb: .lower)
         let preset = try ReadingEntry.presetSpoken(at: twilight.adding(nanoseconds: 300_000_000), from: plymouth, sextant: sextant, recent: [])
         #expect(try await waitFor { f.speaker.said == ["sight 2, no body, thirty-four twelve point three", preset] }, "said \(f.speaker.said)")
