@@ -33,13 +33,12 @@ static int cespeak_collect(short *wav, int n, espeak_EVENT *events) {
     return 0;
 }
 
-/// Starts eSpeak NG for synthesis into memory with `voice` (e.g. "en"): its sample rate,
-/// or -1 when it cannot start (no espeak-ng-data), -2 when the voice is unknown.
-static inline int cespeak_init(const char *voice) {
+/// Starts eSpeak NG for synthesis into memory: its sample rate, or -1 when it cannot
+/// start (no espeak-ng-data). The voice is chosen apart (`cespeak_voice`).
+static inline int cespeak_start(void) {
     int rate = espeak_Initialize(AUDIO_OUTPUT_SYNCHRONOUS, 0, NULL, espeakINITIALIZE_DONT_EXIT);
     if (rate <= 0) return -1;
     espeak_SetSynthCallback(cespeak_collect);
-    if (espeak_SetVoiceByName(voice) != EE_OK) return -2;
     return rate;
 }
 

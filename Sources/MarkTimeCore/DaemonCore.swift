@@ -132,6 +132,8 @@ public struct DaemonCore: Sendable {
         case earlierTrustedFix(Fix)
         /// A key of the keypad (`keypad.device`), as the kernel queued it.
         case keypad(InputEvent)
+        /// The kernel dropped keypad events (`SYN_DROPPED`).
+        case keypadDropped
         /// The writer kept a reading request's change (asked by `asker`, nil for the keypad).
         case readingKept(ReadingChange, asker: String? = nil)
         /// The writer could not carry out a reading request: why, in a sentence.
@@ -366,6 +368,8 @@ public struct DaemonCore: Sendable {
         case .presetUnavailable(let reason):
             return [.log(LogLine(.warning, "no preset to say: \(reason)")), .speak("no preset")]
         case .doorbell(.reading(let sight, let hs, let body), let from, _):
+            // Answered to its asker; one that cannot be answered is no keypad entry either.
+            guard let from else { return [.log(LogLine(.warning, "a reading came to the doorbell with no address to answer: ignored"))] }
             return [.setReading(ReadingRequest(sightID: sight, change: .set(hs: hs, body: body), asker: from))]
         case .doorbell(.lunar(let lunar), let from, let now):
             return lunarTaken(lunar, from: from, now: now)
@@ -439,6 +443,10 @@ public struct DaemonCore: Sendable {
                 + "\(Int(ClockRate.bookLifetimeDays)) days old then"))]
         case .keypad(let input):
             return keypadKey(input)
+        case .keypadDropped:
+            // A key may be lost: what was typed could read as another reading.
+            keypad = KeypadEntry()
+            return readingRefused("the keypad's keys were lost (the kernel's buffer overflowed): the entry is cleared; type it again")
         case .readingKept(let change, let asker):
             if !change.undoes {
                 kept.append(change)
@@ -812,12 +820,14 @@ public struct DaemonCore: Sendable {
         case nil:
             return []
         case .hs(let value, _):
+            if let waiting = waitingPress { return readingRefused(waiting) }
             return [.setReading(ReadingRequest(sightID: lastSightID, change: .hs(value)))]
         case .nextBody:
+            if let waiting = waitingPress { return readingRefused(waiting) }
             return [.setReading(ReadingRequest(sightID: lastSightID, change: .nextBody))]
         case .undo:
             guard let last = kept.popLast() else {
-                return readingRefused("nothing to undo: no reading was kept from the keypad since the daemon started")
+                return readingRefused("nothing to undo: no reading was kept (from the keypad or a phone) since the daemon started")
             }
             return [.setReading(ReadingRequest(sightID: last.sightID, change: .restore(last)))]
         case .refused(let reason):
@@ -826,6 +836,13 @@ public struct DaemonCore: Sendable {
             guard configuration.speech else { return readingRefused("speech is off (sound.speech, sound.enabled): the preset is on `marktime plan --live` and the phone page") }
             return [.speakPreset]
         }
+    }
+
+    /// Why an entry would not reach the press it is for: the last press waits in the
+    /// pending-presses file (so "the last stored" is the one before it); nil when none waits.
+    private var waitingPress: String? {
+        pending.isEmpty ? nil : "the last press is not in the store yet (it waits in the pending-presses file): "
+            + "its reading can be set once it is stored; nothing was changed"
     }
 
     private func readingRefused(_ reason: String) -> [Action] {

@@ -112,11 +112,11 @@ public struct KeypadEntry: Hashable, Sendable {
         let parts = typed.split(separator: ".", omittingEmptySubsequences: false)
         let whole = String(parts[0])
         let fraction = parts.count > 1 ? String(parts[1]) : ""
-        guard whole.count >= 3, whole.allSatisfy(\.isASCIIDigit), fraction.allSatisfy(\.isASCIIDigit) else {
-            throw InputError("'\(typed)' is not a reading: give \(form)")
+        // At most 3 digits of degrees and 2 of tenths: the page sends any text, not 8 keys.
+        guard parts.count <= 2, (3...5).contains(whole.count), fraction.count <= 2, whole.allSatisfy(\.isASCIIDigit), fraction.allSatisfy(\.isASCIIDigit),
+              let degrees = Int(whole.dropLast(2)), let minutes = Double(String(whole.suffix(2)) + (fraction.isEmpty ? "" : "." + fraction)) else {
+            throw InputError("'\(Text.shown(String(typed.prefix(20))))\(typed.count > 20 ? "…" : "")' is not a reading: give \(form)")
         }
-        let degrees = Int(whole.dropLast(2))!
-        let minutes = Double(String(whole.suffix(2)) + (fraction.isEmpty ? "" : "." + fraction))!
         guard minutes < 60 else {
             throw InputError("'\(typed)' is not an angle: its minutes (\(whole.suffix(2))) must be under 60; give \(form)")
         }

@@ -240,7 +240,13 @@ public final class MarkTimeDaemon: Sendable {
         ] + (rtc.map { rtc in [ThreadService(start: { [self] in rtcThread.start { [self] t in readRTC(rtc, on: t) } },
                                               stop: { [self] in rtcThread.stop() })] } ?? [])
             + (keypad.map { keypad in [ThreadService(start: { [self] in
-                keypad.start({ [self] in if case .event(let e) = $0 { feed(.keypad(e)) } }, state: { _ in })
+                keypad.start({ [self] signal in
+                    switch signal {
+                    case .event(let e): feed(.keypad(e))
+                    case .dropped: feed(.keypadDropped)
+                    case .replayed, .resynced: break
+                    }
+                }, state: { _ in })
             }, stop: { keypad.stop() })] } ?? [])
             + (share.map { share in [ThreadService(start: { [self] in
             do {

@@ -251,12 +251,25 @@ public final class ALSABeeper: Beeper, Sendable {
     /// Writes every sample, recovering from underruns. False when the device is gone.
     private func write(_ samples: ArraySlice<Int16>, to pcm: OpaquePointer) -> Bool {
         samples.withUnsafeBufferPointer { buffer in
-            var offset = 0
+            var offset = 0, recovered = false
             while offset < buffer.count {
                 let n = snd_pcm_writei(pcm, buffer.baseAddress! + offset, snd_pcm_uframes_t(buffer.count - offset))
-                if n >= 0 {
+                if n > 0 {
                     offset += Int(n)
+                    // A recovered stream is prepared, not running, and only `calsa_start` starts
+                    // it (its start threshold is the boundary): started again once it holds sound,
+                    // or the next write would wait on a full ring for ever.
+                    if recovered {
+                        calsa_start(pcm)
+                        recovered = false
+                    }
+                } else if n == 0 {
+                    // A blocking write that took nothing: the device is stuck, not busy.
+                    queue.withLock { $0.state = "lost \(device): it takes no samples" }
+                    logger.warning("sound device takes no samples; will reopen it", metadata: ["device": "\(device)"])
+                    return false
                 } else if snd_pcm_recover(pcm, Int32(n), 1) >= 0 {
+                    recovered = true
                     // The buffer ran dry before this thread refilled it: the tone has a gap.
                     if n == -snd_pcm_sframes_t(EPIPE) { logger.notice("sound underrun: a gap in the tone", metadata: ["device": "\(device)"]) }
                 } else {

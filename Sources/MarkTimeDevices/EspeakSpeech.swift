@@ -33,6 +33,9 @@ public final class EspeakSpeech: Speaker, Sendable {
             wake = try EventFD()
             thread = try PollThread(name: "marktime-speech")
         } catch { throw DeviceError(error) }
+        // Started here, before the daemon's other threads: eSpeak NG sets the process's
+        // LC_CTYPE as it starts. A failure is said at the first sentence.
+        _ = try? Self.engine.withLock { e throws(InputError) in try Self.start(&e, voice: voice) }
         thread.start { [self] t in loop(t) }
     }
 
@@ -62,10 +65,25 @@ public final class EspeakSpeech: Speaker, Sendable {
                 } catch {
                     texts.withLock { $0.state = error.description }
                     // Once: the same failure would follow every sentence.
-                    if !failed { logger.warning("speech unavailable: nothing is read aloud", metadata: ["reason": "\(error.description)"]) }
+                    if !failed { logger.warning("speech unavailable: its confirmations are tones", metadata: ["reason": "\(error.description)"]) }
                     failed = true
+                    // Never silence where a confirmation was due: the entered tone instead.
+                    player.play(.entered)
                 }
             }
+        }
+    }
+
+    /// Starts eSpeak NG once (its rate kept even when the voice is refused) and chooses `voice`.
+    private static func start(_ e: inout (rate: Int32, voice: String), voice: String) throws(InputError) {
+        if e.rate <= 0 {
+            let rate = cespeak_start()
+            guard rate > 0 else { throw InputError("eSpeak NG cannot start: is espeak-ng-data installed (`sudo apt-get install espeak-ng-data`)?") }
+            e.rate = rate
+        }
+        if e.voice != voice {
+            guard cespeak_voice(voice) == 0 else { throw InputError("unknown voice \(voice): `espeak-ng --voices` lists them; set sound.voice") }
+            e.voice = voice
         }
     }
 
@@ -73,17 +91,7 @@ public final class EspeakSpeech: Speaker, Sendable {
     /// most `longest` seconds; refused in words when eSpeak NG cannot start or say it.
     public static func render(_ text: String, voice: String, volume: Int) throws(InputError) -> [Int16] {
         let (samples, rate) = try engine.withLock { e throws(InputError) -> ([Int16], Int32) in
-            if e.rate <= 0 {
-                let rate = cespeak_init(voice)
-                guard rate > 0 else {
-                    throw InputError(rate == -2 ? "unknown voice \(voice): `espeak-ng --voices` lists them; set sound.voice"
-                        : "eSpeak NG cannot start: is espeak-ng-data installed (`sudo apt-get install espeak-ng-data`)?")
-                }
-                e = (rate, voice)
-            } else if e.voice != voice {
-                guard cespeak_voice(voice) == 0 else { throw InputError("unknown voice \(voice): `espeak-ng --voices` lists them; set sound.voice") }
-                e.voice = voice
-            }
+            try start(&e, voice: voice)
             var buffer = cespeak_buffer(samples: nil, count: 0, capacity: 0, limit: e.rate * Int32(longest))
             defer { cespeak_free(&buffer) }
             guard cespeak_synth(text, wordsPerMinute, &buffer) == 0, buffer.count > 0, let samples = buffer.samples else {

@@ -197,7 +197,8 @@ extension SightRecorder {
 extension SightRecorder {
     /// The phone's quick entry: sets sight `id`'s Hs and body (either nil to leave it)
     /// through the daemon's one writer (`reading`, as the keypad's are set), or, with no
-    /// daemon or no answer within `timeout`, here by the same rule (`ReadingEntry.edit`).
+    /// daemon to ask, here by the same rule (`ReadingEntry.edit`); a daemon that was asked
+    /// and did not answer within `timeout` is not second-guessed: that is an error.
     /// What the store holds then; a refusal in words (an unknown sight, an unknown body).
     public func setReading(sight id: Int64, hs: Double?, body: String?, now: UTCTime, timeout: Duration = .seconds(5),
                            ask: Ask = askBlocking) async throws -> Sight {
@@ -211,7 +212,8 @@ extension SightRecorder {
         case .notSent:
             break
         case .noAnswer:
-            logger.warning("the daemon did not answer in time; setting the reading here", metadata: ["timeout": "\(timeout)"])
+            // It may still keep it: a second write here could land after an edit made meanwhile.
+            throw InputError("the daemon did not answer within \(timeout): the reading may still be kept; look at sight \(id) before keeping it again")
         }
         let (edit, _) = try ReadingEntry.edit(try store.sight(id: id).sight, .set(hs: hs, body: body))
         return try store.edit(id: id, edit, now: now)

@@ -99,8 +99,14 @@ public enum ReadingEntry {
             after.body = name
         case .restore(let earlier):
             guard earlier.sightID == id else { throw InputError("the change to undo is sight \(earlier.sightID)'s, not sight \(id)'s") }
-            edit.body = earlier.before.body.map { .set($0) } ?? .clear
-            edit.hs = earlier.before.hs.map { .set($0) } ?? .clear
+            // Only what that change set, and only while the sight still holds it: an edit
+            // made since (the sight's page, `sight edit`) is never undone unseen.
+            guard before == earlier.after else {
+                throw InputError("sight \(id) was changed since (\(ReadingChange(sightID: id, before: before, after: before).sentence)): nothing undone; "
+                    + "edit it by hand (`marktime sight edit \(id)`)")
+            }
+            if earlier.before.body != earlier.after.body { edit.body = earlier.before.body.map { .set($0) } ?? .clear }
+            if earlier.before.hs != earlier.after.hs { edit.hs = earlier.before.hs.map { .set($0) } ?? .clear }
             after = earlier.before
             return (edit, ReadingChange(sightID: id, before: before, after: after, undoes: true))
         }

@@ -291,6 +291,10 @@ struct LiveConnection {
                         try await outbound.write(.text(Self.json(["type": "refused", "message": role.refusal(needs: Role.neededToMark)])))
                         continue
                     }
+                    guard site.markLimit.take(account, now: received.instant.nanoseconds) else {
+                        try await outbound.write(.text(Self.json(["type": "refused", "message": Self.busyRefusal])))
+                        continue
+                    }
                     DaemonSpeaker(store: site.store.path).say(text)
                 case "reading":
                     // The quick entry after a MARK: a sight's Hs as the keypad types it, and its body.
@@ -298,6 +302,10 @@ struct LiveConnection {
                     let role = ((try? site.store.session(token: token, now: try site.now())) ?? nil)?.account.role ?? session.account.role
                     guard role >= Role.neededToMark else {
                         try await outbound.write(.text(Self.json(["type": "refused", "message": role.refusal(needs: Role.neededToMark)])))
+                        continue
+                    }
+                    guard site.markLimit.take(account, now: received.instant.nanoseconds) else {
+                        try await outbound.write(.text(Self.json(["type": "refused", "message": Self.busyRefusal, "reading": sight])))
                         continue
                     }
                     let (hs, body) = (object["hs"] as? String ?? "", object["body"] as? String ?? "")
@@ -350,6 +358,9 @@ struct LiveConnection {
             return ["type": "refused", "message": "Not kept: \(error)", "reading": id]
         }
     }
+
+    /// A reading or a Say over the account's share of MARKs (`MarkRateLimit`, shared with them).
+    static let busyRefusal = "Not sent: more than 5 MARKs, readings or Says in a few seconds from this account; wait a second and try again."
 
     /// Asks the daemon to store a MARK, waiting for its answer on a thread of its own; with
     /// no doorbell beside the store (no daemon has run on it), nothing is sent.

@@ -38,6 +38,19 @@ struct KeypadEntryTests {
         #expect(throws: InputError(sentence)) { try KeypadEntry.reading(text) }
     }
 
+    @Test(arguments: ["999999999999999999900", "12345.6", "3412.345", "34.12.3", "1e300", "-3412", "３４１２"])
+    func whatThePageCouldSendThatNoKeypadTypesIsRefusedNeverATrap(text: String) {
+        // Given text the phone's quick entry could send (any string), not 8 keys
+        // Then it is refused in words
+        #expect(throws: InputError.self) { try KeypadEntry.reading(text) }
+    }
+
+    @Test func aVeryLongTextIsShownCutInItsRefusal() {
+        #expect(throws: InputError("'99999999999999999999…' is not a reading: give degrees then two digits of minutes: 3412.3 is 34° 12′.3, 512 is 5° 12′")) {
+            try KeypadEntry.reading(String(repeating: "9", count: 30))
+        }
+    }
+
     @Test func digitsThenEnterAskForTheHsAndClearTheEntry() {
         // Given an empty entry
         var entry = KeypadEntry()
@@ -187,11 +200,39 @@ struct DaemonCoreKeypadTests {
         var core = startedCore()
         let undo = typed([74]).flatMap { core.handle(.keypad($0)) }
         #expect(undo.tones == [.refused])
-        #expect(undo.messages == ["keypad: nothing to undo: no reading was kept from the keypad since the daemon started"])
+        #expect(undo.messages == ["keypad: nothing to undo: no reading was kept (from the keypad or a phone) since the daemon started"])
         let bad = typed([4, 5, 10, 11, 96]).flatMap { core.handle(.keypad($0)) }
         #expect(bad.tones == [.refused])
         #expect(bad.readings.isEmpty)
         #expect(bad.messages == ["keypad: '3490' is not an angle: its minutes (90) must be under 60; give degrees then two digits of minutes: 3412.3 is 34° 12′.3, 512 is 5° 12′"])
+    }
+
+    @Test func whileThePressWaitsInThePendingFileAnEntryIsRefused() {
+        // Given sight 4 stored, then a press the store refused (it waits in the pending-presses file)
+        var core = startedCore()
+        storedSight(&core, id: 4)
+        let press = core.handle(.input(keyDown(12 * second), clock: nil)).inserts[0]
+        _ = core.handle(.storeFailed(press, reason: "disk full"))
+        // When a reading is typed
+        let actions = typed(keypad3412dot3).flatMap { core.handle(.keypad($0)) }
+        // Then it is refused, never set on sight 4
+        #expect(actions.readings.isEmpty)
+        #expect(actions.tones == [.refused])
+    }
+
+    @Test func lostKeysClearTheEntryWithASentence() {
+        var core = startedCore()
+        _ = typed([4, 5]).flatMap { core.handle(.keypad($0)) }
+        let actions = core.handle(.keypadDropped)
+        #expect(core.keypad.typed == "")
+        #expect(actions == [.log(LogLine(.warning, "keypad: the keypad's keys were lost (the kernel's buffer overflowed): the entry is cleared; type it again")), .beep(.refused)])
+    }
+
+    @Test func aReadingWithNoAddressToAnswerIsIgnored() {
+        var core = startedCore()
+        let actions = core.handle(.doorbell(.reading(sight: 1, hs: 20, body: nil), from: nil, now: 0))
+        #expect(actions.readings.isEmpty)
+        #expect(actions.tones.isEmpty)
     }
 
     @Test func theWritersRefusalIsLoggedWithTheRefusedTone() {

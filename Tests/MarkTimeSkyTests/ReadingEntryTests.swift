@@ -75,6 +75,25 @@ struct ReadingEntryTests {
         #expect(change == ReadingChange(sightID: 7, before: earlier.after, after: earlier.before, undoes: true))
     }
 
+    @Test func anUndoTouchesOnlyWhatItsChangeSet() throws {
+        // Given a change that set only the Hs
+        let earlier = ReadingChange(sightID: 7, before: .init(body: "Vega", hs: nil), after: .init(body: "Vega", hs: 34.205))
+        let (edit, _) = try ReadingEntry.edit(Self.sight(body: "Vega", hs: 34.205), .restore(earlier))
+        // Then undoing it clears the Hs and leaves the body alone
+        var expected = SightEdit()
+        expected.hs = .clear
+        #expect(edit == expected)
+    }
+
+    @Test func anUndoOfASightChangedSinceIsRefusedAndChangesNothing() {
+        // Given the keypad set Hs 34° 12'.3, then the sight's page set the body to Deneb
+        let earlier = ReadingChange(sightID: 7, before: .init(body: nil, hs: nil), after: .init(body: nil, hs: 34.205))
+        // When undo comes
+        #expect(throws: InputError("sight 7 was changed since (sight 7: Deneb, Hs 34° 12'.3): nothing undone; edit it by hand (`marktime sight edit 7`)")) {
+            _ = try ReadingEntry.edit(Self.sight(body: "Deneb", hs: 34.205), .restore(earlier))
+        }
+    }
+
     @Test func aSightWithNoPositionHasNoPlanToStepThrough() {
         var s = Self.sight()
         s.position = nil
