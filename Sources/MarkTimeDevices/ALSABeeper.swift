@@ -126,20 +126,31 @@ public final class ALSABeeper: Beeper, Sendable {
             guard let samples = queue.withLock({ $0.speech.isEmpty ? nil : $0.speech.removeFirst() }) else { return }
             if pcm == nil { pcm = open(period: &period, buffer: &buffer) }
             guard let p = pcm else { continue }
-            switch say(samples, on: p, period: period, buffer: buffer, thread: t) {
-            case .lost:
-                snd_pcm_close(p)
-                pcm = nil
-            case .silenced:
-                snd_pcm_drop(p)
-                snd_pcm_prepare(p)
-                queue.withLock { $0.cut += 1 }
-            case .whole:
-                snd_pcm_drain(p)
-                snd_pcm_prepare(p)
-                queue.withLock { $0.spoken += 1 }
+            switch settle(say(samples, on: p, period: period, buffer: buffer, thread: t), &pcm) {
+            case .silenced: queue.withLock { $0.cut += 1 }
+            case .whole: queue.withLock { $0.spoken += 1 }
+            case .lost: break
             }
         }
+    }
+
+    /// The device after a sound: closed when lost; cut off at once when silenced; else
+    /// drained (the tail of silence is queued, and the ring beyond it kept silent too,
+    /// `calsa_open`). Prepared again for the next either way; the outcome passed on.
+    private func settle(_ outcome: Outcome, _ pcm: inout OpaquePointer?) -> Outcome {
+        guard let p = pcm else { return outcome }
+        switch outcome {
+        case .lost:
+            snd_pcm_close(p)
+            pcm = nil
+        case .silenced:
+            snd_pcm_drop(p)
+            snd_pcm_prepare(p)
+        case .whole:
+            snd_pcm_drain(p)
+            snd_pcm_prepare(p)
+        }
+        return outcome
     }
 
     /// Writes speech a period at a time (the first fill at most a buffer), stopping as soon
@@ -170,25 +181,11 @@ public final class ALSABeeper: Beeper, Sendable {
     }
 
     private func playTones(_ pcm: inout OpaquePointer?, period: inout Int, buffer: inout Int) {
-            while let (tone, limit) = queue.withLock({ $0.tones.next() }) {
-                if pcm == nil { pcm = open(period: &period, buffer: &buffer) }
-                guard let p = pcm else { continue }
-                switch play(tone, limit: limit, on: p, period: period, buffer: buffer) {
-                case .lost:
-                    snd_pcm_close(p)
-                    pcm = nil
-                case .silenced:
-                    // Cut off at once.
-                    snd_pcm_drop(p)
-                    snd_pcm_prepare(p)
-                    queue.withLock { $0.played += 1 }
-                case .whole:
-                    // The tail of silence is queued; the ring beyond it is kept silent too (calsa_open).
-                    snd_pcm_drain(p)
-                    snd_pcm_prepare(p)
-                    queue.withLock { $0.played += 1 }
-                }
-            }
+        while let (tone, limit) = queue.withLock({ $0.tones.next() }) {
+            if pcm == nil { pcm = open(period: &period, buffer: &buffer) }
+            guard let p = pcm else { continue }
+            if settle(play(tone, limit: limit, on: p, period: period, buffer: buffer), &pcm) != .lost { queue.withLock { $0.played += 1 } }
+        }
     }
 
     enum Outcome { case whole, silenced, lost }

@@ -244,6 +244,15 @@ struct LiveConnection {
                     await site.live.end(id)
                     break
                 }
+                /// Why a crew message (MARK, a reading, Say) is refused now, nil when it is taken: the
+                /// role as it is now (`marktime user role` takes effect on an open page), then the
+                /// account's rate, shared by all three.
+                func refused(_ busy: String) -> [String: Any]? {
+                    let role = ((try? site.store.session(token: token, now: try site.now())) ?? nil)?.account.role ?? session.account.role
+                    guard role >= Role.neededToMark else { return ["type": "refused", "message": role.refusal(needs: Role.neededToMark)] }
+                    guard site.markLimit.take(account, now: received.instant.nanoseconds) else { return ["type": "refused", "message": busy] }
+                    return nil
+                }
                 switch type {
                 case "pong":
                     guard let n = object["n"] as? Int, let phone = object["phone_ms"] as? Double, phone.isFinite,
@@ -261,14 +270,8 @@ struct LiveConnection {
                     ])))
                 case "mark":
                     guard let phone = object["phone_ms"] as? Double, phone.isFinite else { continue }
-                    // The role as it is now: `marktime user role` takes effect on an open page.
-                    let role = ((try? site.store.session(token: token, now: try site.now())) ?? nil)?.account.role ?? session.account.role
-                    guard role >= Role.neededToMark else {
-                        try await outbound.write(.text(Self.json(["type": "refused", "message": role.refusal(needs: Role.neededToMark)])))
-                        continue
-                    }
-                    guard site.markLimit.take(account, now: received.instant.nanoseconds) else {
-                        try await outbound.write(.text(Self.json(["type": "refused", "message": MarkRateLimit.refusal])))
+                    if let refusal = refused(MarkRateLimit.refusal) {
+                        try await outbound.write(.text(Self.json(refusal)))
                         continue
                     }
                     // Answered from a task of its own: while one MARK waits for the daemon (up to
@@ -286,26 +289,17 @@ struct LiveConnection {
                 case "say":
                     // The plan's preset, read aloud by the daemon on request (the page's Say).
                     guard let text = object["text"] as? String, DoorbellMessage("say " + text) != nil else { continue }
-                    let role = ((try? site.store.session(token: token, now: try site.now())) ?? nil)?.account.role ?? session.account.role
-                    guard role >= Role.neededToMark else {
-                        try await outbound.write(.text(Self.json(["type": "refused", "message": role.refusal(needs: Role.neededToMark)])))
-                        continue
-                    }
-                    guard site.markLimit.take(account, now: received.instant.nanoseconds) else {
-                        try await outbound.write(.text(Self.json(["type": "refused", "message": Self.busyRefusal])))
+                    if let refusal = refused(Self.busyRefusal) {
+                        try await outbound.write(.text(Self.json(refusal)))
                         continue
                     }
                     DaemonSpeaker(store: site.store.path).say(text)
                 case "reading":
                     // The quick entry after a MARK: a sight's Hs as the keypad types it, and its body.
                     guard let sight = object["sight"] as? Int, sight > 0 else { continue }
-                    let role = ((try? site.store.session(token: token, now: try site.now())) ?? nil)?.account.role ?? session.account.role
-                    guard role >= Role.neededToMark else {
-                        try await outbound.write(.text(Self.json(["type": "refused", "message": role.refusal(needs: Role.neededToMark)])))
-                        continue
-                    }
-                    guard site.markLimit.take(account, now: received.instant.nanoseconds) else {
-                        try await outbound.write(.text(Self.json(["type": "refused", "message": Self.busyRefusal, "reading": sight])))
+                    if var refusal = refused(Self.busyRefusal) {
+                        refusal["reading"] = sight
+                        try await outbound.write(.text(Self.json(refusal)))
                         continue
                     }
                     let (hs, body) = (object["hs"] as? String ?? "", object["body"] as? String ?? "")
