@@ -48,6 +48,7 @@ let package = Package(
         .systemLibrary(name: "CALSA", pkgConfig: "alsa", providers: [.apt(["libasound2-dev"])]),
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         .systemLibrary(name: "CEspeak", pkgConfig: "espeak-ng", providers: [.apt(["libespeak-ng-dev"])]),
+        .systemLibrary(name: "CFLAC", pkgConfig: "flac", providers: [.apt(["libflac-dev"])]),
         .systemLibrary(name: "CLibCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
 
         // One home for system calls: EINTR retried, typed errors naming the call (swift-system),
@@ -97,7 +98,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
-            resources: (1...20).map { .embedInCode("Migrations/v\($0).sql") }),
+            resources: (1...21).map { .embedInCode("Migrations/v\($0).sql") }),
 
         // Sights as CSV for sight reduction, with each sight's reduction, written on every core.
         .target(name: "MarkTimeExport", dependencies: ["MarkTimeCore", "MarkTimeSky", "MarkTimeStore"]),
@@ -122,6 +123,7 @@ let package = Package(
                 "CGPS",
                 "CALSA",
                 "CEspeak",
+                "CFLAC",
                 "CMosquitto",
                 "MarkTimeSystem",
                 .product(name: "Logging", package: "swift-log"),

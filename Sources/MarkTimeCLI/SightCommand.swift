@@ -3,13 +3,14 @@ import Foundation
 import MarkTimeCore
 import MarkTimeSky
 import MarkTimeStore
+import MarkTimeSystem
 
 extension MarkTime {
     struct SightCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "sight",
             abstract: "Show or edit one sight.",
-            subcommands: [Show.self, Edit.self])
+            subcommands: [Show.self, Edit.self, Memo.self])
     }
 }
 
@@ -26,8 +27,47 @@ extension MarkTime.SightCommand {
         var format: Format = .table
 
         func run() async throws {
-            let (sight, archived) = try store.openForReading().sight(id: id)
-            print(format == .json ? SightRendering.json(sight).render() : SightRendering.detail(sight, archived: archived))
+            let db = try store.openForReading()
+            let (sight, archived) = try db.sight(id: id)
+            let memo = try db.memo(sightID: id)
+            print(format == .json ? SightRendering.json(sight, memo: memo).render() : SightRendering.detail(sight, archived: archived, memo: memo))
+        }
+    }
+
+    struct Memo: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "memo",
+            abstract: "Save a sight's voice memo as a FLAC file.",
+            discussion: """
+                A memo is recorded while the button is held past memo.hold_s after a press \
+                (memo.device names the microphone), and kept with that sight. Any player plays \
+                the file: `ffplay`, `play` (sox), a browser; `flac -d` makes it a WAV.
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        @Argument(help: "The sight's id, as `marktime sights` lists it.")
+        var id: Int64
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Write to this file instead of standard output (- is standard output; a regular file is replaced whole).", valueName: "file"))
+        var output: String?
+
+        func run() async throws {
+            guard let memo = try store.openForReading().memo(sightID: id) else {
+                throw InputError("sight \(id) has no voice memo: hold the button past memo.hold_s after a press to record one (memo.device names the microphone)")
+            }
+            guard let output, output != "-" else {
+                // FLAC is no text: never poured onto a terminal.
+                guard isatty(STDOUT_FILENO) == 0 else {
+                    throw InputError("the memo is audio, not text: give a file (`marktime sight memo \(id) -o sight-\(id).flac`) or play it (`marktime sight memo \(id) | play -t flac -`)")
+                }
+                FileHandle.standardOutput.write(Data(memo.data))
+                return
+            }
+            do { try SideFile.writeOutput(output) { write in try write(memo.data) } } catch {
+                throw cannotWrite(output, error, example: "sight-\(id).flac")
+            }
+            FileHandle.standardError.write(Data("Wrote sight \(id)'s voice memo (\(memo.summary)) to \(output).\n".utf8))
         }
     }
 

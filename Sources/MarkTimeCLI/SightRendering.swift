@@ -46,7 +46,7 @@ enum SightRendering {
         return table.render()
     }
 
-    static func detail(_ s: Sight, archived: Bool = false) -> String {
+    static func detail(_ s: Sight, archived: Bool = false, memo: SightMemo? = nil) -> String {
         var lines: [(String, String)] = [
             ("sight", "\(s.id ?? 0)\(archived ? " (archived: `marktime sights restore` brings it back)" : "")"),
             ("time", "\(s.estimate.utc.sightFormat)  \(s.estimate.utc.iso8601)"),
@@ -72,6 +72,9 @@ enum SightRendering {
             ("DR", s.dr?.ddm), ("note", s.note.map(Text.escaped)),
         ]
         lines += optional.compactMap { name, value in value.map { (name, $0) } }
+        if let memo, let id = s.id {
+            lines.append(("voice memo", "\(memo.summary): `marktime sight memo \(id)` saves it as a FLAC file"))
+        }
         lines.append(("raw instant", "boot \(s.instant.bootID) monotonic \(s.instant.nanoseconds) ns"))
         lines.append(("created", s.createdAt.iso8601))
         if let e = s.editedAt { lines.append(("edited", e.iso8601)) }
@@ -110,6 +113,18 @@ enum SightRendering {
     }
 
     // MARK: JSON
+
+    /// The sight as `json(_:)` has it, with its memo (`sight show`): null, or its length,
+    /// rate, size, and whether the limit cut it.
+    static func json(_ s: Sight, memo: SightMemo?) -> JSON {
+        guard case .object(let pairs) = json(s) else { return json(s) }
+        guard let m = memo else { return .object(pairs + [("memo", JSON.null)]) }
+        let fields: [(String, JSON)] = [
+            ("format", .string(m.format)), ("seconds", .number(m.seconds)), ("sample_rate", .int(Int64(m.sampleRate))),
+            ("frames", .int(Int64(m.frames))), ("bytes", .int(Int64(m.data.count))), ("cut", .bool(m.cut)),
+        ]
+        return .object(pairs + [("memo", JSON.object(fields))])
+    }
 
     static func json(_ s: Sight) -> JSON {
         .object([

@@ -140,6 +140,8 @@ public struct DaemonCore: Sendable {
         case readingRefused(String, asker: String? = nil)
         /// No preset could be worked out to say (no fix, no height of eye, no plan): why.
         case presetUnavailable(String)
+        /// A held press's voice memo: kept with its sight, or why not.
+        case memo(MemoOutcome)
     }
 
     /// An enter or leave, as the core logs it (Places' events, without its types).
@@ -197,6 +199,8 @@ public struct DaemonCore: Sendable {
         case speak(String)
         /// Say the plan's next body aloud: its name, predicted Hs and bearing.
         case speakPreset
+        /// Start, keep or drop the voice memo capture (`memo.device`).
+        case memo(MemoCommand)
     }
 
     /// What the core needs from the settings.
@@ -219,6 +223,8 @@ public struct DaemonCore: Sendable {
         public var rtc: String?
         /// Entries and presets are read aloud (`sound.speech`, with `sound.enabled`).
         public var speech: Bool
+        /// Voice memos (`memo.*`); nil: none.
+        public var memo: MemoSettings?
 
         public init(settings: Settings, pid: Int32 = 0, buttonDevice: String = "", trackSaveInterval: Double = 600) throws(InputError) {
             debounceMilliseconds = try settings.button.debounceMilliseconds
@@ -230,6 +236,7 @@ public struct DaemonCore: Sendable {
             rtc = try settings.clock.rtc
             let sound = try settings.sound
             speech = sound.enabled && sound.speech
+            memo = try settings.memo
             recordPosition = try settings.sight.recordPosition
             maxFixAge = try settings.sight.maxFixAge
             self.trackSaveInterval = trackSaveInterval
@@ -243,6 +250,8 @@ public struct DaemonCore: Sendable {
     public private(set) var startedAt: Int64 = 0
     public private(set) var track: ClockTrack
     public private(set) var filter: ButtonFilter
+    /// The press a voice memo may be held from; nil without `memo.device`.
+    public private(set) var memoHold: MemoHold?
     public private(set) var fix: Fix?
     /// Each fix against the last trusted one.
     public private(set) var positions: PositionCheck
@@ -302,6 +311,7 @@ public struct DaemonCore: Sendable {
         positions = PositionCheck(maxKnots: configuration.maxSpeedKnots)
         filter = ButtonFilter(debounceMilliseconds: configuration.debounceMilliseconds,
                               latencyCompensationMilliseconds: configuration.latencyCompensationMilliseconds)
+        memoHold = configuration.memo.map { MemoHold(hold: $0.hold, limit: $0.limit) }
     }
 
     public mutating func handle(_ event: Event) -> [Action] {
@@ -443,6 +453,8 @@ public struct DaemonCore: Sendable {
                 + "\(Int(ClockRate.bookLifetimeDays)) days old then"))]
         case .keypad(let input):
             return keypadKey(input)
+        case .memo(let outcome):
+            return memoDone(outcome)
         case .keypadDropped:
             // A key may be lost: what was typed could read as another reading.
             keypad = KeypadEntry()
@@ -464,7 +476,7 @@ public struct DaemonCore: Sendable {
             var c = new
             (c.pid, c.buttonDevice, c.maxSampleAge, c.trackSaveInterval) = (configuration.pid, configuration.buttonDevice,
                                                                               configuration.maxSampleAge, configuration.trackSaveInterval)
-            (c.rateSpan, c.rtc, c.speech) = (configuration.rateSpan, configuration.rtc, configuration.speech)
+            (c.rateSpan, c.rtc, c.speech, c.memo) = (configuration.rateSpan, configuration.rtc, configuration.speech, configuration.memo)
             configuration = c
             positions.maxKnots = c.maxSpeedKnots
             filter = ButtonFilter(debounceMilliseconds: c.debounceMilliseconds, latencyCompensationMilliseconds: c.latencyCompensationMilliseconds)
@@ -478,6 +490,9 @@ public struct DaemonCore: Sendable {
         lastInput = input.nanoseconds
         var actions: [Action] = []
         if let clock { actions += addClock(clock) }
+        if input.type == InputEvent.keyType, input.value == 0, let command = memoHold?.released(code: input.code, at: input.nanoseconds) {
+            actions += memoReleased(command)
+        }
         guard !resyncing, case .mark(let nanoseconds) = filter.handle(input) else { return actions }
         // A press while the anchor alarm sounds silences it (and is not a sight).
         if alarmSounding {
@@ -500,7 +515,28 @@ public struct DaemonCore: Sendable {
                                fix: configuration.recordPosition ? fix : nil, maxFixAge: configuration.maxFixAge,
                                createdAt: estimate.utc)
         if estimate.source != .pps { backfillDue = true }
-        return actions + recording.press(sight).map(Action.init)
+        // After the press's own work: a memo's capture never comes before the sight.
+        let memo = memoHold?.pressed(code: input.code, at: sight.instant).map(Action.memo) ?? []
+        return actions + recording.press(sight).map(Action.init) + memo
+    }
+
+    /// The key-up of a press that started a memo's capture: kept (said when cut at the
+    /// limit) or dropped.
+    private func memoReleased(_ command: MemoCommand) -> [Action] {
+        guard case .keep(let keep) = command, keep.cut else { return [.memo(command)] }
+        return [.memo(command), .log(LogLine(.warning, "the button was held \(String(format: "%.1f", keep.held)) s, longer than the memo's limit "
+            + "of \(Quantity.whole(keep.limit)) s (memo.max_s): its first \(Quantity.whole(keep.limit)) s are kept; raise memo.max_s for longer memos"))]
+    }
+
+    /// How a memo went: kept (the entered tone), or not (the refused tone and why).
+    private func memoDone(_ outcome: MemoOutcome) -> [Action] {
+        switch outcome {
+        case .kept(let memo):
+            return [.beep(.entered), .log(LogLine(.notice, "voice memo kept with sight \(memo.sightID): \(memo.summary)",
+                                                  ["sight": "\(memo.sightID)", "frames": "\(memo.frames)", "bytes": "\(memo.data.count)"]))]
+        case .failed(let reason):
+            return [.beep(.refused), .log(LogLine(.warning, "voice memo not kept: \(reason)"))]
+        }
     }
 
     /// `marktime mark` or the phone page asked for a press at its own instant: stamped from
@@ -624,12 +660,15 @@ public struct DaemonCore: Sendable {
         var actions: [Action] = []
         if let clock { actions += addClock(clock) }
         resyncing = true
+        // The key-up may be among what was lost: a memo is not kept on a guess.
+        let memo: [Action] = memoHold?.lost().map { [.memo($0), .log(LogLine(.warning,
+            "voice memo not kept: the button's events were lost while it recorded (the kernel's buffer overflowed)"))] } ?? []
         let from = lastInput ?? startedAt
         let now = clock?.monotonicNanoseconds ?? at
         let gap = InputGap(bootID: bootID, fromNanoseconds: from, toNanoseconds: at,
                            from: track.estimate(at: from, now: now)?.utc, to: track.estimate(at: at, now: now)?.utc)
         lastInput = at
-        return actions + [
+        return actions + memo + [
             .beep(.warning),
             .log(LogLine(.warning, "the kernel dropped input events: presses between the last event read and the drop may be lost", [
                 "from": gap.from?.iso8601 ?? "\(from) ns", "to": gap.to?.iso8601 ?? "\(at) ns",

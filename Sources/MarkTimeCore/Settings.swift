@@ -149,6 +149,9 @@ public struct Settings: Hashable, Sendable {
         ConfigKey(name: "button.grab", kind: .bool, defaultValue: .bool(true), help: "grab the button so presses do not reach the console (true/false)"),
         ConfigKey(name: "keypad.device", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "input device of a keypad that sets the last sight's Hs (digits then Enter: 3412.3 is 34° 12'.3), e.g. /dev/input/marktime-keypad; empty: none"),
         ConfigKey(name: "keypad.grab", kind: .bool, defaultValue: .bool(true), help: "grab the keypad so its keys do not reach the console (true/false)"),
+        ConfigKey(name: "memo.device", kind: .string(allowEmpty: true), defaultValue: .string(""), help: "ALSA capture PCM for voice memos: a press held past memo.hold_s records until released, kept with its sight (e.g. plughw:1,0 for a USB microphone); empty: no memos"),
+        ConfigKey(name: "memo.hold_s", kind: .double(0.2...10), defaultValue: .double(1), help: "seconds the button must be held for its press to keep a voice memo; a shorter press keeps none"),
+        ConfigKey(name: "memo.max_s", kind: .double(1...600), defaultValue: .double(60), help: "longest voice memo, in seconds: a key held longer keeps the first memo.max_s"),
         ConfigKey(name: "places.confirm_fixes", kind: .int(1...100), defaultValue: .int(3), help: "consecutive fixes that confirm entering or leaving a place"),
         ConfigKey(name: "places.margin_percent", kind: .double(0...100), defaultValue: .double(10), help: "leave margin beyond a place's radius, in percent of the radius"),
         ConfigKey(name: "places.margin_min_m", kind: .double(0...10000), defaultValue: .double(20), help: "smallest leave margin beyond a place's radius, in metres"),
@@ -274,6 +277,13 @@ public struct Settings: Hashable, Sendable {
             return device.isEmpty ? nil : (device, try bool("keypad.grab"))
         }
     }
+    /// `memo.*`: the capture device, the hold that makes a memo and the longest one; nil: no memos.
+    public var memo: MemoSettings? {
+        get throws(InputError) {
+            let device = try string("memo.device")
+            return device.isEmpty ? nil : MemoSettings(device: device, hold: try double("memo.hold_s"), limit: try double("memo.max_s"))
+        }
+    }
     public var places: PlaceSettings {
         get throws(InputError) {
             PlaceSettings(confirmations: try int("places.confirm_fixes"), marginPercent: try double("places.margin_percent"),
@@ -330,6 +340,18 @@ public struct SoundSettings: Hashable, Sendable {
     /// Read a keypad's entry and a preset aloud (with sound on), and with which voice.
     public var speech: Bool
     public var voice: String
+}
+
+/// `memo.*`: voice memos recorded while the button is held.
+public struct MemoSettings: Hashable, Sendable {
+    /// The ALSA capture PCM.
+    public var device: String
+    /// Seconds held that make a press a memo.
+    public var hold: Double
+    /// The longest memo, in seconds.
+    public var limit: Double
+    /// Mono S16 at 16 kHz: speech, in a quarter of 48 kHz's room.
+    public static let sampleRate = 16_000
 }
 
 /// `sight.*`: what a sight keeps with it.

@@ -56,6 +56,8 @@ public final class MarkTimeDaemon: Sendable {
         public var keypad: (any ButtonSource)?
         /// What reads entries and presets aloud (`sound.speech`); nil: none.
         public var speaker: (any Speaker)?
+        /// What records voice memos (`memo.device`); nil: none.
+        public var memo: (any MemoRecorder)?
 
         public init(clock: any SystemClockSource, button: any ButtonSource, gps: any GPSSource, beeper: (any Beeper)?,
                     share: (any ShareTransport)? = nil) {
@@ -81,6 +83,7 @@ public final class MarkTimeDaemon: Sendable {
             if let player, sound.speech { adapters.speaker = try EspeakSpeech(voice: sound.voice, volume: sound.volume, player: player, logger: logger) }
             adapters.rtc = try s.clock.rtc.map { RTCClock(path: $0) }
             adapters.keypad = try s.keypad.map { k throws(DeviceError) in try EvdevButton(path: k.device, grab: k.grab, logger: logger, name: "marktime-keypad") }
+            adapters.memo = try s.memo.map { m throws(DeviceError) in try ALSACapture(device: m.device, limit: m.limit) }
             do {
                 adapters.share = try sharing(s, clock: clock)
             } catch {
@@ -111,6 +114,7 @@ public final class MarkTimeDaemon: Sendable {
     let rtc: (any RTCSource)?
     let keypad: (any ButtonSource)?
     let speaker: (any Speaker)?
+    let memo: (any MemoRecorder)?
     /// How often the RTC is read (`RTCChronometer.readingInterval`).
     static let rtcInterval: Duration = .seconds(RTCChronometer.readingInterval)
     let rtcThread: PollThread
@@ -158,6 +162,7 @@ public final class MarkTimeDaemon: Sendable {
         rtc = adapters.rtc
         keypad = adapters.keypad
         speaker = adapters.speaker
+        memo = adapters.memo
         rtcThread = try PollThread(name: "marktime-rtc")
         reminders = try ReminderLoop(store: store, clock: adapters.clock, timer: try adapters.wallTimer ?? WallTimer())
         if let transport = adapters.share {
@@ -248,6 +253,7 @@ public final class MarkTimeDaemon: Sendable {
                     }
                 }, state: { _ in })
             }, stop: { keypad.stop() })] } ?? [])
+            + (memo.map { memo in [ThreadService(start: { [self] in memo.start { [self] take in memoTaken(take) } }, stop: { memo.stop() })] } ?? [])
             + (share.map { share in [ThreadService(start: { [self] in
             do {
                 let me = try? store.members().first(where: \.isMe)
@@ -419,6 +425,7 @@ public final class MarkTimeDaemon: Sendable {
         case .setReading(let request): writer.submit(.reading(request))
         case .speak(let text): speaker?.say(text)
         case .speakPreset: speakPreset()
+        case .memo(let command): memo?.command(command)
         case .saveTrack(let entries): writer.submit(.track(entries))
         case .saveRate(let line): writer.submit(.rate(line))
         case .backfill(let track): writer.submit(.backfill(track))
@@ -500,6 +507,10 @@ public final class MarkTimeDaemon: Sendable {
             backfill(track)
         case .reading(let request):
             setReading(request)
+        case .memo(let memo, let press):
+            do { feed(.memo(.kept(try store.keepMemo(memo, pressedAt: press)))) } catch {
+                feed(.memo(.failed(error.description)))
+            }
         case .watch(let fixes, let now):
             watch(fixes, now: now)
         case .share(let write, let durable):
@@ -553,6 +564,22 @@ public final class MarkTimeDaemon: Sendable {
             speaker.say(try ReadingEntry.presetSpoken(at: utc, from: fix.position, sextant: sextant, recent: recent))
         } catch {
             feed(.presetUnavailable("\(error)"))
+        }
+    }
+
+    /// A memo captured: compressed here, on the capture's thread, then kept by the writer.
+    func memoTaken(_ take: MemoTake) {
+        switch take {
+        case .failed(_, let reason):
+            feed(.memo(.failed(reason)))
+        case .recorded(let press, let samples, let rate, let cut):
+            do {
+                let flac = try FLACCodec.encode(samples, sampleRate: rate)
+                let now = (try? clock.read().realtime) ?? UTCTime(nanosecondsSinceEpoch: 0)
+                writer.submit(.memo(SightMemo(sightID: 0, sampleRate: rate, frames: samples.count, cut: cut, data: flac, createdAt: now), press: press))
+            } catch {
+                feed(.memo(.failed(error.description)))
+            }
         }
     }
 

@@ -23,6 +23,8 @@ final class StoreWriter: Sendable {
         case backfill(ClockTrack)
         /// A reading from the keypad: a sight's Hs or body, or an undo.
         case reading(ReadingRequest)
+        /// A voice memo for the sight pressed at `press` (stored before it: the sights' lane comes first).
+        case memo(SightMemo, press: MonotonicInstant)
         case watch([GeoFix], now: Int64)
         /// A write of the share service (its outbox, a phone's report), after any sight;
         /// `durable` when its commit must be synced (see `ShareService.submit`).

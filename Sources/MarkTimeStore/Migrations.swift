@@ -10,7 +10,7 @@ extension AppDatabase {
         ("v10", PackageResources.v10_sql), ("v11", PackageResources.v11_sql), ("v12", PackageResources.v12_sql),
         ("v13", PackageResources.v13_sql), ("v14", PackageResources.v14_sql),
         ("v15", PackageResources.v15_sql), ("v16", PackageResources.v16_sql), ("v17", PackageResources.v17_sql), ("v18", PackageResources.v18_sql), ("v19", PackageResources.v19_sql),
-        ("v20", PackageResources.v20_sql),
+        ("v20", PackageResources.v20_sql), ("v21", PackageResources.v21_sql),
     ].map { ($0.0, String(decoding: $0.1, as: UTF8.self)) }
 
     static var migrationNames: [String] { migrations.map(\.name) }

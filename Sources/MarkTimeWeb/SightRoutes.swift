@@ -19,6 +19,7 @@ struct SightRoutes {
         router.get("/sights.kml") { request, context in try await chart(request, context: context, kml: true) }
         router.get("/sights/{id}") { _, context in try sightPage(try context.parameters.require("id", as: Int64.self), context: context) }
         router.post("/sights/{id}") { request, context in try await edit(request, context: context) }
+        router.get("/sights/{id}/memo.flac") { _, context in try memo(try context.parameters.require("id", as: Int64.self), context: context) }
     }
 
     // MARK: Pages
@@ -98,9 +99,22 @@ struct SightRoutes {
         }
         var values = SightView.detail(sight, form: form ?? SightEditText(showing: sight))
         values["archived"] = archived
+        if let memo = try site.store.memo(sightID: id) {
+            values["memo"] = ["summary": memo.summary, "src": "/sights/\(id)/memo.flac"]
+        }
         values["error"] = error as Any
         values["notice"] = notice as Any
         return try site.pages.page("sight", title: "Sight \(id)", values, context: context, status: status, section: "/sights")
+    }
+
+    /// A sight's voice memo, as FLAC (every browser the page supports plays it).
+    func memo(_ id: Int64, context: WebContext) throws -> Response {
+        guard let memo = try site.store.memo(sightID: id) else {
+            return try site.pages.problem(.notFound, "Sight \(id) has no voice memo.", context: context)
+        }
+        return Response(status: .ok, headers: [.contentType: "audio/flac", .cacheControl: "private, max-age=3600",
+                                               .contentDisposition: "inline; filename=\"sight-\(id).flac\""],
+                        body: .init(byteBuffer: ByteBuffer(bytes: memo.data)))
     }
 
     func edit(_ request: Request, context: WebContext) async throws -> Response {

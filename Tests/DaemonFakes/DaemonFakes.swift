@@ -78,6 +78,29 @@ public final class FakeSpeaker: Speaker {
     public var said: [String] { texts.withLock { $0 } }
 }
 
+/// A microphone that hears `samples` (mono, 16 kHz) for any memo kept, or fails with
+/// `failure`; it keeps the commands the daemon gave it.
+public final class FakeMemo: MemoRecorder {
+    let state = Mutex<(commands: [MemoCommand], taken: (@Sendable (MemoTake) -> Void)?)>(([], nil))
+    public let samples: [Int16]
+    public let failure: String?
+    public init(samples: [Int16] = (0..<8000).map { Int16(truncatingIfNeeded: $0 * 37 % 20011 - 10000) }, failure: String? = nil) {
+        (self.samples, self.failure) = (samples, failure)
+    }
+    public func start(_ taken: @escaping @Sendable (MemoTake) -> Void) { state.withLock { $0.taken = taken } }
+    public func command(_ command: MemoCommand) {
+        let taken = state.withLock { s in
+            s.commands.append(command)
+            return s.taken
+        }
+        guard case .keep(let keep) = command else { return }
+        taken?(failure.map { .failed(press: keep.press, reason: $0) }
+            ?? .recorded(press: keep.press, samples: samples, sampleRate: MemoSettings.sampleRate, cut: keep.cut))
+    }
+    public func stop() {}
+    public var commands: [MemoCommand] { state.withLock { $0.commands } }
+}
+
 /// The reminder thread's wall-clock timer, fired by the test. It keeps the time it was last
 /// armed for, and whether every firing has been drained before that arm: the thread drains
 /// after each wake and arms again once it has done what the wake asked.
@@ -152,11 +175,14 @@ public struct DaemonOnFakes {
     public let button = FakeButton(), gps = FakeGPS(), beeper = FakeBeeper(), timer = FakeWallTimer()
     /// The keypad (`keypad.device`) and the speaker, always there on fakes.
     public let keypad = FakeButton(), speaker = FakeSpeaker()
+    /// The memo's microphone (used with `memo.device` set).
+    public let memo: FakeMemo
 
     /// With `settings`, a `share` transport, and a heartbeat other than 1 s when given; in
     /// `folder` (another daemon's, after it stopped: its store) and on `clock` when given.
     public init(settings: Settings = Settings(), share: (any ShareTransport)? = nil, heartbeat: Duration? = nil,
-                logger: Logger = Logger(label: "test"), folder: String? = nil, clock: FakeClock = FakeClock()) throws {
+                logger: Logger = Logger(label: "test"), folder: String? = nil, clock: FakeClock = FakeClock(), memo: FakeMemo = FakeMemo()) throws {
+        self.memo = memo
         self.folder = folder ?? NSTemporaryDirectory() + "marktime-daemon-" + UUID().uuidString
         self.clock = clock
         try FileManager.default.createDirectory(atPath: self.folder, withIntermediateDirectories: true)
@@ -168,6 +194,7 @@ public struct DaemonOnFakes {
         adapters.wallTimer = timer
         adapters.keypad = keypad
         adapters.speaker = speaker
+        adapters.memo = memo
         daemon = try MarkTimeDaemon(options: options, store: store, logger: logger, adapters: adapters)
     }
 
