@@ -70,11 +70,12 @@ static inline int calsa_start(snd_pcm_t *pcm) {
     return snd_pcm_state(pcm) == SND_PCM_STATE_PREPARED ? snd_pcm_start(pcm) : 0;
 }
 
-/// Opens `device` for blocking mono S16_LE capture at exactly `rate` (no resampling in
-/// ALSA's own plug layer of the hardware's: a `plughw:` name converts, a `hw:` one must
-/// offer it), with periods of about `period_us`. Capture starts at the first read.
+/// Opens `device` for blocking mono S16_LE capture at exactly `rate` (a `plughw:` name
+/// converts, a `hw:` one must offer it), with periods of about `period_us` and a ring of
+/// about `buffer_us`, and starts it (snd-aloop answers EIO to a read that would start it).
 /// 0 or -errno; libasound's stderr diagnostics are silenced first.
-static inline int calsa_open_capture(snd_pcm_t **pcm, const char *device, unsigned int rate, unsigned int period_us) {
+static inline int calsa_open_capture(snd_pcm_t **pcm, const char *device, unsigned int rate, unsigned int period_us,
+                                     unsigned int buffer_us) {
     calsa_quiet();
     int rc = snd_pcm_open(pcm, device, SND_PCM_STREAM_CAPTURE, 0);
     if (rc < 0) return rc;
@@ -85,12 +86,13 @@ static inline int calsa_open_capture(snd_pcm_t **pcm, const char *device, unsign
     if (rc >= 0) rc = snd_pcm_hw_params_set_format(*pcm, hw, SND_PCM_FORMAT_S16_LE);
     if (rc >= 0) rc = snd_pcm_hw_params_set_channels(*pcm, hw, 1);
     if (rc >= 0) rc = snd_pcm_hw_params_set_rate(*pcm, hw, rate, 0);
-    unsigned int p = period_us, b = period_us * 8;
+    unsigned int p = period_us, b = buffer_us;
     int dir = 0;
     if (rc >= 0) rc = snd_pcm_hw_params_set_period_time_near(*pcm, hw, &p, &dir);
     if (rc >= 0) rc = snd_pcm_hw_params_set_buffer_time_near(*pcm, hw, &b, &dir);
     if (rc >= 0) rc = snd_pcm_hw_params(*pcm, hw);
     if (hw) snd_pcm_hw_params_free(hw);
+    if (rc >= 0) rc = snd_pcm_start(*pcm);
     if (rc < 0) {
         snd_pcm_close(*pcm);
         *pcm = NULL;

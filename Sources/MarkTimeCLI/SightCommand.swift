@@ -58,7 +58,7 @@ extension MarkTime.SightCommand {
             }
             guard let output, output != "-" else {
                 // FLAC is no text: never poured onto a terminal.
-                guard isatty(STDOUT_FILENO) == 0 else {
+                guard !Terminal.isTerminal(STDOUT_FILENO) else {
                     throw InputError("the memo is audio, not text: give a file (`marktime sight memo \(id) -o sight-\(id).flac`) or play it (`marktime sight memo \(id) | play -t flac -`)")
                 }
                 FileHandle.standardOutput.write(Data(memo.data))

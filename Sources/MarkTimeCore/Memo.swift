@@ -46,8 +46,11 @@ public struct MemoHold: Hashable, Sendable {
         self.limit = limit
     }
 
-    /// A sight's key-down: a capture starts for it (one running for another key is dropped).
+    /// A sight's key-down: a capture starts for it. While another key's memo records, that
+    /// one goes on (this press is a sight, and no memo); the same key down again (its key-up
+    /// lost) starts afresh.
     public mutating func pressed(code: UInt16, at press: MonotonicInstant) -> [MemoCommand] {
+        if let d = down, d.code != code { return [] }
         let before: [MemoCommand] = down == nil ? [] : [.discard]
         down = Down(code: code, press: press)
         return before + [.start(press)]

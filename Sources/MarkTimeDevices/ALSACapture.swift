@@ -18,6 +18,8 @@ public final class ALSACapture: MemoRecorder, Sendable {
     let limitFrames: Int
     /// About this long per read: how late a key-up or a stop is seen, at most.
     static let periodMicroseconds: UInt32 = 20_000
+    /// The ring: how long the thread may be kept from reading before samples are lost.
+    static let bufferMicroseconds: UInt32 = 500_000
 
     /// What the thread is asked: the press to capture for, and what to do at its end.
     struct Asked: Sendable {
@@ -81,7 +83,7 @@ public final class ALSACapture: MemoRecorder, Sendable {
     private func capture(for press: MonotonicInstant, generation: Int, on t: PollThread) -> Bool {
         var pcm: OpaquePointer? = nil
         var failure: String?
-        let rc = calsa_open_capture(&pcm, device, UInt32(sampleRate), Self.periodMicroseconds)
+        let rc = calsa_open_capture(&pcm, device, UInt32(sampleRate), Self.periodMicroseconds, Self.bufferMicroseconds)
         if rc < 0 { failure = Self.sentence(device: device, rc: rc) }
         defer { if let pcm { snd_pcm_close(pcm) } }
         var samples: [Int16] = []
@@ -111,8 +113,12 @@ public final class ALSACapture: MemoRecorder, Sendable {
             let n = chunk.withUnsafeMutableBufferPointer { snd_pcm_readi(pcm, $0.baseAddress!, snd_pcm_uframes_t(want)) }
             if n > 0 {
                 samples += chunk[0..<Int(n)]
-            } else if n < 0, snd_pcm_recover(pcm, Int32(n), 1) < 0 {
-                failure = "the capture device \(device) failed while recording: \(String(cString: snd_strerror(Int32(n))))"
+            } else if n < 0 {
+                // An overrun (the thread kept from reading a whole ring) loses samples but
+                // not the memo: recovered, and started again as at the open.
+                if snd_pcm_recover(pcm, Int32(n), 1) < 0 || snd_pcm_start(pcm) < 0 {
+                    failure = "the capture device \(device) failed while recording: \(String(cString: snd_strerror(Int32(n))))"
+                }
             }
         }
     }
@@ -133,7 +139,7 @@ public final class ALSACapture: MemoRecorder, Sendable {
     /// Opens `device` for capture and closes it again: nil when it works, else why not.
     public static func probe(device: String, sampleRate: Int = MemoSettings.sampleRate) -> String? {
         var pcm: OpaquePointer? = nil
-        let rc = calsa_open_capture(&pcm, device, UInt32(sampleRate), periodMicroseconds)
+        let rc = calsa_open_capture(&pcm, device, UInt32(sampleRate), periodMicroseconds, bufferMicroseconds)
         if let pcm { snd_pcm_close(pcm) }
         return rc < 0 ? sentence(device: device, rc: rc) : nil
     }

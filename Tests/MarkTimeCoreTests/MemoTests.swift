@@ -67,15 +67,25 @@ struct MemoTests {
         #expect(core.memoHold?.down == MemoHold.Down(code: 28, press: press))
     }
 
-    @Test func aSecondKeysPressDropsTheFirstCaptureAndStartsItsOwn() {
+    @Test func anotherKeysPressWhileAMemoRecordsIsASightAndTheMemoGoesOn() {
         var core = memoCore()
         _ = core.handle(.input(keyDown(10 * second), clock: nil))
+        // When another key goes down and up while the first is held
         let next = core.handle(.input(InputEvent(type: 1, code: 29, value: 1, nanoseconds: 10 * second + 500_000_000), clock: nil))
-        let other = MonotonicInstant(bootID: "boot-a", nanoseconds: 10 * second + 500_000_000)
-        #expect(next.inserts.map(\.instant) == [other])
-        #expect(next.memos == [.discard, .start(other)])
-        // And the first key's up no longer ends anything
-        #expect(core.handle(.input(keyUp(12 * second), clock: nil)).isEmpty)
+        let up = core.handle(.input(keyUp(11 * second, code: 29), clock: nil))
+        // Then it is a sight of its own, and starts and ends no capture
+        #expect(next.inserts.map(\.instant) == [MonotonicInstant(bootID: "boot-a", nanoseconds: 10 * second + 500_000_000)])
+        #expect(next.memos.isEmpty)
+        #expect(up.isEmpty)
+        // And the first key's up keeps the memo for the first press
+        #expect(core.handle(.input(keyUp(12 * second), clock: nil)) == [.memo(.keep(MemoKeep(press: press, held: 2, limit: 60)))])
+    }
+
+    @Test func theSameKeyDownAgainWithItsUpLostStartsAfresh() {
+        var core = memoCore()
+        _ = core.handle(.input(keyDown(10 * second), clock: nil))
+        let again = core.handle(.input(keyDown(12 * second), clock: nil))
+        #expect(again.memos == [.discard, .start(MonotonicInstant(bootID: "boot-a", nanoseconds: 12 * second))])
     }
 
     @Test func eventsLostWhileAMemoRecordsDropItAndSaySo() {

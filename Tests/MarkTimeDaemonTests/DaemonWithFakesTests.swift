@@ -159,6 +159,67 @@ struct DaemonWithFakesTests {
         try await running.value
     }
 
+    @Test func aPressHeldPastTheHoldKeepsItsVoiceMemoAndAShortOneNone() async throws {
+        // Given the daemon on fakes with memos on (hold 1 s), GPS time, and a microphone
+        var settings = Settings()
+        settings.set("memo.device", .string("fake"))
+        let f = try DaemonOnFakes(settings: settings)
+        defer { f.remove() }
+        let daemon = f.daemon
+        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
+        #expect(try await waitFor { f.button.started && f.gps.started })
+        f.gps.send(.clock(ClockSample(source: .gps, monotonicNanoseconds: 100 * second, utc: UTCTime(nanosecondsSinceEpoch: logDay), uncertainty: 0.5)))
+        f.clock.monotonic.withLock { $0 = 103 * second }
+        // When one press comes up after 0.4 s, and the next is held 2.5 s
+        let short = MonotonicInstant(bootID: "boot-fake", nanoseconds: 100 * second)
+        let held = MonotonicInstant(bootID: "boot-fake", nanoseconds: 101 * second)
+        f.button.send(.event(InputEvent(type: 1, code: 28, value: 1, nanoseconds: short.nanoseconds)))
+        f.button.send(.event(InputEvent(type: 1, code: 28, value: 0, nanoseconds: short.nanoseconds + 400_000_000)))
+        f.button.send(.event(InputEvent(type: 1, code: 28, value: 1, nanoseconds: held.nanoseconds)))
+        f.button.send(.event(InputEvent(type: 1, code: 28, value: 0, nanoseconds: held.nanoseconds + 2_500_000_000)))
+        // Then both are sights; the held one's memo is kept by the writer, confirmed by the entered tone
+        #expect(try await waitFor { f.beeper.played == [.ok, .ok, .entered] }, "tones \(f.beeper.played)")
+        let sights = try f.store.sights(SightQuery(oldestFirst: true))
+        #expect(sights.map(\.instant) == [short, held])
+        let heldID = try #require(sights[1].id), shortID = try #require(sights[0].id)
+        let memo = try #require(try f.store.memo(sightID: heldID))
+        #expect(memo.sampleRate == 16_000)
+        #expect(memo.frames == f.memo.samples.count)
+        #expect(memo.cut == false)
+        // And it decodes to what the microphone heard; the short press has none
+        #expect(try FLACCodec.decode(memo.data).samples == f.memo.samples)
+        #expect(try f.store.memo(sightID: shortID) == nil)
+        #expect(f.memo.commands == [.start(short), .discard, .start(held), .keep(MemoKeep(press: held, held: 2.5, limit: 60))])
+        await daemon.shutdown()
+        try await running.value
+    }
+
+    @Test func aMemoTheMicrophoneCannotRecordIsRefusedInWordsAndTheSightStays() async throws {
+        // Given the daemon on fakes with memos on, and a microphone that is busy
+        var settings = Settings()
+        settings.set("memo.device", .string("fake"))
+        let reason = "the capture device fake is busy (Device or resource busy): another program records from it"
+        let lines = LogLines()
+        let f = try DaemonOnFakes(settings: settings, logger: lines.logger, memo: FakeMemo(failure: reason))
+        defer { f.remove() }
+        let daemon = f.daemon
+        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
+        #expect(try await waitFor { f.button.started && f.gps.started })
+        f.gps.send(.clock(ClockSample(source: .gps, monotonicNanoseconds: 100 * second, utc: UTCTime(nanosecondsSinceEpoch: logDay), uncertainty: 0.5)))
+        f.clock.monotonic.withLock { $0 = 103 * second }
+        // When a press is held 1.5 s (its sight stored meanwhile, as the hold outlasts a commit)
+        f.button.send(.event(InputEvent(type: 1, code: 28, value: 1, nanoseconds: 100 * second)))
+        #expect(try await waitFor { f.beeper.played == [.ok] }, "tones \(f.beeper.played)")
+        f.button.send(.event(InputEvent(type: 1, code: 28, value: 0, nanoseconds: 101 * second + 500_000_000)))
+        // Then the memo is refused with its tone and the reason, and the sight stays
+        #expect(try await waitFor { f.beeper.played == [.ok, .refused] }, "tones \(f.beeper.played)")
+        #expect(lines.messages.contains("voice memo not kept: " + reason), "\(lines.messages)")
+        #expect(try f.store.sights().count == 1)
+        #expect(try f.store.memo(sightID: 1) == nil)
+        await daemon.shutdown()
+        try await running.value
+    }
+
     @Test func theKeypadSetsTheSightJustPressedStepsItsBodyAndUndoes() async throws {
         // Given the daemon on fakes without speech, with GPS time and a fix, and a sight pressed and stored
         var settings = Settings()

@@ -1,3 +1,4 @@
+import CEvdev
 import Foundation
 import GRDB
 import MarkTimeAccounts
@@ -120,7 +121,17 @@ enum Bench {
             if idle.syncs != 0 || idle.storeBytes >= 1024 { failures += 1 }
         }
         try speechRows(rig, into: &rows)
+        _ = rig.stopDaemon()
+        // A memo recording: the daemon again, with memo.device, on a store of its own (its
+        // GPS is taken afresh), then back for the burst.
+        let store = rig.store
+        try rig.cli(["config", "set", "memo.device", "hw:Loopback,1,1", "--config", rig.config])
+        rig.store = disk + "/memo.sqlite"
+        try rig.startDaemon()
+        try memoRows(rig, into: &rows)
         let stop = rig.stopDaemon()
+        try rig.cli(["config", "set", "memo.device", "", "--config", rig.config])
+        rig.store = store
 
         // Burst: 1000 presses 20 ms apart, sound off, a 10 ms debounce. Each press is paced
         // from the previous one's kernel time, so a late injector cannot press inside the
@@ -202,6 +213,45 @@ enum Bench {
         rows.append(("  without speech", summary(quiet.beep, unit: "ms", over: "\(quiet.beep.count) beeps, the same measure")))
         rows.append(("speaking ÷ not", String(format: "press→durable %.2f, press→beep %.2f (medians)",
                                               median(spoken.durable) / max(median(quiet.durable), 1e-9), median(spoken.beep) / max(median(quiet.beep), 1e-9))))
+    }
+
+    /// Presses of the button's Enter while its Space is held, recording a memo, against
+    /// presses without, alternated: press→durable and press→beep, and their ratios. Each
+    /// held Space is let go once the Enter press is measured, and its memo kept (the pips).
+    static func memoRows(_ rig: Rig, into rows: inout [(String, String)], pairs: Int = 10) throws {
+        var presses: [(t: Int64, recording: Bool, beep: Double?)] = []
+        var kept = 0
+        for i in 0..<(2 * pairs) {
+            let recording = i % 2 == 1
+            if let quiet = rig.capture.quiet(after: monotonicNow(), window: 0.5) { rig.capture.waitOutRing(since: quiet) }
+            if recording {
+                // Space down: a sight of its own, its beep waited out, and the capture running.
+                let held = try rig.button.key(1, code: KEY_SPACE)
+                if let quiet = rig.capture.quiet(after: held, window: 0.5) { rig.capture.waitOutRing(since: quiet) }
+            }
+            let t = try rig.button.press(settle: 0.3)
+            let heard = rig.capture.sound(after: t, window: 1.5)
+            let run = heard?.pcm.toneRuns(hertz: 2000, frame: 480).first { $0.frames >= 6 }
+            presses.append((t, recording, heard.flatMap { h in run.map { Double(rig.capture.time(ofSample: h.start + $0.start) - t) / 1e6 } }))
+            if recording {
+                try rig.button.key(0, code: KEY_SPACE)
+                kept += 1
+                _ = eventually(within: 10) { rig.daemonLog.components(separatedBy: "voice memo kept with sight").count - 1 >= kept }
+            }
+        }
+        let commits = commitTimes(in: rig.daemon?.output ?? "")
+        func figures(_ recording: Bool) -> (durable: [Double], beep: [Double]) {
+            let these = presses.filter { $0.recording == recording }
+            return (these.compactMap { commits[$0.t] }, these.compactMap(\.beep))
+        }
+        let (quiet, busy) = (figures(false), figures(true))
+        let memos = rig.daemonLog.components(separatedBy: "voice memo kept with sight").count - 1
+        rows.append(("press→durable, memo recording", summary(busy.durable, unit: "ms", over: "\(busy.durable.count) presses with Space held (\(memos) memos kept)")))
+        rows.append(("  without a memo", summary(quiet.durable, unit: "ms", over: "\(quiet.durable.count) presses between them")))
+        rows.append(("press→beep, memo recording", summary(busy.beep, unit: "ms", over: "\(busy.beep.count) beeps (first 2 kHz frame)")))
+        rows.append(("  without a memo", summary(quiet.beep, unit: "ms", over: "\(quiet.beep.count) beeps, the same measure")))
+        rows.append(("recording ÷ not", String(format: "press→durable %.2f, press→beep %.2f (medians)",
+                                               median(busy.durable) / max(median(quiet.durable), 1e-9), median(busy.beep) / max(median(quiet.beep), 1e-9))))
     }
 
     /// Where the bench's stores go: the virtio-blk ext4 disk the rig gives the guest (QEMU

@@ -8,7 +8,8 @@ import RigSupport
 final class Rig {
     let marktime: String
     let folder: String
-    let store: String
+    /// The store the daemon and the CLI use; a scenario may start the daemon again on a new one.
+    var store: String
     let config: String
     let log: ReceiverLog
     let capture: LoopbackCapture

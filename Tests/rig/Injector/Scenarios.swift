@@ -229,7 +229,71 @@ enum Scenario {
 
         let stop = rig.stopDaemon()
         rig.check(stop < 5, "SIGTERM stops the daemon within 5 s", "\(stop) s")
+        try voiceMemo(rig)
         return rig.failures == 0 ? 0 : 1
+    }
+
+    /// A voice memo (#59): the daemon, started again with `memo.device` on the loopback's
+    /// second capture (hw:Loopback,1,1), records while the button is held; the rig plays a
+    /// known 16 kHz signal into its playback side (aplay on hw:Loopback,0,1) meanwhile. The
+    /// memo is kept with the sight as FLAC and decodes to the signal, sample for sample,
+    /// between silences; a short press keeps none.
+    static func voiceMemo(_ rig: Rig) throws {
+        try rig.cli(["config", "set", "memo.device", "hw:Loopback,1,1", "--config", rig.config])
+        // A new store: the old one's track carries the time signal's sample, which sets aside
+        // the GPS of a log that gpsfake has replayed from its start since.
+        rig.store = rig.folder + "/memo.sqlite"
+        try rig.startDaemon()
+        // 2 s of three tones under a pseudo-random hiss, no sample zero, between 0.3 s and
+        // 1 s of silence (longer than the capture's ring, so a stale re-read is silence too).
+        var seed: UInt32 = 12_345
+        let signal: [Int16] = (0..<32_000).map { (i: Int) -> Int16 in
+            seed = seed &* 1_103_515_245 &+ 12_345
+            let t = Double(i) / 16_000
+            let tones: Double = 6000 * sin(2 * .pi * 310 * t) + 3000 * sin(2 * .pi * 1170 * t) + 1500 * sin(2 * .pi * 2630 * t)
+            let v = Int(tones.rounded()) + Int(seed >> 22) - 512
+            return Int16(clamping: v == 0 ? 1 : v)
+        }
+        let played = [Int16](repeating: 0, count: 4_800) + signal + [Int16](repeating: 0, count: 16_000)
+        let raw = rig.folder + "/memo.raw"
+        try Data(played.withUnsafeBufferPointer { Data(buffer: $0) }).write(to: URL(fileURLWithPath: raw))
+        let count = try rig.sights().count
+        // Held: key-down, the sight stored, the signal played, key-up.
+        let down = try rig.button.key(1)
+        let stored = try eventually(within: 10) { try rig.sights().last?.instant.nanoseconds == down }
+        let aplay = try runCommand("/usr/bin/aplay", ["-q", "-D", "hw:Loopback,0,1", "-t", "raw", "-f", "S16_LE", "-r", "16000", "-c", "1", raw],
+                                   environment: rig.environment)
+        let up = try rig.button.key(0)
+        rig.check(stored && aplay.status == 0, "a held press is stored, and the rig plays its signal into the loopback meanwhile",
+                  "stored \(stored), aplay \(aplay.status): \(aplay.stderr)")
+        guard let id = try rig.sights().last?.id else { return rig.check(false, "the held press has an id") }
+        say("# the button was held \((up - down) / 1_000_000) ms")
+        func memo(_ id: Int64) -> Any? {
+            let shown = try? rig.cli(["sight", "show", "\(id)", "--format", "json", "--store", rig.store])
+            let json = shown.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+            return json?["memo"]
+        }
+        let kept = eventually(within: 20) { memo(id) is [String: Any] }
+        rig.check(kept, "the held press keeps a voice memo with its sight (sight show lists it)",
+                  rig.daemonLog.split(separator: "\n").filter { $0.contains("memo") }.joined(separator: " | "))
+        let flac = rig.folder + "/memo.flac"
+        try rig.cli(["sight", "memo", "\(id)", "-o", flac, "--store", rig.store])
+        let decoded = try FLACCodec.decode(Array(try Data(contentsOf: URL(fileURLWithPath: flac))))
+        let first = decoded.samples.firstIndex { $0 != 0 }
+        let last = decoded.samples.lastIndex { $0 != 0 }
+        let exact = first.map { f in last.map { l in l - f + 1 == signal.count && Array(decoded.samples[f...l]) == signal } ?? false } ?? false
+        say("# memo: \(decoded.samples.count) samples at \(decoded.sampleRate) Hz, \((try? Data(contentsOf: URL(fileURLWithPath: flac)).count) ?? 0) bytes of FLAC, "
+            + "the signal from sample \(first.map(String.init) ?? "none") to \(last.map(String.init) ?? "none")")
+        rig.check(kept && decoded.sampleRate == 16_000 && exact,
+                  "the memo, saved by `marktime sight memo` and decoded, is the signal played, sample for sample, between silences",
+                  "rate \(decoded.sampleRate), \(decoded.samples.count) samples, signal \(signal.count), first \(String(describing: first)), last \(String(describing: last))")
+        // A plain press: a sight and no memo (behind a barrier: the writer has seen it by then)
+        let plain = try rig.button.press()
+        _ = try barrier(rig, after: count + 1)
+        let plainID = try rig.sights().first { $0.instant.nanoseconds == plain }?.id
+        let none = plainID.map { memo($0) is NSNull } ?? false
+        rig.check(none, "a short press keeps no memo", "sight \(String(describing: plainID))")
+        _ = rig.stopDaemon()
     }
 
     /// The keypad (#59): typed after a press, it sets that sight's Hs, steps its body through

@@ -2,7 +2,8 @@ import CEvdev
 import Foundation
 import RigSupport
 
-/// A real kernel input device with one key (KEY_ENTER), or the keys of a keypad, made
+/// A real kernel input device with the button's keys (KEY_ENTER, and KEY_SPACE to hold
+/// while it presses), or the keys of a keypad, made
 /// through libevdev's uinput API, and a reader on its own evdev node that reads back the
 /// kernel's CLOCK_MONOTONIC timestamp of each key event the rig injects.
 final class VirtualButton {
@@ -14,7 +15,7 @@ final class VirtualButton {
     private var link: String?
 
     /// With `autorepeat`, the kernel repeats a held key (250 ms delay, 33 ms period).
-    init(name: String = "marktime rig button", keys: [Int32] = [KEY_ENTER], autorepeat: Bool = true) throws {
+    init(name: String = "marktime rig button", keys: [Int32] = [KEY_ENTER, KEY_SPACE], autorepeat: Bool = true) throws {
         guard let dev = libevdev_new() else { throw RigError("libevdev_new failed") }
         template = dev
         libevdev_set_name(dev, name)
@@ -63,9 +64,9 @@ final class VirtualButton {
     /// Writes one key event and a SYN_REPORT; returns the kernel's timestamp of it,
     /// read back from the device's own evdev node (nanoseconds, CLOCK_MONOTONIC).
     @discardableResult
-    func key(_ value: Int32) throws -> Int64 {
-        write(value)
-        return try readBack(value)
+    func key(_ value: Int32, code: Int32 = KEY_ENTER) throws -> Int64 {
+        write(value, key: code)
+        return try readBack(value, code: code)
     }
 
     /// A bouncing contact: key-down, key-up, and `gap` seconds later key-down and key-up
@@ -106,8 +107,8 @@ final class VirtualButton {
     /// The keys a keypad has: its digits, point, Enter, plus and minus.
     static let keypadKeys: [Int32] = [kp0, kp1, kp2, kp3, kp4, kp5, kp6, kp7, kp8, kp9, kpDot, kpEnter, kpPlus, kpMinus, backspace]
 
-    private func readBack(_ value: Int32) throws -> Int64 {
-        guard let t = try readBack({ $0.type == UInt16(EV_KEY) && $0.code == UInt16(KEY_ENTER) && $0.value == value }) else {
+    private func readBack(_ value: Int32, code: Int32 = KEY_ENTER) throws -> Int64 {
+        guard let t = try readBack({ $0.type == UInt16(EV_KEY) && $0.code == UInt16(code) && $0.value == value }) else {
             throw RigError("the key event (value \(value)) never came back from \(devnode)")
         }
         return t
