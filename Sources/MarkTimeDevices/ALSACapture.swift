@@ -18,6 +18,8 @@ public final class ALSACapture: MemoRecorder, Sendable {
     let limitFrames: Int
     /// About this long per read: how late a key-up or a stop is seen, at most.
     static let periodMicroseconds: UInt32 = 20_000
+    /// The longest wait for samples before the thread looks at what it is asked again.
+    static let waitMilliseconds: Int32 = 100
     /// The ring: how long the thread may be kept from reading before samples are lost.
     static let bufferMicroseconds: UInt32 = 500_000
 
@@ -109,8 +111,13 @@ public final class ALSACapture: MemoRecorder, Sendable {
                 }
                 continue
             }
+            // Waited for with a limit, so that a device that stops delivering (a stalled
+            // USB microphone) cannot hold the thread past a key-up or the daemon's stop.
+            let ready = snd_pcm_wait(pcm, Self.waitMilliseconds)
+            if ready == 0 { continue }
             let want = min(chunk.count, limitFrames - samples.count)
-            let n = chunk.withUnsafeMutableBufferPointer { snd_pcm_readi(pcm, $0.baseAddress!, snd_pcm_uframes_t(want)) }
+            let n = ready < 0 ? snd_pcm_sframes_t(ready)
+                : chunk.withUnsafeMutableBufferPointer { snd_pcm_readi(pcm, $0.baseAddress!, snd_pcm_uframes_t(want)) }
             if n > 0 {
                 samples += chunk[0..<Int(n)]
             } else if n < 0 {

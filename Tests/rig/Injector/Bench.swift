@@ -229,11 +229,14 @@ enum Bench {
                 let held = try rig.button.key(1, code: KEY_SPACE)
                 if let quiet = rig.capture.quiet(after: held, window: 0.5) { rig.capture.waitOutRing(since: quiet) }
             }
+            // The held key's autorepeat fills the rig's reader: emptied before each read-back.
+            if recording { rig.button.discardPending() }
             let t = try rig.button.press(settle: 0.3)
             let heard = rig.capture.sound(after: t, window: 1.5)
             let run = heard?.pcm.toneRuns(hertz: 2000, frame: 480).first { $0.frames >= 6 }
             presses.append((t, recording, heard.flatMap { h in run.map { Double(rig.capture.time(ofSample: h.start + $0.start) - t) / 1e6 } }))
             if recording {
+                rig.button.discardPending()
                 try rig.button.key(0, code: KEY_SPACE)
                 kept += 1
                 _ = eventually(within: 10) { rig.daemonLog.components(separatedBy: "voice memo kept with sight").count - 1 >= kept }

@@ -1,3 +1,4 @@
+import CALSA
 import Foundation
 import GRDB
 import MarkTimeCore
@@ -263,6 +264,9 @@ enum Scenario {
         let stored = try eventually(within: 10) { try rig.sights().last?.instant.nanoseconds == down }
         let aplay = try runCommand("/usr/bin/aplay", ["-q", "-D", "hw:Loopback,0,1", "-t", "raw", "-f", "S16_LE", "-r", "16000", "-c", "1", raw],
                                    environment: rig.environment)
+        // The kernel's autorepeat of the held key overflowed the rig's own reader: emptied
+        // first, so that the key-up is read back as itself.
+        rig.button.discardPending()
         let up = try rig.button.key(0)
         rig.check(stored && aplay.status == 0, "a held press is stored, and the rig plays its signal into the loopback meanwhile",
                   "stored \(stored), aplay \(aplay.status): \(aplay.stderr)")
@@ -293,6 +297,23 @@ enum Scenario {
         let plainID = try rig.sights().first { $0.instant.nanoseconds == plain }?.id
         let none = plainID.map { memo($0) is NSNull } ?? false
         rig.check(none, "a short press keeps no memo", "sight \(String(describing: plainID))")
+        // The capture side held by another program: a held press is a sight, its memo refused in words
+        var other: OpaquePointer?
+        let opened = snd_pcm_open(&other, "hw:Loopback,1,1", SND_PCM_STREAM_CAPTURE, 0)
+        defer { if let other { snd_pcm_close(other) } }
+        guard opened >= 0 else { return rig.check(false, "the rig holds hw:Loopback,1,1 as another program would", String(cString: snd_strerror(opened))) }
+        if let quiet = rig.capture.quiet(after: monotonicNow(), window: 0.5) { rig.capture.waitOutRing(since: quiet) }
+        let busyDown = try rig.button.key(1)
+        pace(1.5)
+        rig.button.discardPending()
+        let busyUp = try rig.button.key(0)
+        let refusal = "voice memo not kept: the capture device hw:Loopback,1,1 is busy"
+        let said = eventually(within: 10) { rig.daemonLog.contains(refusal) }
+        let pitches = (rig.capture.tone(after: busyUp, window: 0.7).map(notes) ?? []).map(\.hertz)
+        let falling = pitches.count == 2 && abs(pitches[0] - 700) < 35 && abs(pitches[1] - 500) < 25
+        let busyStored = try rig.sights().contains { $0.instant.nanoseconds == busyDown }
+        rig.check(said && falling && busyStored, "with the capture device busy, a held press is a sight, and its memo is refused with the refused tone and a sentence",
+                  "logged \(said), notes \(pitches.map { Int($0) }) Hz, stored \(busyStored)")
         _ = rig.stopDaemon()
     }
 
