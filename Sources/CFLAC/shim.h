@@ -90,6 +90,7 @@ typedef struct {
     int16_t *samples;
     size_t frames, capacity;
     unsigned int rate, channels, bits;
+    FLAC__uint64 total;
     int failed;
 } cflac_decoding;
 
@@ -114,6 +115,11 @@ static FLAC__StreamDecoderWriteStatus cflac_decoded(const FLAC__StreamDecoder *d
     }
     s->rate = frame->header.sample_rate;
     size_t n = frame->header.blocksize;
+    /* Never more than STREAMINFO says the stream holds (a crafted stream cannot grow it). */
+    if (s->total && s->frames + n > s->total) {
+        s->failed = 3;
+        return FLAC__STREAM_DECODER_WRITE_STATUS_ABORT;
+    }
     if (s->frames + n > s->capacity) {
         size_t capacity = s->capacity ? s->capacity : 65536;
         while (capacity < s->frames + n) capacity *= 2;
@@ -129,7 +135,10 @@ static FLAC__StreamDecoderWriteStatus cflac_decoded(const FLAC__StreamDecoder *d
 
 static void cflac_metadata(const FLAC__StreamDecoder *d, const FLAC__StreamMetadata *m, void *context) {
     (void)d;
-    if (m->type == FLAC__METADATA_TYPE_STREAMINFO) ((cflac_decoding *)context)->rate = m->data.stream_info.sample_rate;
+    if (m->type == FLAC__METADATA_TYPE_STREAMINFO) {
+        ((cflac_decoding *)context)->rate = m->data.stream_info.sample_rate;
+        ((cflac_decoding *)context)->total = m->data.stream_info.total_samples;
+    }
 }
 
 static void cflac_error(const FLAC__StreamDecoder *d, FLAC__StreamDecoderErrorStatus status, void *context) {
@@ -137,7 +146,7 @@ static void cflac_error(const FLAC__StreamDecoder *d, FLAC__StreamDecoderErrorSt
     ((cflac_decoding *)context)->failed = 3;
 }
 
-/// Decodes a mono 16-bit FLAC stream of `count` bytes. On success 0, `*samples` (free it)
+/// Decodes a mono 16-bit FLAC stream of `count` bytes, exactly as long as its STREAMINFO says. On success 0, `*samples` (free it)
 /// holds `*frames` samples at `*rate`; else 1 (memory), 2 (not mono 16-bit), 3 (a corrupt
 /// stream), 4 (not FLAC at all).
 static inline int cflac_decode(const FLAC__byte *bytes, size_t count, int16_t **samples, size_t *frames, unsigned int *rate) {
@@ -162,6 +171,8 @@ static inline int cflac_decode(const FLAC__byte *bytes, size_t count, int16_t **
     int rc = s.failed;
     if (!rc && (!ok || state != FLAC__STREAM_DECODER_END_OF_STREAM)) rc = 3;
     if (!rc && s.rate == 0) rc = 3;
+    /* Cut at a frame's edge, a stream decodes cleanly but short: its length must be STREAMINFO's. */
+    if (!rc && s.total && s.frames != s.total) rc = 3;
     if (rc) { free(s.samples); return rc; }
     *samples = s.samples;
     *frames = s.frames;

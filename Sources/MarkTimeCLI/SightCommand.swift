@@ -56,18 +56,15 @@ extension MarkTime.SightCommand {
             guard let memo = try store.openForReading().memo(sightID: id) else {
                 throw InputError("sight \(id) has no voice memo: hold the button past memo.hold_s after a press to record one (memo.device names the microphone)")
             }
-            guard let output, output != "-" else {
-                // FLAC is no text: never poured onto a terminal.
-                guard !Terminal.isTerminal(STDOUT_FILENO) else {
-                    throw InputError("the memo is audio, not text: give a file (`marktime sight memo \(id) -o sight-\(id).flac`) or play it (`marktime sight memo \(id) | play -t flac -`)")
-                }
-                FileHandle.standardOutput.write(Data(memo.data))
-                return
+            let path = output ?? "-"
+            // FLAC is no text: never poured onto a terminal.
+            guard path != "-" || !Terminal.isTerminal(STDOUT_FILENO) else {
+                throw InputError("the memo is audio, not text: give a file (`marktime sight memo \(id) -o sight-\(id).flac`) or play it (`marktime sight memo \(id) | play -t flac -`)")
             }
-            do { try SideFile.writeOutput(output) { write in try write(memo.data) } } catch {
-                throw cannotWrite(output, error, example: "sight-\(id).flac")
+            do { try SideFile.writeOutput(path) { write in try write(memo.data) } } catch {
+                throw cannotWrite(path, error, example: "sight-\(id).flac")
             }
-            FileHandle.standardError.write(Data("Wrote sight \(id)'s voice memo (\(memo.summary)) to \(output).\n".utf8))
+            if path != "-" { FileHandle.standardError.write(Data("Wrote sight \(id)'s voice memo (\(memo.summary)) to \(path).\n".utf8)) }
         }
     }
 

@@ -124,3 +124,43 @@ public protocol MemoRecorder: Sendable {
     func command(_ command: MemoCommand)
     func stop()
 }
+
+/// What a memo's capture thread is asked, in the order asked: each press's capture is
+/// numbered, and its end (keep or discard) is kept for that number, so a key-up followed at
+/// once by the next press still ends the first capture as asked before the next starts.
+public struct MemoAsks: Hashable, Sendable {
+    /// The newest capture's number (0: none asked yet), and its press.
+    public private(set) var generation = 0
+    public private(set) var press: MonotonicInstant?
+    private var ends: [Int: MemoCommand] = [:]
+
+    /// What the capture numbered `n` does next.
+    public enum Step: Hashable, Sendable {
+        /// Go on recording.
+        case record
+        /// End as asked: keep or discard.
+        case end(MemoCommand)
+        /// A later press started its own with no end asked for this one: dropped.
+        case superseded
+    }
+
+    public init() {}
+
+    public mutating func ask(_ command: MemoCommand) {
+        switch command {
+        case .start(let p):
+            generation += 1
+            press = p
+        case .discard, .keep:
+            if generation > 0 { ends[generation] = command }
+        }
+    }
+
+    /// The next step of capture `n`; an end is handed out once.
+    public mutating func step(_ n: Int) -> Step {
+        // Ends of captures before this one were for presses the thread never recorded.
+        ends = ends.filter { $0.key >= n }
+        if let end = ends.removeValue(forKey: n) { return .end(end) }
+        return n == generation ? .record : .superseded
+    }
+}

@@ -23,13 +23,8 @@ public final class ALSACapture: MemoRecorder, Sendable {
     /// The ring: how long the thread may be kept from reading before samples are lost.
     static let bufferMicroseconds: UInt32 = 500_000
 
-    /// What the thread is asked: the press to capture for, and what to do at its end.
-    struct Asked: Sendable {
-        var press: MonotonicInstant?
-        var end: MemoCommand?
-        var generation = 0
-    }
-    private let asked = Mutex(Asked())
+    /// What the thread is asked: the presses to capture for, and how each ends.
+    private let asked = Mutex(MemoAsks())
     private let wake: EventFD
     private let thread: PollThread
     private let taken = Mutex<(@Sendable (MemoTake) -> Void)?>(nil)
@@ -49,19 +44,16 @@ public final class ALSACapture: MemoRecorder, Sendable {
     }
 
     public func command(_ command: MemoCommand) {
-        asked.withLock { a in
-            switch command {
-            case .start(let press):
-                (a.press, a.end) = (press, nil)
-                a.generation += 1
-            case .discard, .keep:
-                a.end = command
-            }
-        }
+        asked.withLock { $0.ask(command) }
         wake.signal()
     }
 
-    public func stop() { thread.stop() }
+    /// Ends the thread (a memo recording is dropped) and lets go of the handler, and so of
+    /// the daemon it calls: a daemon started again in this process takes the store's lock.
+    public func stop() {
+        thread.stop()
+        taken.withLock { $0 = nil }
+    }
 
     private func loop(_ t: PollThread) {
         var seen = 0
@@ -92,15 +84,19 @@ public final class ALSACapture: MemoRecorder, Sendable {
         samples.reserveCapacity(min(limitFrames, sampleRate * 10))
         var chunk = [Int16](repeating: 0, count: sampleRate / 50)
         while true {
-            let (current, end) = asked.withLock { ($0.generation, $0.end) }
-            if current != generation { return true }
-            if let end {
-                if case .keep = end {
-                    let take: MemoTake = failure.map { .failed(press: press, reason: $0) }
-                        ?? .recorded(press: press, samples: samples, sampleRate: sampleRate, cut: samples.count >= limitFrames)
-                    taken.withLock { $0 }?(take)
-                }
+            switch asked.withLock({ $0.step(generation) }) {
+            case .superseded, .end(.discard), .end(.start):
                 return true
+            case .end(.keep):
+                let take: MemoTake = if let failure { .failed(press: press, reason: failure) } else if samples.isEmpty {
+                    .failed(press: press, reason: "the capture device \(device) gave no sound before the key-up; check it with `arecord -D \(device) -f S16_LE -r 16000 test.wav`")
+                } else {
+                    .recorded(press: press, samples: samples, sampleRate: sampleRate, cut: samples.count >= limitFrames)
+                }
+                taken.withLock { $0 }?(take)
+                return true
+            case .record:
+                break
             }
             if t.isStopping { return false }
             // Read while the device works and the limit is not reached; else wait for the key-up.
@@ -113,17 +109,21 @@ public final class ALSACapture: MemoRecorder, Sendable {
             }
             // Waited for with a limit, so that a device that stops delivering (a stalled
             // USB microphone) cannot hold the thread past a key-up or the daemon's stop.
+            // Only what is there is read: a blocking read of more could wait past both.
             let ready = snd_pcm_wait(pcm, Self.waitMilliseconds)
             if ready == 0 { continue }
-            let want = min(chunk.count, limitFrames - samples.count)
-            let n = ready < 0 ? snd_pcm_sframes_t(ready)
+            let avail = ready < 0 ? snd_pcm_sframes_t(ready) : snd_pcm_avail_update(pcm)
+            if avail == 0 { continue }
+            let want = min(chunk.count, limitFrames - samples.count, Int(max(avail, 0)))
+            let n = avail < 0 ? avail
                 : chunk.withUnsafeMutableBufferPointer { snd_pcm_readi(pcm, $0.baseAddress!, snd_pcm_uframes_t(want)) }
             if n > 0 {
                 samples += chunk[0..<Int(n)]
             } else if n < 0 {
                 // An overrun (the thread kept from reading a whole ring) loses samples but
-                // not the memo: recovered, and started again as at the open.
-                if snd_pcm_recover(pcm, Int32(n), 1) < 0 || snd_pcm_start(pcm) < 0 {
+                // not the memo: recovered, and started again as at the open if it stands
+                // prepared (a resumed one runs already).
+                if snd_pcm_recover(pcm, Int32(n), 1) < 0 || calsa_start(pcm) < 0 {
                     failure = "the capture device \(device) failed while recording: \(String(cString: snd_strerror(Int32(n))))"
                 }
             }

@@ -48,12 +48,4 @@ extension AppDatabase {
         try read { db in try MemoRecord.fetchOne(db, key: id)?.memo }
     }
 
-    /// The memos' lengths in seconds, by sight, for the sights among `ids` that have one.
-    public func memoSeconds(sightIDs ids: [Int64]) throws(StoreError) -> [Int64: Double] {
-        try read { db in
-            let rows = try Row.fetchAll(db, sql: "SELECT sight_id, frames, sample_rate FROM sight_memo WHERE sight_id IN (\(ids.map { _ in "?" }.joined(separator: ",")))",
-                                        arguments: StatementArguments(ids))
-            return Dictionary(uniqueKeysWithValues: rows.map { (($0["sight_id"] as Int64), Double($0["frames"] as Int) / Double($0["sample_rate"] as Int)) })
-        }
-    }
 }

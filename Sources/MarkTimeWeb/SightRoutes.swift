@@ -112,7 +112,7 @@ struct SightRoutes {
         guard let memo = try site.store.memo(sightID: id) else {
             return try site.pages.problem(.notFound, "Sight \(id) has no voice memo.", context: context)
         }
-        return Response(status: .ok, headers: [.contentType: "audio/flac", .cacheControl: "private, max-age=3600",
+        return Response(status: .ok, headers: [.contentType: "audio/flac", .cacheControl: "no-store",
                                                .contentDisposition: "inline; filename=\"sight-\(id).flac\""],
                         body: .init(byteBuffer: ByteBuffer(bytes: memo.data)))
     }

@@ -97,7 +97,7 @@ public final class FakeMemo: MemoRecorder {
         taken?(failure.map { .failed(press: keep.press, reason: $0) }
             ?? .recorded(press: keep.press, samples: samples, sampleRate: MemoSettings.sampleRate, cut: keep.cut))
     }
-    public func stop() {}
+    public func stop() { state.withLock { $0.taken = nil } }
     public var commands: [MemoCommand] { state.withLock { $0.commands } }
 }
 

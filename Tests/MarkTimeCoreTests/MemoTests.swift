@@ -124,3 +124,49 @@ struct MemoTests {
         #expect(memo.seconds == 60)
     }
 }
+
+@Suite("Voice memos: what the capture thread is asked")
+struct MemoAsksTests {
+    let first = MonotonicInstant(bootID: "boot-a", nanoseconds: 10 * second)
+    let next = MonotonicInstant(bootID: "boot-a", nanoseconds: 12 * second)
+
+    @Test func aCaptureRecordsUntilItsEndIsAskedThenEndsOnce() {
+        var asks = MemoAsks()
+        asks.ask(.start(first))
+        #expect(asks.step(1) == .record)
+        let keep = MemoKeep(press: first, held: 1.5, limit: 60)
+        asks.ask(.keep(keep))
+        #expect(asks.step(1) == .end(.keep(keep)))
+        #expect(asks.step(1) == .record)
+    }
+
+    @Test func aKeyUpAndTheNextPressBeforeTheThreadLooksStillKeepTheFirst() {
+        // Given a capture for the first press
+        var asks = MemoAsks()
+        asks.ask(.start(first))
+        // When its keep and the next press's start are both asked before the thread looks
+        let keep = MemoKeep(press: first, held: 1.5, limit: 60)
+        asks.ask(.keep(keep))
+        asks.ask(.start(next))
+        // Then the first capture ends as asked, and the next one records
+        #expect(asks.step(1) == .end(.keep(keep)))
+        #expect(asks.generation == 2)
+        #expect(asks.press == next)
+        #expect(asks.step(2) == .record)
+    }
+
+    @Test func aCaptureWithNoEndAskedIsSupersededByTheNextPress() {
+        var asks = MemoAsks()
+        asks.ask(.start(first))
+        asks.ask(.start(next))
+        #expect(asks.step(1) == .superseded)
+        #expect(asks.step(2) == .record)
+    }
+
+    @Test func anEndWithNoCaptureAskedIsIgnored() {
+        var asks = MemoAsks()
+        asks.ask(.discard)
+        asks.ask(.start(first))
+        #expect(asks.step(1) == .record)
+    }
+}
