@@ -124,6 +124,12 @@ public protocol Beeper: Sendable {
 /// Says a sentence aloud; speech never holds up a tone.
 public protocol Speaker: Sendable {
     func say(_ text: String)
+    /// Stops speaking for good, at once: the daemon is stopping.
+    func hush()
+}
+
+extension Speaker {
+    public func hush() {}
 }
 
 extension Beeper {

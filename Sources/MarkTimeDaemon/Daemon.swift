@@ -279,6 +279,8 @@ public final class MarkTimeDaemon: Sendable {
             report(.failed(.recordStop, error: "\(error)"))
         }
         statusFile.remove()
+        // Speech is cut off: a sentence of up to 20 s must not hold up the stop.
+        speaker?.hush()
         beeper?.finish()
         report(.stopped)
         if storeState.withLock({ $0 }) == .frozen {

@@ -40,6 +40,8 @@ public final class ALSABeeper: Beeper, Sendable {
         var speech: [[Int16]] = []
         var spoken = 0, cut = 0
         var stopping = false
+        /// `hush()`: no speech from now on.
+        var hushed = false
         var state = "not opened"
         var failedOnce = false
         var played = 0
@@ -84,6 +86,7 @@ public final class ALSABeeper: Beeper, Sendable {
     /// play cuts them off within a period. At most 3 wait; older ones are dropped.
     public func speak(_ samples: [Int16]) {
         queue.withLock {
+            guard !$0.hushed else { return }
             $0.speech.append(samples)
             if $0.speech.count > 3 { $0.speech.removeFirst() }
         }
@@ -102,6 +105,16 @@ public final class ALSABeeper: Beeper, Sendable {
     public func finish() {
         queue.withLock { $0.stopping = true }
         thread.stop()
+    }
+
+    /// Cuts off the speech playing, drops what waits, and says nothing more: the daemon's
+    /// stop, which a sentence of up to 20 s must not hold up. Tones still play.
+    public func hush() {
+        queue.withLock {
+            $0.hushed = true
+            $0.speech.removeAll()
+        }
+        wake.signal()
     }
 
     private func loop(_ t: PollThread) {
@@ -158,11 +171,21 @@ public final class ALSABeeper: Beeper, Sendable {
     /// player's own wake-up, not in a drain, so a tone asked for then is not held up either.
     private func say(_ samples: [Int16], on p: OpaquePointer, period: Int, buffer: Int, thread t: PollThread) -> Outcome {
         let all = samples + repeatElement(0, count: Self.tail)
-        let cut = { self.queue.withLock { !$0.tones.tones.isEmpty } }
+        let cut = { self.queue.withLock { !$0.tones.tones.isEmpty || $0.hushed } }
         var position = 0
         while position < all.count {
             if cut() { return .silenced }
             let n = min(position == 0 ? buffer : period, all.count - position)
+            // Room is waited for on the player's own wake-up, not in a blocking write: a tone
+            // asked for meanwhile cuts the speech at once, not a period later.
+            let room = position == 0 ? n : Int(snd_pcm_avail_update(p))
+            if room >= 0, room < n {
+                let ms = max(1, (n - room) * 1000 / Self.sampleRate)
+                if case .ready? = try? t.wait([wake.fd], timeout: .milliseconds(ms)) {
+                    wake.drain()
+                    continue
+                }
+            }
             guard write(all[position..<position + n], to: p) else { return .lost }
             if position == 0 { calsa_start(p) }
             position += n

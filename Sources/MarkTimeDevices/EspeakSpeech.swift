@@ -52,6 +52,12 @@ public final class EspeakSpeech: Speaker, Sendable {
 
     public func stop() { thread.stop() }
 
+    /// Drops the sentences waiting and cuts off the one playing.
+    public func hush() {
+        texts.withLock { $0.waiting.removeAll() }
+        player.hush()
+    }
+
     private func loop(_ t: PollThread) {
         var failed = false
         while true {

@@ -48,8 +48,18 @@ public final class Doorbell: @unchecked Sendable {
             throw error
         }
         self.fd = fd
-        // Anyone who may write the store may ring.
-        chmod(path, 0o666)
+        // Those who may write the store may ring, and no one else: a ring can mark a sight
+        // or set a reading. The store's own read and write bits (0600 without a store file).
+        chmod(path, Self.mode(forStoreOf: path))
+    }
+
+    /// The socket's permission bits: its store file's read and write bits (a socket is
+    /// written to connect), else the owner's alone.
+    static func mode(forStoreOf path: String) -> mode_t {
+        var st = stat()
+        let suffix = "-wake"
+        guard path.hasSuffix(suffix), stat(String(path.dropLast(suffix.count)), &st) == 0 else { return 0o600 }
+        return st.st_mode & 0o666
     }
 
     /// Empties the socket: the messages rung since the last drain.

@@ -76,6 +76,10 @@ public final class FakeSpeaker: Speaker {
     public init() {}
     public func say(_ text: String) { texts.withLock { $0.append(text) } }
     public var said: [String] { texts.withLock { $0 } }
+    let hushes = Mutex(0)
+    public func hush() { hushes.withLock { $0 += 1 } }
+    /// How many times speech was cut off for good.
+    public var hushed: Int { hushes.withLock { $0 } }
 }
 
 /// A microphone that hears `samples` (mono, 16 kHz) for any memo kept, or fails with

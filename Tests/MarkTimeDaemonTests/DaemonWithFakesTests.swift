@@ -220,6 +220,21 @@ struct DaemonWithFakesTests {
         try await running.value
     }
 
+    @Test func theDaemonsStopCutsItsSpeechOff() async throws {
+        // Given the daemon on fakes, speaking
+        let f = try DaemonOnFakes()
+        defer { f.remove() }
+        let daemon = f.daemon
+        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
+        #expect(try await waitFor { f.button.started && f.gps.started })
+        #expect(f.speaker.hushed == 0)
+        // When it stops
+        await daemon.shutdown()
+        try await running.value
+        // Then its speech was hushed once, before the player finished
+        #expect(f.speaker.hushed == 1)
+    }
+
     @Test func theKeypadSetsTheSightJustPressedStepsItsBodyAndUndoes() async throws {
         // Given the daemon on fakes without speech, with GPS time and a fix, and a sight pressed and stored
         var settings = Settings()

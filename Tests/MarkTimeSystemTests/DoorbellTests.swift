@@ -40,4 +40,29 @@ struct DoorbellTests {
         #expect(Doorbell.ask(store: store, message: "mark b 1", timeout: .milliseconds(50)) == .noAnswer)
         #expect(bell.drain().map(\.text) == ["mark b 1"])
     }
+
+    /// The socket's permission bits.
+    func socketMode() -> mode_t {
+        var st = stat()
+        return stat(Doorbell.path(forStore: store), &st) == 0 ? st.st_mode & 0o777 : 0o7777
+    }
+
+    @Test(arguments: [0o660, 0o644, 0o600] as [mode_t])
+    func onlyThoseWhoMayWriteTheStoreMayRing(storeMode: mode_t) throws {
+        // Given a store file with these bits
+        FileManager.default.createFile(atPath: store, contents: Data())
+        defer { unlink(store) }
+        chmod(store, storeMode)
+        // When the daemon's doorbell is made beside it
+        let bell = try Doorbell(path: Doorbell.path(forStore: store))
+        defer { unlink(bell.path) }
+        // Then the socket has the store's read and write bits, and no one else may ring
+        #expect(socketMode() == storeMode)
+    }
+
+    @Test func withNoStoreFileOnlyTheOwnerMayRing() throws {
+        let bell = try Doorbell(path: Doorbell.path(forStore: store))
+        defer { unlink(bell.path) }
+        #expect(socketMode() == 0o600)
+    }
 }

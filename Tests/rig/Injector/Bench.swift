@@ -140,6 +140,8 @@ enum Bench {
         try rig.cli(["config", "set", "sound.enabled", "false", "--config", rig.config])
         try rig.cli(["config", "set", "button.debounce_ms", "10", "--config", rig.config])
         try rig.startDaemon()
+        // The store's sights before the burst: the presses above and the speech rows'.
+        let before = try rig.sights().count
         var burst: [Int64] = []
         let start = monotonicNow()
         for _ in 0..<1000 {
@@ -153,8 +155,8 @@ enum Bench {
         var expected: [Int64] = []
         for t in burst where expected.last.map({ t - $0 >= 10_000_000 }) ?? true { expected.append(t) }
         let merged = burst.count - expected.count
-        _ = eventually(within: 60) { ((try? rig.sights().count) ?? 0) >= sights.count + expected.count }
-        let recorded = try rig.sights().dropFirst(sights.count).map(\.instant.nanoseconds)
+        _ = eventually(within: 60) { ((try? rig.sights().count) ?? 0) >= before + expected.count }
+        let recorded = try rig.sights().dropFirst(before).map(\.instant.nanoseconds)
         let inOrder = recorded == expected
         rows.append(("burst", "\(recorded.count) of \(expected.count) presses recorded (\(merged) pairs within 10 ms merged) in "
                      + "\(String(format: "%.1f", seconds)) s, \(inOrder ? "all in order" : "NOT all in order")"))

@@ -4,6 +4,7 @@ import GRDB
 import MarkTimeCore
 import MarkTimeDevices
 import MarkTimeStore
+import MarkTimeSystem
 import RigSupport
 
 /// One note of a tone heard on the loopback: bursts with holes under 10 ms between them
@@ -314,7 +315,13 @@ enum Scenario {
         let busyStored = try rig.sights().contains { $0.instant.nanoseconds == busyDown }
         rig.check(said && falling && busyStored, "with the capture device busy, a held press is a sight, and its memo is refused with the refused tone and a sentence",
                   "logged \(said), notes \(pitches.map { Int($0) }) Hz, stored \(busyStored)")
-        _ = rig.stopDaemon()
+        // SIGTERM while the daemon says a sentence of about 12 s: the speech is cut off
+        let sentence = String(repeating: "Vega, fifty-one forty, bearing zero seven five. ", count: 4).trimmingCharacters(in: .whitespaces)
+        let asked = monotonicNow()
+        Doorbell.ring(store: rig.store, message: DoorbellMessage.say(sentence).text)
+        let speaking = rig.capture.sound(after: asked, window: 0.5) != nil
+        let stop = rig.stopDaemon()
+        rig.check(speaking && stop < 5, "SIGTERM while the daemon speaks stops it within 5 s, the speech cut off", "speaking \(speaking), \(stop) s")
     }
 
     /// The keypad (#59): typed after a press, it sets that sight's Hs, steps its body through
