@@ -114,7 +114,8 @@ public enum MemoOutcome: Hashable, Sendable {
 public enum MemoTake: Sendable {
     /// Mono S16 samples at `sampleRate`; `cut` when the limit ended the capture.
     case recorded(press: MonotonicInstant, samples: [Int16], sampleRate: Int, cut: Bool)
-    case failed(press: MonotonicInstant, reason: String)
+    /// Nothing to keep, and why (the device, an empty capture).
+    case failed(String)
 }
 
 /// Records voice memos from a capture device (ALSA); `command` never blocks the caller,

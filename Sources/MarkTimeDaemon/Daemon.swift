@@ -572,7 +572,7 @@ public final class MarkTimeDaemon: Sendable {
     /// A memo captured: compressed here, on the capture's thread, then kept by the writer.
     func memoTaken(_ take: MemoTake) {
         switch take {
-        case .failed(_, let reason):
+        case .failed(let reason):
             feed(.memo(.failed(reason)))
         case .recorded(let press, let samples, let rate, let cut):
             do {

@@ -88,8 +88,8 @@ public final class ALSACapture: MemoRecorder, Sendable {
             case .superseded, .end(.discard), .end(.start):
                 return true
             case .end(.keep):
-                let take: MemoTake = if let failure { .failed(press: press, reason: failure) } else if samples.isEmpty {
-                    .failed(press: press, reason: "the capture device \(device) gave no sound before the key-up; check it with `arecord -D \(device) -f S16_LE -r 16000 test.wav`")
+                let take: MemoTake = if let failure { .failed(failure) } else if samples.isEmpty {
+                    .failed("the capture device \(device) gave no sound before the key-up; check it with `arecord -D \(device) -f S16_LE -r 16000 test.wav`")
                 } else {
                     .recorded(press: press, samples: samples, sampleRate: sampleRate, cut: samples.count >= limitFrames)
                 }

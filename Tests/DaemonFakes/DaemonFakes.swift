@@ -98,7 +98,7 @@ public final class FakeMemo: MemoRecorder {
             return s.taken
         }
         guard case .keep(let keep) = command else { return }
-        taken?(failure.map { .failed(press: keep.press, reason: $0) }
+        taken?(failure.map { .failed($0) }
             ?? .recorded(press: keep.press, samples: samples, sampleRate: MemoSettings.sampleRate, cut: keep.cut))
     }
     public func stop() { state.withLock { $0.taken = nil } }

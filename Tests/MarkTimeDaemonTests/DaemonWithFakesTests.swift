@@ -159,17 +159,27 @@ struct DaemonWithFakesTests {
         try await running.value
     }
 
-    @Test func aPressHeldPastTheHoldKeepsItsVoiceMemoAndAShortOneNone() async throws {
-        // Given the daemon on fakes with memos on (hold 1 s), GPS time, and a microphone
+    /// Memos on, from the fake microphone (`memo.device`; hold 1 s, limit 60 s).
+    static var memoSettings: Settings {
         var settings = Settings()
         settings.set("memo.device", .string("fake"))
-        let f = try DaemonOnFakes(settings: settings)
-        defer { f.remove() }
-        let daemon = f.daemon
-        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
+        return settings
+    }
+
+    /// Once the daemon's button and gpsd run: a GPS sample at 100 s (±0.5 s), the clock at 103 s.
+    static func timedWithGPS(_ f: DaemonOnFakes) async throws {
         #expect(try await waitFor { f.button.started && f.gps.started })
         f.gps.send(.clock(ClockSample(source: .gps, monotonicNanoseconds: 100 * second, utc: UTCTime(nanosecondsSinceEpoch: logDay), uncertainty: 0.5)))
         f.clock.monotonic.withLock { $0 = 103 * second }
+    }
+
+    @Test func aPressHeldPastTheHoldKeepsItsVoiceMemoAndAShortOneNone() async throws {
+        // Given the daemon on fakes with memos on (hold 1 s), GPS time, and a microphone
+        let f = try DaemonOnFakes(settings: Self.memoSettings)
+        defer { f.remove() }
+        let daemon = f.daemon
+        let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
+        try await Self.timedWithGPS(f)
         // When one press comes up after 0.4 s, and the next is held 2.5 s
         let short = MonotonicInstant(bootID: "boot-fake", nanoseconds: 100 * second)
         let held = MonotonicInstant(bootID: "boot-fake", nanoseconds: 101 * second)
@@ -195,18 +205,14 @@ struct DaemonWithFakesTests {
     }
 
     @Test func aMemoTheMicrophoneCannotRecordIsRefusedInWordsAndTheSightStays() async throws {
-        // Given the daemon on fakes with memos on, and a microphone that is busy
-        var settings = Settings()
-        settings.set("memo.device", .string("fake"))
+        // Given the daemon on fakes with memos on, GPS time, and a microphone that is busy
         let reason = "the capture device fake is busy (Device or resource busy): another program records from it"
         let lines = LogLines()
-        let f = try DaemonOnFakes(settings: settings, logger: lines.logger, memo: FakeMemo(failure: reason))
+        let f = try DaemonOnFakes(settings: Self.memoSettings, logger: lines.logger, memo: FakeMemo(failure: reason))
         defer { f.remove() }
         let daemon = f.daemon
         let running = Task(executorPreference: QueueExecutor()) { try await daemon.run() }
-        #expect(try await waitFor { f.button.started && f.gps.started })
-        f.gps.send(.clock(ClockSample(source: .gps, monotonicNanoseconds: 100 * second, utc: UTCTime(nanosecondsSinceEpoch: logDay), uncertainty: 0.5)))
-        f.clock.monotonic.withLock { $0 = 103 * second }
+        try await Self.timedWithGPS(f)
         // When a press is held 1.5 s (its sight stored meanwhile, as the hold outlasts a commit)
         f.button.send(.event(InputEvent(type: 1, code: 28, value: 1, nanoseconds: 100 * second)))
         #expect(try await waitFor { f.beeper.played == [.ok] }, "tones \(f.beeper.played)")
@@ -221,7 +227,7 @@ struct DaemonWithFakesTests {
     }
 
     @Test func theDaemonsStopCutsItsSpeechOff() async throws {
-        // Given the daemon on fakes, speaking
+        // Given the daemon on fakes, with speech on (the default)
         let f = try DaemonOnFakes()
         defer { f.remove() }
         let daemon = f.daemon
@@ -231,7 +237,7 @@ struct DaemonWithFakesTests {
         // When it stops
         await daemon.shutdown()
         try await running.value
-        // Then its speech was hushed once, before the player finished
+        // Then its speech was hushed once
         #expect(f.speaker.hushed == 1)
     }
 

@@ -182,13 +182,41 @@ enum Bench {
         return failures == 0 ? 0 : 1
     }
 
+    /// A press whose timestamps are read back 0.3 s later: its kernel instant, and press→beep
+    /// as the first 10 ms frame of 2 kHz after the key-down (speech before a beep is no tone).
+    static func timedPress(_ rig: Rig) throws -> (t: Int64, beep: Double?) {
+        let t = try rig.button.press(settle: 0.3)
+        let heard = rig.capture.sound(after: t, window: 1.5)
+        let run = heard?.pcm.toneRuns(hertz: 2000, frame: 480).first { $0.frames >= 6 }
+        return (t, heard.flatMap { h in run.map { Double(rig.capture.time(ofSample: h.start + $0.start) - t) / 1e6 } })
+    }
+
+    /// The rows comparing presses made while the daemon was `busy` with those between them:
+    /// press→durable (from the daemon's log) and press→beep, each a summary, then the ratio
+    /// of their medians.
+    static func comparison(_ presses: [(t: Int64, busy: Bool, beep: Double?)], rig: Rig, busy: String, without: String,
+                           pressesNote: String, beepsNote: String, ratio: String) -> [(String, String)] {
+        let commits = commitTimes(in: rig.daemon?.output ?? "")
+        func figures(_ busy: Bool) -> (durable: [Double], beep: [Double]) {
+            let these = presses.filter { $0.busy == busy }
+            return (these.compactMap { commits[$0.t] }, these.compactMap(\.beep))
+        }
+        let (quiet, loaded) = (figures(false), figures(true))
+        return [
+            ("press→durable, \(busy)", summary(loaded.durable, unit: "ms", over: "\(loaded.durable.count) \(pressesNote)")),
+            ("  \(without)", summary(quiet.durable, unit: "ms", over: "\(quiet.durable.count) presses between them")),
+            ("press→beep, \(busy)", summary(loaded.beep, unit: "ms", over: "\(loaded.beep.count) \(beepsNote)")),
+            ("  \(without)", summary(quiet.beep, unit: "ms", over: "\(quiet.beep.count) beeps, the same measure")),
+            (ratio, String(format: "press→durable %.2f, press→beep %.2f (medians)",
+                           median(loaded.durable) / max(median(quiet.durable), 1e-9), median(loaded.beep) / max(median(quiet.beep), 1e-9))),
+        ]
+    }
+
     /// Presses while the daemon speaks against presses without, alternated so both share the
-    /// host's moment (its speed drifts under TCG): press→durable from the daemon's log, and
-    /// press→beep as the first 10 ms frame of 2 kHz after the key-down, the same measure for
-    /// both (the speech before a beep is no tone). The ratios are the figures.
+    /// host's moment (its speed drifts under TCG). The ratios are the figures.
     static func speechRows(_ rig: Rig, into rows: inout [(String, String)], pairs: Int = 10) throws {
         let sentence = "Vega, fifty-one forty, bearing zero seven five. Deneb, sixty-two twelve, bearing zero four one."
-        var presses: [(t: Int64, speaking: Bool, beep: Double?)] = []
+        var presses: [(t: Int64, busy: Bool, beep: Double?)] = []
         for i in 0..<(2 * pairs) {
             let speaking = i % 2 == 1
             if let quiet = rig.capture.quiet(after: monotonicNow(), window: 0.5) { rig.capture.waitOutRing(since: quiet) }
@@ -197,67 +225,44 @@ enum Bench {
                 Doorbell.ring(store: rig.store, message: DoorbellMessage.say(sentence).text)
                 guard rig.capture.sound(after: asked, window: 0.5) != nil else { continue }
             }
-            let t = try rig.button.press(settle: 0.3)
-            let heard = rig.capture.sound(after: t, window: 1.5)
-            let run = heard?.pcm.toneRuns(hertz: 2000, frame: 480).first { $0.frames >= 6 }
-            let beep = heard.flatMap { h in run.map { Double(rig.capture.time(ofSample: h.start + $0.start) - t) / 1e6 } }
+            let (t, beep) = try timedPress(rig)
             presses.append((t, speaking, beep))
         }
-        let commits = commitTimes(in: rig.daemon?.output ?? "")
-        func figures(_ speaking: Bool) -> (durable: [Double], beep: [Double]) {
-            let these = presses.filter { $0.speaking == speaking }
-            return (these.compactMap { commits[$0.t] }, these.compactMap(\.beep))
-        }
-        let (quiet, spoken) = (figures(false), figures(true))
-        rows.append(("press→durable, speaking", summary(spoken.durable, unit: "ms", over: "\(spoken.durable.count) presses during speech")))
-        rows.append(("  without speech", summary(quiet.durable, unit: "ms", over: "\(quiet.durable.count) presses between them")))
-        rows.append(("press→beep, speaking", summary(spoken.beep, unit: "ms", over: "\(spoken.beep.count) beeps found inside the speech (first 2 kHz frame)")))
-        rows.append(("  without speech", summary(quiet.beep, unit: "ms", over: "\(quiet.beep.count) beeps, the same measure")))
-        rows.append(("speaking ÷ not", String(format: "press→durable %.2f, press→beep %.2f (medians)",
-                                              median(spoken.durable) / max(median(quiet.durable), 1e-9), median(spoken.beep) / max(median(quiet.beep), 1e-9))))
+        rows += comparison(presses, rig: rig, busy: "speaking", without: "without speech", pressesNote: "presses during speech",
+                           beepsNote: "beeps found inside the speech (first 2 kHz frame)", ratio: "speaking ÷ not")
     }
 
     /// Presses of the button's Enter while its Space is held, recording a memo, against
-    /// presses without, alternated: press→durable and press→beep, and their ratios. Each
-    /// held Space is let go once the Enter press is measured, and its memo kept (the pips).
+    /// presses without, alternated. Each held Space is let go once the Enter press is
+    /// measured, and its memo kept (the pips) before the next round.
     static func memoRows(_ rig: Rig, into rows: inout [(String, String)], pairs: Int = 10) throws {
-        var presses: [(t: Int64, recording: Bool, beep: Double?)] = []
-        var kept = 0, held = 0
+        var presses: [(t: Int64, busy: Bool, beep: Double?)] = []
+        var held = 0
+        let keptSoFar = { rig.daemonLog.components(separatedBy: "voice memo kept with sight").count - 1 }
         for i in 0..<(2 * pairs) {
             let recording = i % 2 == 1
             if let quiet = rig.capture.quiet(after: monotonicNow(), window: 0.5) { rig.capture.waitOutRing(since: quiet) }
             if recording {
                 // Space down: a sight of its own, its beep waited out, and the capture running.
-                let held = try rig.button.key(1, code: KEY_SPACE)
-                if let quiet = rig.capture.quiet(after: held, window: 0.5) { rig.capture.waitOutRing(since: quiet) }
+                let down = try rig.button.key(1, code: KEY_SPACE)
+                if let quiet = rig.capture.quiet(after: down, window: 0.5) { rig.capture.waitOutRing(since: quiet) }
+                // The held key's autorepeat fills the rig's reader: emptied before each read-back.
+                rig.button.discardPending()
             }
-            // The held key's autorepeat fills the rig's reader: emptied before each read-back.
-            if recording { rig.button.discardPending() }
-            let t = try rig.button.press(settle: 0.3)
-            let heard = rig.capture.sound(after: t, window: 1.5)
-            let run = heard?.pcm.toneRuns(hertz: 2000, frame: 480).first { $0.frames >= 6 }
-            presses.append((t, recording, heard.flatMap { h in run.map { Double(rig.capture.time(ofSample: h.start + $0.start) - t) / 1e6 } }))
+            let (t, beep) = try timedPress(rig)
+            presses.append((t, recording, beep))
             if recording {
                 rig.button.discardPending()
+                let before = keptSoFar()
                 try rig.button.key(0, code: KEY_SPACE)
                 held += 1
-                // Kept before the next round; one that never comes is counted, not waited for again.
-                if eventually(within: 10, { rig.daemonLog.components(separatedBy: "voice memo kept with sight").count - 1 > kept }) { kept += 1 }
+                // Kept before the next round; one that never comes shows in the count below.
+                _ = eventually(within: 10) { keptSoFar() > before }
             }
         }
-        let commits = commitTimes(in: rig.daemon?.output ?? "")
-        func figures(_ recording: Bool) -> (durable: [Double], beep: [Double]) {
-            let these = presses.filter { $0.recording == recording }
-            return (these.compactMap { commits[$0.t] }, these.compactMap(\.beep))
-        }
-        let (quiet, busy) = (figures(false), figures(true))
-        let memos = rig.daemonLog.components(separatedBy: "voice memo kept with sight").count - 1
-        rows.append(("press→durable, memo recording", summary(busy.durable, unit: "ms", over: "\(busy.durable.count) presses with Space held (\(memos) of \(held) memos kept)")))
-        rows.append(("  without a memo", summary(quiet.durable, unit: "ms", over: "\(quiet.durable.count) presses between them")))
-        rows.append(("press→beep, memo recording", summary(busy.beep, unit: "ms", over: "\(busy.beep.count) beeps (first 2 kHz frame)")))
-        rows.append(("  without a memo", summary(quiet.beep, unit: "ms", over: "\(quiet.beep.count) beeps, the same measure")))
-        rows.append(("recording ÷ not", String(format: "press→durable %.2f, press→beep %.2f (medians)",
-                                               median(busy.durable) / max(median(quiet.durable), 1e-9), median(busy.beep) / max(median(quiet.beep), 1e-9))))
+        rows += comparison(presses, rig: rig, busy: "memo recording", without: "without a memo",
+                           pressesNote: "presses with Space held (\(keptSoFar()) of \(held) memos kept)",
+                           beepsNote: "beeps (first 2 kHz frame)", ratio: "recording ÷ not")
     }
 
     /// Where the bench's stores go: the virtio-blk ext4 disk the rig gives the guest (QEMU
