@@ -65,13 +65,13 @@ public final class EvdevButton: ButtonSource, Sendable {
 
     private func run(_ t: PollThread, event: (ButtonSignal) -> Void, state: (String) -> Void) {
         let folder = (path as NSString).deletingLastPathComponent
-        guard let watch = try? syscall("inotify_init1", { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }) else {
+        guard let watch = try? Kernel.inotify() else {
             state("cannot watch \(folder)")
             return
         }
         defer { Descriptor.close(watch) }
         let mask = UInt32(IN_CREATE | IN_ATTRIB | IN_MOVED_TO | IN_DELETE)
-        var watching = (try? syscall("inotify_add_watch \(folder)", { inotify_add_watch(watch, folder, mask) })) != nil
+        var watching = (try? Kernel.watch(watch, folder, mask: mask)) != nil
         var lastState = ""
         func say(_ s: String, _ log: () -> Void) {
             guard s != lastState else { return }
@@ -80,7 +80,7 @@ public final class EvdevButton: ButtonSource, Sendable {
             state(s)
         }
         while true {
-            if !watching { watching = (try? syscall("inotify_add_watch \(folder)", { inotify_add_watch(watch, folder, mask) })) != nil }
+            if !watching { watching = (try? Kernel.watch(watch, folder, mask: mask)) != nil }
             do {
                 let device = try Device(path: path, grab: grab)
                 say("ready: \(device.name)") { logger.info("\(role) ready", metadata: ["device": "\(path)", "name": "\(device.name)"]) }
@@ -103,7 +103,7 @@ public final class EvdevButton: ButtonSource, Sendable {
         let woke = try? t.wait([watch], timeout: watching ? nil : .seconds(5))
         if woke == .stopped || woke == nil { return true }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while ((try? syscall("read inotify", { read(watch, &buffer, buffer.count) })) ?? 0) > 0 {}
+        while ((try? Kernel.read(watch, into: &buffer, "inotify")) ?? 0) > 0 {}
         // udev sets permissions and the symlink just after the node appears: 50 ms for it,
         // on the thread's own wait, which a stop ends at once.
         return (try? t.wait([], timeout: .milliseconds(50))) != .timedOut
@@ -130,7 +130,7 @@ public final class EvdevButton: ButtonSource, Sendable {
         let name: String
 
         init(path: String, grab: Bool) throws(DeviceError) {
-            let fd = try syscall("open \(path)") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
+            let fd = try syscall { () throws(SystemError) in try Kernel.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
             self.fd = fd
             var d: OpaquePointer? = nil
             do {
@@ -220,8 +220,8 @@ public enum InputDevices {
         for name in names {
             let path = folder + "/" + name
             let fd: Int32
-            do { fd = try syscall("open \(path)") { open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } } catch {
-                unreadable.append((path, String(cString: strerror(error.errno))))
+            do { fd = try Kernel.open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC) } catch {
+                unreadable.append((path, String(cString: strerror(error.errno.rawValue))))
                 continue
             }
             defer { Descriptor.close(fd) }

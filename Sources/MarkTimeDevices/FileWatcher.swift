@@ -12,7 +12,7 @@ public final class FileWatcher: @unchecked Sendable {
 
     public init() throws(DeviceError) {
         do {
-            fd = try systemCall("inotify_init1") { inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK)) }
+            fd = try Kernel.inotify()
             thread = try PollThread(name: "marktime-watch")
         } catch { throw DeviceError(error) }
     }
@@ -22,7 +22,7 @@ public final class FileWatcher: @unchecked Sendable {
         let folder = (path as NSString).deletingLastPathComponent, name = (path as NSString).lastPathComponent
         let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)
         let wd: Int32
-        do { wd = try systemCall("inotify_add_watch \(folder)") { inotify_add_watch(fd, folder.isEmpty ? "." : folder, mask) } } catch {
+        do { wd = try Kernel.watch(fd, folder.isEmpty ? "." : folder, mask: mask) } catch {
             throw DeviceError(error)
         }
         lock.withLock { _ = names[wd, default: []].insert(name) }
@@ -36,7 +36,8 @@ public final class FileWatcher: @unchecked Sendable {
                 var hit = false
                 while true {
                     // EAGAIN: every event is read.
-                    guard let n = try? systemCall("read inotify", { read(fd, &buffer, buffer.count) }), n > 0 else { break }
+                    guard let n = try? Kernel.read(fd, into: &buffer, "inotify"), n > 0
+                    else { break }
                     hit = hit || matches(buffer[..<n])
                 }
                 if hit { changed() }

@@ -1,9 +1,9 @@
 import MarkTimeSystem
 
-/// Runs a C call through `systemCall` (EINTR retried), as a `DeviceError` naming the call.
+/// Runs a call of MarkTimeSystem's `Kernel`, its failure as a `DeviceError` naming the call.
 @discardableResult
-func syscall<T: FixedWidthInteger>(_ what: @autoclosure () -> String, _ call: () -> T) throws(DeviceError) -> T {
-    do { return try systemCall(what(), call) } catch { throw DeviceError(error) }
+func syscall<T>(_ call: () throws(SystemError) -> T) throws(DeviceError) -> T {
+    do { return try call() } catch { throw DeviceError(error) }
 }
 
 extension DeviceError {

@@ -33,7 +33,7 @@ public final class WallTimer: WallTimerSource, @unchecked Sendable {
     /// Clears an expiry (or a clock-set cancellation).
     public func drain() {
         var count: UInt64 = 0
-        _ = try? systemCall("read timerfd") { read(fd, &count, 8) }
+        _ = try? withUnsafeMutableBytes(of: &count) { bytes throws(SystemError) in try Kernel.read(fd, into: bytes, "timerfd") }
     }
 
     deinit { Descriptor.close(fd) }

@@ -48,19 +48,13 @@ public struct ChildProcess: Sendable {
         let argv = command.map { strdup($0) } + [nil]
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, command[0], &actions, &attributes, argv, envp)
-        guard rc == 0 else { throw SystemError("posix_spawn \(command[0])", Errno(rawValue: rc)) }
-        return ChildProcess(pid: pid)
+        return ChildProcess(pid: try Kernel.spawn(command[0], &actions, &attributes, argv, envp))
     }
 
     /// Blocks until the child exits and reaps it: its exit code, or the number of the signal
     /// that ended it (-1 when it cannot be waited for).
     public func waitForExit() -> Int32 {
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard errno == EINTR else { return -1 }
-        }
+        guard let status = try? Kernel.wait(for: pid) else { return -1 }
         return Self.code(status)
     }
 

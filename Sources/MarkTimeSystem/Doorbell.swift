@@ -32,33 +32,24 @@ public final class Doorbell: @unchecked Sendable {
     /// Listens at `path`, replacing a socket a previous daemon left behind.
     public init(path: String) throws(SystemError) {
         self.path = path
-        var address = try Self.address(path)
-        let fd = try systemCall("socket \(path)") {
-            socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        }
-        unlink(path)
-        do {
-            try systemCall("bind \(path)") {
-                withUnsafePointer(to: &address) {
-                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-                }
-            }
-        } catch {
-            close(fd)
+        let address = try Self.address(path)
+        let fd = try Kernel.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), path)
+        try? Kernel.unlink(path)
+        do { try Kernel.bind(fd, address, length: MemoryLayout<sockaddr_un>.size, path) } catch {
+            Kernel.close(fd)
             throw error
         }
         self.fd = fd
         // Those who may write the store may ring, and no one else: a ring can mark a sight
         // or set a reading. The store's own read and write bits (0600 without a store file).
-        chmod(path, Self.mode(forStoreOf: path))
+        try? Kernel.chmod(path, Self.mode(forStoreOf: path))
     }
 
     /// The socket's permission bits: its store file's read and write bits (a socket is
     /// written to connect), else the owner's alone.
     static func mode(forStoreOf path: String) -> mode_t {
-        var st = stat()
         let suffix = "-wake"
-        guard path.hasSuffix(suffix), stat(String(path.dropLast(suffix.count)), &st) == 0 else { return 0o600 }
+        guard path.hasSuffix(suffix), let st = try? Kernel.status(String(path.dropLast(suffix.count))) else { return 0o600 }
         return st.st_mode & 0o666
     }
 
@@ -67,12 +58,9 @@ public final class Doorbell: @unchecked Sendable {
     public func drain() -> [Message] {
         var buffer = [UInt8](repeating: 0, count: Self.maxMessage), messages: [Message] = []
         while true {
-            var from = sockaddr_un(), length = socklen_t(MemoryLayout<sockaddr_un>.size)
-            let n = withUnsafeMutablePointer(to: &from) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(fd, &buffer, buffer.count, 0, $0, &length) }
-            }
-            guard n >= 0 else { return messages }
-            let pathLength = Int(length) - MemoryLayout<sa_family_t>.size
+            guard let got = try? Kernel.receive(fd, into: &buffer, flags: 0, path) else { return messages }
+            var from = got.from
+            let n = got.count, pathLength = got.length - MemoryLayout<sa_family_t>.size
             let sender = pathLength > 0 ? withUnsafeBytes(of: &from.sun_path) { raw in
                 raw.prefix(pathLength).map { String(format: "%02x", $0) }.joined()
             } : nil
@@ -94,10 +82,8 @@ public final class Doorbell: @unchecked Sendable {
         guard !bytes.isEmpty, bytes.count <= MemoryLayout.size(ofValue: address.sun_path) else { return false }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in for (k, b) in bytes.enumerated() { raw[k] = b } }
         let payload = Array(text.utf8)
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, payload, payload.count, Int32(MSG_DONTWAIT), $0, length) }
-        } >= 0
+        let length = MemoryLayout<sa_family_t>.size + bytes.count
+        return (try? Kernel.send(fd, payload, flags: Int32(MSG_DONTWAIT), to: address, length: length, "an answer")) != nil
     }
 
     /// What came of asking the daemon.
@@ -112,58 +98,50 @@ public final class Doorbell: @unchecked Sendable {
     /// Asks the daemon of the store at `store` and waits up to `timeout` for its answer,
     /// from a socket of this process's own (an abstract address the kernel picks).
     public static func ask(store: String, message: String, timeout: Duration) -> Answer {
-        guard var address = try? address(path(forStore: store)),
-              let s = try? systemCall("socket", { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
+        guard let address = try? address(path(forStore: store)),
+              let s = try? Kernel.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), "to ask")
         else { return .notSent }
-        defer { close(s) }
+        defer { Kernel.close(s) }
         // Autobind: an address of the family alone gets a unique abstract name.
         var own = sockaddr_un()
         own.sun_family = sa_family_t(AF_UNIX)
-        let bound = withUnsafePointer(to: &own) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(s, $0, socklen_t(MemoryLayout<sa_family_t>.size)) }
-        }
         let bytes = Array(message.utf8)
-        guard bound == 0, bytes.count <= maxMessage else { return .notSent }
-        let sent = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(s, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
-        guard sent >= 0 else { return .notSent }
+        guard (try? Kernel.bind(s, own, length: MemoryLayout<sa_family_t>.size, "an abstract address")) != nil,
+              bytes.count <= maxMessage,
+              (try? Kernel.send(s, bytes, flags: Int32(MSG_DONTWAIT), to: address, length: MemoryLayout<sockaddr_un>.size, store)) != nil
+        else { return .notSent }
         let deadline = Clocks.monotonicNanoseconds() + Int64(timeout.components.seconds) * 1_000_000_000
             + timeout.components.attoseconds / 1_000_000_000
         var buffer = [UInt8](repeating: 0, count: 4096)
         while true {
             let left = deadline - Clocks.monotonicNanoseconds()
             guard left > 0 else { return .noAnswer }
-            var p = pollfd(fd: s, events: Int16(POLLIN), revents: 0)
-            let n = poll(&p, 1, Int32(clamping: (left + 999_999) / 1_000_000))
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return .noAnswer }
-            let got = recv(s, &buffer, buffer.count, Int32(MSG_DONTWAIT))
-            if got >= 0 { return .answered(String(decoding: buffer[..<got], as: UTF8.self)) }
-            if errno != EAGAIN, errno != EINTR { return .noAnswer }
+            var p = [pollfd(fd: s, events: Int16(POLLIN), revents: 0)]
+            // EINTR is retried inside, with the whole wait again; the deadline above still holds.
+            guard let n = try? Kernel.poll(&p, milliseconds: Int32(clamping: (left + 999_999) / 1_000_000), "the answer"), n > 0
+            else { return .noAnswer }
+            do {
+                let got = try Kernel.receive(s, into: &buffer, flags: Int32(MSG_DONTWAIT), "the answer")
+                return .answered(String(decoding: buffer[..<got.count], as: UTF8.self))
+            } catch {
+                if error.errno != .wouldBlock { return .noAnswer }
+            }
         }
     }
 
 
     deinit {
-        close(fd)
-        unlink(path)
+        Kernel.close(fd)
+        try? Kernel.unlink(path)
     }
 
     /// Rings the daemon of the store at `store` with `message`; silent when no daemon listens.
     public static func ring(store: String, message: String = "tasks") {
-        guard var address = try? address(path(forStore: store)),
-              let s = try? systemCall("socket", { socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
+        guard let address = try? address(path(forStore: store)),
+              let s = try? Kernel.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), "to ring")
         else { return }
-        defer { close(s) }
-        let bytes = Array(message.utf8.prefix(maxMessage))
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                sendto(s, bytes, bytes.count, Int32(MSG_DONTWAIT), $0, socklen_t(MemoryLayout<sockaddr_un>.size))
-            }
-        }
+        defer { Kernel.close(s) }
+        _ = try? Kernel.send(s, Array(message.utf8.prefix(maxMessage)), flags: Int32(MSG_DONTWAIT), to: address, length: MemoryLayout<sockaddr_un>.size, store)
     }
 
     /// The socket address of `path`; ENAMETOOLONG when it does not fit in `sun_path`.

@@ -19,14 +19,13 @@ public enum FileKind: Hashable, Sendable {
 
     /// What `path` names, its symbolic links followed (`stat(2)`).
     public init(_ path: String) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            let e = errno
-            switch e {
-            case ENOENT, ENOTDIR: self = .missing
-            case ELOOP: self = .loop
-            case ENAMETOOLONG: self = .nameTooLong
-            default: self = .unknown(reason: String(cString: strerror(e)))
+        let info: stat
+        do { info = try Kernel.status(path) } catch {
+            switch error.errno {
+            case .noSuchFileOrDirectory, .notDirectory: self = .missing
+            case .tooManySymbolicLinkLevels: self = .loop
+            case .fileNameTooLong: self = .nameTooLong
+            default: self = .unknown(reason: String(cString: strerror(error.errno.rawValue)))
             }
             return
         }
@@ -64,8 +63,7 @@ extension Files {
     /// The bytes an unprivileged process may still write on the disk holding `folder`
     /// (`statvfs(3)`); nil when it cannot be asked.
     public static func freeBytes(_ folder: String) -> Int64? {
-        var info = statvfs()
-        guard statvfs(folder, &info) == 0 else { return nil }
+        guard let info = try? Kernel.fileSystem(folder) else { return nil }
         return Int64(info.f_bavail) * Int64(info.f_frsize)
     }
 }

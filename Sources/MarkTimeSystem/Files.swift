@@ -8,7 +8,7 @@ import SystemPackage
 public enum Files {
     /// Whether this process may write `path` (`access(2)` with W_OK).
     public static func isWritable(_ path: String) -> Bool {
-        access(path.isEmpty ? "." : path, W_OK) == 0
+        (try? Kernel.access(path.isEmpty ? "." : path, W_OK)) != nil
     }
 
     /// The folder for files that matter only while marktime runs (tmpfs, never the SD card),
@@ -27,9 +27,7 @@ public enum Files {
 
     /// Whether every user may read `path` (`stat(2)`: the others' read bit).
     public static func isReadableByOthers(_ path: String) throws(SystemError) -> Bool {
-        var info = stat()
-        try systemCall("stat \(path)") { stat(path, &info) }
-        return info.st_mode & S_IROTH != 0
+        try Kernel.status(path).st_mode & S_IROTH != 0
     }
 }
 
@@ -37,7 +35,7 @@ public enum Files {
 public enum Signals {
     /// Sends `signal` to `pid` (`kill(2)`).
     public static func send(_ signal: Int32, to pid: pid_t) throws(SystemError) {
-        try systemCall("kill \(pid)") { kill(pid, signal) }
+        try Kernel.kill(pid, signal)
     }
 }
 
@@ -63,13 +61,13 @@ public enum OpenFileLimit {
     /// unprivileged process may); returns the soft limit now in force.
     @discardableResult
     public static func raise(to wanted: Int) -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
+        let resource = Int32(RLIMIT_NOFILE.rawValue)
+        guard var limit = try? Kernel.limit(resource) else { return 0 }
         let target = min(rlim_t(wanted), limit.rlim_max)
         if limit.rlim_cur < target {
             var raised = limit
             raised.rlim_cur = target
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+            if (try? Kernel.setLimit(resource, raised)) != nil { limit = raised }
         }
         return Int(clamping: limit.rlim_cur)
     }
@@ -77,10 +75,9 @@ public enum OpenFileLimit {
 
 /// Raw file descriptors that the adapters hold.
 public enum Descriptor {
-    /// Closes `fd` (`close(2)`), once: Linux releases the descriptor even when close is
-    /// interrupted, so a retry could close another thread's new descriptor.
+    /// Closes `fd` (`Kernel.close`: once, never retried).
     public static func close(_ fd: Int32) {
-        _ = Glibc.close(fd)
+        Kernel.close(fd)
     }
 }
 
@@ -88,8 +85,7 @@ public enum Descriptor {
 public enum Clocks {
     /// CLOCK_MONOTONIC now, in nanoseconds (`clock_gettime(2)`, which cannot fail for it).
     public static func monotonicNanoseconds() -> Int64 {
-        var t = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &t)
+        let t = Kernel.time(CLOCK_MONOTONIC)
         return Int64(t.tv_sec) * 1_000_000_000 + Int64(t.tv_nsec)
     }
 }
@@ -100,9 +96,9 @@ public enum FileLock {
     /// Runs `body` holding the lock on `path` (made if missing; never removed, so every
     /// process locks the same file). Waits for another holder; EINTR retried.
     public static func withExclusive<T>(_ path: String, _ body: () throws -> T) throws -> T {
-        let fd = try systemCall("open \(path)") { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o664) }
-        defer { Descriptor.close(fd) }
-        try systemCall("flock \(path)") { flock(fd, LOCK_EX) }
+        let fd = try Kernel.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o664)
+        defer { Kernel.close(fd) }
+        try Kernel.lock(fd, LOCK_EX, path)
         return try body()
     }
 }
@@ -139,37 +135,36 @@ public final class DaemonLock: Sendable {
     /// Throws `Held` when another daemon has it.
     public static func acquire(store: String) throws -> DaemonLock {
         let path = path(forStore: store)
-        let fd = try systemCall("open \(path)") { open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644) }
+        let fd = try Kernel.open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         do {
-            try systemCall("flock \(path)") { flock(fd, LOCK_EX | LOCK_NB) }
+            try Kernel.lock(fd, LOCK_EX | LOCK_NB, path)
         } catch {
-            defer { Descriptor.close(fd) }
+            defer { Kernel.close(fd) }
             if error.errno == .resourceTemporarilyUnavailable { throw Held(pid: readPID(fd)) }
             throw error
         }
-        let text = Array("\(getpid())\n".utf8)
-        _ = try systemCall("ftruncate \(path)") { ftruncate(fd, 0) }
-        _ = try systemCall("pwrite \(path)") { text.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } }
+        let text = Array("\(Kernel.processID())\n".utf8)
+        try Kernel.truncate(fd, to: 0, path)
+        _ = try text.withUnsafeBytes { bytes throws(SystemError) in try Kernel.write(fd, at: 0, bytes, path) }
         return DaemonLock(path: path, fd: fd)
     }
 
     /// Who holds the lock of `store`, asked without taking it for longer than the question.
     public static func holder(store: String) -> Holder {
         let path = path(forStore: store)
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return .none }
-        defer { Descriptor.close(fd) }
-        guard flock(fd, LOCK_SH | LOCK_NB) != 0 else {
-            flock(fd, LOCK_UN)
-            return .none
+        guard let fd = try? Kernel.open(path, O_RDONLY | O_CLOEXEC) else { return .none }
+        defer { Kernel.close(fd) }
+        do { try Kernel.lock(fd, LOCK_SH | LOCK_NB, path) } catch {
+            return error.errno == .wouldBlock ? .daemon(pid: readPID(fd)) : .none
         }
-        return errno == EWOULDBLOCK ? .daemon(pid: readPID(fd)) : .none
+        try? Kernel.lock(fd, LOCK_UN, path)
+        return .none
     }
 
     static func readPID(_ fd: Int32) -> Int32? {
         var buffer = [UInt8](repeating: 0, count: 16)
-        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
-        guard n > 0 else { return nil }
+        guard let n = try? buffer.withUnsafeMutableBytes({ bytes throws(SystemError) in try Kernel.read(fd, at: 0, into: bytes, "a lock file") }),
+              n > 0 else { return nil }
         return Int32(String(decoding: buffer[..<n], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }
@@ -201,8 +196,7 @@ public struct FileIdentity: Hashable, Sendable {
 
     /// The file `path` names now; nil when there is none.
     public static func of(_ path: String) -> FileIdentity? {
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }
+        guard let info = try? Kernel.status(path) else { return nil }
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
@@ -228,11 +222,11 @@ extension Files {
     /// Foundation's readers stop after their first read (4,049 of /proc/self/maps's 25,210
     /// bytes in a test here), which lost lock holders when `/proc/locks` was long.
     public static func readToEnd(_ path: String) throws(SystemError) -> [UInt8] {
-        let fd = try systemCall("open \(path)") { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { Descriptor.close(fd) }
+        let fd = try Kernel.open(path, O_RDONLY | O_CLOEXEC)
+        defer { Kernel.close(fd) }
         var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let n = try systemCall("read \(path)") { chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } }
+            let n = try Kernel.read(fd, into: &chunk, path)
             if n == 0 { return bytes }
             bytes += chunk[..<n]
         }
@@ -252,7 +246,7 @@ public enum LockHolders {
         for line in text.split(separator: "\n") {
             // `1: POSIX  ADVISORY  WRITE 12345 fe:00:16220731 120 120`
             let f = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard f.count >= 6, f[1] == "POSIX", f[3] == "WRITE", let pid = Int32(f[4]), pid != getpid(), !pids.contains(pid),
+            guard f.count >= 6, f[1] == "POSIX", f[3] == "WRITE", let pid = Int32(f[4]), pid != Kernel.processID(), !pids.contains(pid),
                   let inode = f[5].split(separator: ":").last.flatMap({ UInt64($0) }), inodes.contains(inode) else { continue }
             pids.append(pid)
         }
@@ -300,9 +294,9 @@ public final class SpoolFile: Sendable {
     public init(in folder: String) throws(SystemError) {
         // O_TMPFILE is __O_TMPFILE | O_DIRECTORY, which the C importer does not bring in.
         let tmpfile: Int32 = 0o20000000 | O_DIRECTORY
-        fd = FileDescriptor(rawValue: try systemCall("open a nameless file in \(folder)") {
-            open(folder, tmpfile | O_RDWR | O_CLOEXEC, mode_t(0o600))
-        })
+        do { fd = FileDescriptor(rawValue: try Kernel.open(folder, tmpfile | O_RDWR | O_CLOEXEC, 0o600)) } catch {
+            throw SystemError("open a nameless file in \(folder)", error.errno)
+        }
     }
 
     deinit { try? fd.close() }

@@ -7,6 +7,6 @@ public enum Parent {
     /// is no longer `expected`: it died before the request, and the child should stop.
     public static func terminateWith(expected: pid_t) throws(SystemError) -> Bool {
         try systemCall("prctl PR_SET_PDEATHSIG") { csystemclock_term_with_parent() }
-        return getppid() == expected
+        return Kernel.parentProcessID() == expected
     }
 }

@@ -19,15 +19,16 @@ public struct SystemError: Error, CustomStringConvertible, Sendable, Equatable {
 }
 
 /// Runs a C call that returns -1 and sets errno on failure (`open`, `poll`, `read`,
-/// `inotify_init1`, `eventfd`, …), retrying on EINTR, and throws the failure as a
-/// `SystemError` naming `call`.
+/// `inotify_init1`, `eventfd`, …), retrying on EINTR unless told not to, and throws the
+/// failure as a `SystemError` naming `call`.
 @discardableResult
-public func systemCall<T: FixedWidthInteger>(_ call: @autoclosure () -> String, _ body: () -> T) throws(SystemError) -> T {
+public func systemCall<T: FixedWidthInteger>(_ call: @autoclosure () -> String, retryOnInterrupt: Bool = true,
+                                             _ body: () -> T) throws(SystemError) -> T {
     while true {
         let rc = body()
         if rc != -1 { return rc }
         let e = Glibc.errno
-        if e == EINTR { continue }
+        if e == EINTR, retryOnInterrupt { continue }
         throw SystemError(call(), Errno(rawValue: e))
     }
 }
@@ -52,24 +53,24 @@ public final class EventFD: Sendable {
     public init() throws(SystemError) {
         let fd = try systemCall("eventfd") { csystemclock_eventfd() }
         self.fd = fd
-        let flags = try systemCall("fcntl F_GETFL eventfd") { fcntl(fd, F_GETFL) }
-        try systemCall("fcntl F_SETFL eventfd") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+        let flags = try Kernel.fcntl(fd, F_GETFL, 0, "eventfd")
+        try Kernel.fcntl(fd, F_SETFL, flags | O_NONBLOCK, "eventfd")
     }
 
     /// Adds one (`write`); the sleeper's poll returns.
     public func signal() {
-        var one: UInt64 = 1
-        _ = Glibc.write(fd, &one, 8)
+        let one: UInt64 = 1
+        _ = try? withUnsafeBytes(of: one) { bytes throws(SystemError) in try Kernel.write(fd, bytes, "eventfd") }
     }
 
     /// Resets the counter (`read`); whether it had been signalled.
     @discardableResult
     public func drain() -> Bool {
         var count: UInt64 = 0
-        return Glibc.read(fd, &count, 8) == 8
+        return (try? withUnsafeMutableBytes(of: &count) { bytes throws(SystemError) in try Kernel.read(fd, into: bytes, "eventfd") }) == 8
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { Kernel.close(fd) }
 }
 
 /// What woke a `PollThread`.
@@ -120,7 +121,7 @@ public final class PollThread: Sendable {
         var polled = [pollfd(fd: stopEvent.fd, events: Int16(POLLIN), revents: 0)]
             + fds.map { pollfd(fd: $0, events: events, revents: 0) }
         let ms = timeout.map { Int32(clamping: $0.components.seconds * 1000 + $0.components.attoseconds / 1_000_000_000_000_000) } ?? -1
-        let n = try systemCall("poll (\(name))") { poll(&polled, nfds_t(polled.count), ms) }
+        let n = try Kernel.poll(&polled, milliseconds: ms, "(\(name))")
         if polled[0].revents != 0 || isStopping { return .stopped }
         return n == 0 ? .timedOut : .ready(polled.dropFirst().map(\.revents))
     }
@@ -132,14 +133,14 @@ public enum SideFile {
     /// and its folder when the file is new, before returning.
     public static func appendAndSync(_ bytes: [UInt8], to path: String,
                                      permissions: FilePermissions = [.ownerReadWrite, .groupRead]) throws(SystemError) {
-        let created = access(path, F_OK) != 0
+        let created = (try? Kernel.access(path, F_OK)) == nil
         let fd: FileDescriptor
         do {
             fd = try FileDescriptor.open(FilePath(path), .writeOnly, options: [.append, .create, .closeOnExec], permissions: permissions)
         } catch { throw SystemError("open \(path)", error as? Errno ?? .ioError) }
         defer { try? fd.close() }
         do { _ = try fd.writeAll(bytes) } catch { throw SystemError("write \(path)", error as? Errno ?? .ioError) }
-        try systemCall("fsync \(path)") { fsync(fd.rawValue) }
+        try Kernel.fsync(fd.rawValue, path)
         if created { syncFolder(of: path) }
     }
 
@@ -183,8 +184,7 @@ public enum SideFile {
         guard !path.isEmpty else { throw SystemError("open ''", .noSuchFileOrDirectory) }
         guard !path.hasSuffix("/") else { throw SystemError("open \(path)", .isDirectory) }
         let target = try followLinks(path)
-        var info = stat()
-        guard stat(target, &info) == 0, info.st_mode & S_IFMT != S_IFREG else {
+        guard let info = try? Kernel.status(target), info.st_mode & S_IFMT != S_IFREG else {
             return try rewrite(target, permissions: [.ownerReadWrite, .groupRead, .otherRead], sync: true, body)
         }
         guard info.st_mode & S_IFMT != S_IFDIR else { throw SystemError("open \(path)", .isDirectory) }
@@ -200,14 +200,14 @@ public enum SideFile {
             } catch {
                 let errno = error as? Errno ?? .ioError
                 guard fifo, errno == .noSuchAddressOrDevice, ContinuousClock.now < deadline else { throw SystemError("open \(target)", errno) }
-                usleep(20_000)
+                Kernel.pause(.milliseconds(20))
             }
         }
         let fd = opened!
         defer { try? fd.close() }
         if fifo {
-            let flags = fcntl(fd.rawValue, F_GETFL)
-            _ = try systemCall("fcntl \(target)") { fcntl(fd.rawValue, F_SETFL, flags & ~O_NONBLOCK) }
+            let flags = try Kernel.fcntl(fd.rawValue, F_GETFL, 0, target)
+            try Kernel.fcntl(fd.rawValue, F_SETFL, flags & ~O_NONBLOCK, target)
         }
         return try writeThrough(fd, name: target, body)
     }
@@ -234,8 +234,7 @@ public enum SideFile {
     static func rewrite<T>(_ path: String, permissions: FilePermissions, sync: Bool,
                            _ body: (_ write: ([UInt8]) throws -> Void) throws -> T) throws -> T {
         let temporary = temporaryName(path)
-        var info = stat()
-        let permissions = stat(path, &info) == 0 ? FilePermissions(rawValue: info.st_mode & 0o777) : permissions
+        let permissions = (try? Kernel.status(path)).map { FilePermissions(rawValue: $0.st_mode & 0o777) } ?? permissions
         let fd: FileDescriptor
         do {
             fd = try FileDescriptor.open(FilePath(temporary), .writeOnly, options: [.create, .truncate, .closeOnExec],
@@ -247,14 +246,14 @@ public enum SideFile {
             result = try body { chunk in
                 do { _ = try fd.writeAll(chunk) } catch { throw SystemError("write \(temporary)", error as? Errno ?? .ioError) }
             }
-            if sync { try systemCall("fsync \(temporary)") { fsync(fd.rawValue) } }
+            if sync { try Kernel.fsync(fd.rawValue, temporary) }
             open = false
             do { try fd.close() } catch { throw SystemError("close \(temporary)", error as? Errno ?? .ioError) }
-            try systemCall("rename \(temporary)") { rename(temporary, path) }
+            try Kernel.rename(temporary, to: path)
         } catch {
             // Closed once only: a second close could close another thread's new descriptor.
             if open { try? fd.close() }
-            unlink(temporary)
+            try? Kernel.unlink(temporary)
             throw error
         }
         if sync { syncFolder(of: path) }
@@ -287,7 +286,7 @@ public enum SideFile {
     /// Removes `path` (`unlink(2)`); false when there was no such file.
     @discardableResult
     public static func remove(_ path: String) throws(SystemError) -> Bool {
-        do { try systemCall("unlink \(path)") { unlink(path) } } catch {
+        do { try Kernel.unlink(path) } catch {
             if error.errno == .noSuchFileOrDirectory { return false }
             throw error
         }
@@ -299,7 +298,7 @@ public enum SideFile {
         let folder = (path as NSString).deletingLastPathComponent
         guard let fd = try? FileDescriptor.open(FilePath(folder.isEmpty ? "." : folder), .readOnly, options: [.directory, .closeOnExec])
         else { return }
-        fsync(fd.rawValue)
+        try? Kernel.fsync(fd.rawValue, folder)
         try? fd.close()
     }
 }

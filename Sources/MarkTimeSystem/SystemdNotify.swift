@@ -8,9 +8,8 @@ public enum SystemdNotify {
         guard var path = socketPath, !path.isEmpty else { return false }
         let abstract = path.hasPrefix("@")
         if abstract { path.removeFirst() }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
+        guard let fd = try? Kernel.socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), "NOTIFY_SOCKET") else { return false }
+        defer { Kernel.close(fd) }
         var addr = sockaddr_un()
         addr.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
@@ -21,11 +20,6 @@ public enum SystemdNotify {
             for (i, b) in bytes.enumerated() { raw[start + i] = b }
         }
         let length = socklen_t(MemoryLayout<sa_family_t>.size + bytes.count + (abstract ? 1 : 0))
-        let sent = message.withCString { text in
-            withUnsafePointer(to: &addr) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { sendto(fd, text, strlen(text), 0, $0, length) }
-            }
-        }
-        return sent >= 0
+        return (try? Kernel.send(fd, Array(message.utf8), flags: 0, to: addr, length: Int(length), "NOTIFY_SOCKET")) != nil
     }
 }

@@ -14,20 +14,18 @@ public final class TCPSocket {
         var list: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &list) == 0 else { throw SystemError("resolve \(host)", .noSuchAddressOrDevice) }
         defer { freeaddrinfo(list) }
-        var timeout = timeval(tv_sec: seconds, tv_usec: 0)
+        let timeout = timeval(tv_sec: seconds, tv_usec: 0)
         var last = SystemError("connect \(host):\(port)", .connectionRefused)
         var next = list
         while let a = next {
             next = a.pointee.ai_next
             do throws(SystemError) {
-                let fd = try systemCall("socket") { socket(a.pointee.ai_family, a.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), a.pointee.ai_protocol) }
-                for option in [SO_SNDTIMEO, SO_RCVTIMEO] {
-                    setsockopt(fd, SOL_SOCKET, option, &timeout, socklen_t(MemoryLayout<timeval>.size))
-                }
+                let fd = try Kernel.socket(for: a.pointee, flags: Int32(SOCK_CLOEXEC.rawValue))
                 do throws(SystemError) {
-                    try systemCall("connect \(host):\(port)") { Glibc.connect(fd, a.pointee.ai_addr, a.pointee.ai_addrlen) }
+                    for option in [SO_SNDTIMEO, SO_RCVTIMEO] { try Kernel.setOption(fd, option, timeout) }
+                    try Kernel.connect(fd, a.pointee, "\(host):\(port)")
                 } catch {
-                    close(fd)
+                    Kernel.close(fd)
                     throw error
                 }
                 self.fd = fd
@@ -39,7 +37,7 @@ public final class TCPSocket {
         throw last
     }
 
-    deinit { close(fd) }
+    deinit { Kernel.close(fd) }
 
     /// Why `host` names no address this machine can listen on (`getaddrinfo(3)` with
     /// `AI_PASSIVE`), in the resolver's words; nil when it names one.

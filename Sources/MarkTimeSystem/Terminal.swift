@@ -5,7 +5,7 @@ import Glibc
 public enum Terminal {
     /// Whether `fd` is a terminal (`isatty(3)`).
     public static func isTerminal(_ fd: Int32) -> Bool {
-        isatty(fd) != 0
+        Kernel.isTerminal(fd)
     }
 
     /// What standard input gave within a wait.
@@ -18,22 +18,22 @@ public enum Terminal {
 
     /// The bytes standard input has, waiting up to `wait` seconds (`poll(2)`, `read(2)`, EINTR retried).
     public static func input(wait: Double) -> Input {
-        var fds = pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)
-        guard let ready = try? systemCall("poll stdin", { poll(&fds, 1, Int32(wait * 1000)) }) else { return .closed }
+        var fds = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0)]
+        guard let ready = try? Kernel.poll(&fds, milliseconds: Int32(wait * 1000), "stdin") else { return .closed }
         guard ready > 0 else { return .timedOut }
         var buffer = [UInt8](repeating: 0, count: 64)
-        guard let n = try? systemCall("read stdin", { read(STDIN_FILENO, &buffer, buffer.count) }), n > 0 else { return .closed }
+        guard let n = try? Kernel.read(STDIN_FILENO, into: &buffer, "stdin"), n > 0
+        else { return .closed }
         return .bytes(Array(buffer[0..<n]))
     }
 
     /// Runs `body` with the terminal's echo off (for a password), and puts it back after.
     public static func withEchoOff<T>(_ body: () throws -> T) rethrows -> T {
-        var saved = termios()
-        tcgetattr(STDIN_FILENO, &saved)
+        guard let saved = try? Kernel.terminalSettings(STDIN_FILENO) else { return try body() }
         var quiet = saved
         quiet.c_lflag &= ~tcflag_t(ECHO)
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet)
-        defer { tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved) }
+        Kernel.setTerminalSettings(STDIN_FILENO, quiet)
+        defer { Kernel.setTerminalSettings(STDIN_FILENO, saved) }
         return try body()
     }
 }
@@ -43,10 +43,10 @@ nonisolated(unsafe) private var savedTerminal: termios?
 
 /// Puts the terminal back: cursor, main screen, line mode and echo. Async-signal-safe.
 private func restoreTerminal() {
-    guard var saved = savedTerminal else { return }
-    let reset = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
-    _ = reset.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
-    tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved)
+    guard let saved = savedTerminal else { return }
+    let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+    _ = try? Kernel.write(STDOUT_FILENO, UnsafeRawBufferPointer(start: reset.utf8Start, count: reset.utf8CodeUnitCount), "stdout")
+    Kernel.setTerminalSettings(STDIN_FILENO, saved)
 }
 
 nonisolated(unsafe) private var resized: sig_atomic_t = 0
@@ -57,30 +57,29 @@ public final class RawTerminal {
     private var shown: [String] = []
 
     public init() {
-        var t = termios()
-        tcgetattr(STDIN_FILENO, &t)
+        var t = (try? Kernel.terminalSettings(STDIN_FILENO)) ?? termios()
         savedTerminal = t
         t.c_lflag &= ~tcflag_t(ICANON | ECHO)
         withUnsafeMutableBytes(of: &t.c_cc) { cc in
             cc[Int(VMIN)] = 1
             cc[Int(VTIME)] = 0
         }
-        tcsetattr(STDIN_FILENO, TCSAFLUSH, &t)
+        Kernel.setTerminalSettings(STDIN_FILENO, t)
         for s in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
-            signal(s) { sig in
+            Kernel.handle(s) { sig in
                 restoreTerminal()
-                signal(sig, SIG_DFL)
-                raise(sig)
+                Kernel.handleByDefault(sig)
+                Kernel.raise(sig)
             }
         }
-        signal(SIGWINCH) { _ in resized = 1 }
+        Kernel.handle(SIGWINCH) { _ in resized = 1 }
         emit("\u{1B}[?1049h\u{1B}[?25l\u{1B}[2J")
     }
 
     /// The terminal's width in columns (TIOCGWINSZ), 80 when it does not say.
     public var width: Int {
         var size = winsize()
-        return ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0 && size.ws_col > 0 ? Int(size.ws_col) : 80
+        return (try? Kernel.ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size, "TIOCGWINSZ")) != nil && size.ws_col > 0 ? Int(size.ws_col) : 80
     }
 
     /// Writes the lines that differ from what is on screen.
@@ -109,8 +108,8 @@ public final class RawTerminal {
         guard !s.isEmpty else { return }
         var bytes = Array(s.utf8)[...]
         while !bytes.isEmpty {
-            let n = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if n <= 0 { return }
+            guard let n = try? bytes.withUnsafeBytes({ b throws(SystemError) in try Kernel.write(STDOUT_FILENO, b, "stdout") }), n > 0
+            else { return }
             bytes = bytes.dropFirst(n)
         }
     }

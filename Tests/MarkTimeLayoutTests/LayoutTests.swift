@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The package's shape, read from its files: every module a target imports is declared in
-/// `Package.swift`, and system calls go through `MarkTimeSystem`.
+/// `Package.swift`, and system calls go through `MarkTimeSystem`'s `Kernel`.
 @Suite("The package's layout")
 struct LayoutTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
@@ -29,49 +29,106 @@ struct LayoutTests {
         #expect(undeclared == [])
     }
 
-    /// C functions that are system calls (or wrap one), by name; none is also a method name of ours.
-    static let systemCalls = [
-        "openat", "close", "unlink", "rename", "fsync", "fdatasync", "fcntl", "ioctl", "poll", "access", "mkdir", "rmdir", "kill",
-        "sigaction", "stat", "lstat", "fstat", "flock", "pipe", "dup", "dup2", "socket", "sendto", "mmap", "munmap", "ftruncate",
-        "lseek", "chmod", "chown", "readlink", "mkfifo", "eventfd", "inotify_init1", "inotify_add_watch", "adjtimex", "prctl",
-        "fork", "waitpid", "isatty", "umask", "symlink", "timerfd_create", "timerfd_settime", "tcgetattr", "tcsetattr",
-        "clock_gettime",
-    ]
+    /// The kernel's system calls, by name: its own table (`<asm/unistd_64.h>`, from
+    /// linux-libc-dev, which the C library's headers need), not a list of ours.
+    static func kernelCalls() throws -> Set<String> {
+        let include = "/usr/include"
+        let headers = (try FileManager.default.contentsOfDirectory(atPath: include))
+            .map { "\(include)/\($0)/asm/unistd_64.h" } + ["\(include)/asm-generic/unistd.h"]
+        let header = try #require(headers.first { FileManager.default.fileExists(atPath: $0) }, "no kernel system call table under \(include)")
+        let text = try String(contentsOfFile: header, encoding: .utf8)
+        return Set(text.matches(of: /#define __NR_(\w+)/).map { String($0.1) })
+    }
 
-    /// Every raw call: the names above, and those that share a name with methods of ours
-    /// (`read`, `write`, `open`, `signal`) where their arguments give them away (a
-    /// descriptor, `O_` flags, a `SIG` number).
-    static let rawCall = try! NSRegularExpression(pattern: [
-        "(?<![A-Za-z0-9_.])(?:Glibc\\.)?(" + systemCalls.joined(separator: "|") + ")\\(",
-        "(?<![A-Za-z0-9_.])(?:Glibc\\.)?(read|write|pread|pwrite|send|recv)\\(\\s*(?:\\w*(?:fd|Fd|FD|watch|socket)\\w*|STD(?:IN|OUT|ERR)_FILENO)\\s*,",
-        "(?<![A-Za-z0-9_.])(?:Glibc\\.)?(open)\\([^)]*\\bO_[A-Z]+",
-        "(?<![A-Za-z0-9_.])(signal)\\(\\s*SIG",
-    ].joined(separator: "|"))
+    /// The C library's own names for calls the kernel names otherwise, each to the call it
+    /// makes (the test checks that call is in the kernel's table).
+    static let libraryNames = ["usleep": "nanosleep", "sleep": "clock_nanosleep", "signal": "rt_sigaction", "sigaction": "rt_sigaction",
+                               "raise": "tgkill", "isatty": "ioctl", "tcgetattr": "ioctl", "tcsetattr": "ioctl", "statvfs": "statfs",
+                               "waitpid": "wait4", "posix_spawn": "clone", "posix_spawnp": "clone"]
 
-    /// A line that hands its call to one of these wrappers goes through MarkTimeSystem:
-    /// `systemCall` and `negativeErrnoCall` there, and the adapters' `syscall`, which calls `systemCall`.
-    static let wrappers = ["systemCall(", "negativeErrnoCall(", "syscall("]
+    /// Named as the kernel names a call, but not that call: the C library's `exit` runs the
+    /// process's exit handlers and ends every thread (`exit_group`); the kernel's `exit`
+    /// ends one thread. Swift's `@main` calls it when `main` returns.
+    static let notSystemCalls: Set<String> = ["exit"]
 
-    @Test("No source outside MarkTimeSystem and the C shims makes a raw system call")
-    func systemCallsGoThroughMarkTimeSystem() throws {
-        // Given every Swift source outside MarkTimeSystem (the C shims are C)
-        var found: [String] = []
-        for file in try Self.swiftFiles(under: "Sources") where !file.hasPrefix("Sources/MarkTimeSystem/") {
-            let text = try String(contentsOfFile: Self.root + "/" + file, encoding: .utf8)
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-                let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-                // A method of our own with a libc name (`func open(`, `.read {`) is not a system call.
-                if code.contains("func ") || Self.wrappers.contains(where: code.contains) { continue }
-                let range = NSRange(code.startIndex..., in: code)
-                for match in Self.rawCall.matches(in: code, range: range) {
-                    let group = (1...match.numberOfRanges - 1).first { match.range(at: $0).location != NSNotFound } ?? 0
-                    let name = (code as NSString).substring(with: match.range(at: group))
-                    found.append("\(file):\(number + 1) calls \(name)")
-                }
+    /// The one file whose code calls the kernel.
+    static let funnel = "MarkTimeSystem.build/Kernel.swift.o"
+
+    /// The system call an undefined symbol of an object file names, if any: a C function
+    /// (`read`, `pread` for the kernel's `pread64`), or Swift's overlay of a variadic one
+    /// (`$s5Glibc4open…F`, `Glibc.open(_:_:_:)`).
+    static func systemCall(named symbol: String, in kernel: Set<String>) -> String? {
+        var name = Substring(symbol)
+        if name.hasPrefix("$s5Glibc") {
+            guard name.hasSuffix("F") else { return nil }
+            name = name.dropFirst("$s5Glibc".count)
+            let digits = name.prefix { $0.isNumber }
+            guard let length = Int(digits) else { return nil }
+            name = name.dropFirst(digits.count).prefix(length)
+        }
+        let call = String(name)
+        if notSystemCalls.contains(call) { return nil }
+        if kernel.contains(call) || kernel.contains(call + "64") { return call }
+        return libraryNames[call].map { _ in call }
+    }
+
+    /// Each object file of the package's Swift targets (those built for this test run, from
+    /// each module's list of its sources) and the undefined symbols it calls, from `nm -u`.
+    static func calledSymbols() throws -> [String: [String]] {
+        let build = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).deletingLastPathComponent().path
+        var objects: [String] = []
+        for target in try targets() where target.path.hasPrefix("Sources/") {
+            let sources = build + "/\(target.name).build/sources"
+            guard let list = try? String(contentsOfFile: sources, encoding: .utf8) else { continue }
+            objects += list.split(separator: "\n").filter { $0.hasSuffix(".swift") }.map {
+                build + "/\(target.name).build/" + URL(fileURLWithPath: String($0)).lastPathComponent + ".o"
             }
         }
-        // Then there is none
-        #expect(found == [])
+        let nm = Process()
+        nm.executableURL = URL(fileURLWithPath: "/usr/bin/nm")
+        nm.arguments = ["-u", "--print-file-name"] + objects
+        let out = Pipe()
+        nm.standardOutput = out
+        try nm.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        nm.waitUntilExit()
+        #expect(nm.terminationStatus == 0)
+        var symbols: [String: [String]] = [:]
+        for line in text.split(separator: "\n") {
+            // `/path/Module.build/File.swift.o:                 U symbol`
+            guard let colon = line.firstIndex(of: ":"), let symbol = line.split(separator: " ").last else { continue }
+            let object = line[..<colon].split(separator: "/").suffix(2).joined(separator: "/")
+            symbols[object, default: []].append(String(symbol))
+        }
+        return symbols
+    }
+
+    @Test("Only MarkTimeSystem's Kernel.swift calls the kernel: every object file's calls are checked against the kernel's own table")
+    func systemCallsGoThroughTheKernelFunnel() throws {
+        // Given the kernel's table, and what every object file of the package calls
+        let kernel = try Self.kernelCalls()
+        #expect(Self.libraryNames.values.filter { !kernel.contains($0) } == [])
+        let symbols = try Self.calledSymbols()
+        // When the system calls are picked out
+        var outside: [String] = []
+        for (object, called) in symbols where object != Self.funnel {
+            outside += called.compactMap { Self.systemCall(named: $0, in: kernel).map { "\(object) calls \($0)" } }
+        }
+        let funnelled = Set((symbols[Self.funnel] ?? []).compactMap { Self.systemCall(named: $0, in: kernel) })
+        // Then only the funnel makes them (and it makes those the project needs, so the scan saw the objects)
+        #expect(outside.sorted() == [])
+        #expect(funnelled.isSuperset(of: ["open", "close", "read", "pread", "poll", "fcntl", "ioctl", "socket", "inotify_init1", "nanosleep", "waitpid", "posix_spawn"]))
+    }
+
+    @Test("Each call in the funnel goes through systemCall, which names the call in its error and retries EINTR")
+    func everyKernelCallGoesThroughSystemCall() throws {
+        // Given Kernel.swift's functions
+        let text = try String(contentsOfFile: Self.root + "/Sources/MarkTimeSystem/Kernel.swift", encoding: .utf8)
+        let functions = text.components(separatedBy: "public static func ").dropFirst()
+        #expect(functions.count >= 30)
+        // Then each one's body hands its call to systemCall
+        let bypassing = functions.filter { !$0.contains("systemCall(") }.map { String($0.prefix { $0 != "(" }) }
+        #expect(bypassing == [])
     }
 
     @Test("No source changes the process's environment: the daemon and the page run many threads, and getenv is not safe beside setenv")
