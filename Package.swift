@@ -289,6 +289,7 @@ let package = Package(
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                           .product(name: "Mustache", package: "swift-mustache"),
                            .product(name: "NIOSSL", package: "swift-nio-ssl")]),
         .testTarget(name: "MarkTimeConfigTests", dependencies: ["MarkTimeConfig", "MarkTimeCore"]),
         // The package's shape: declared imports, system calls only through MarkTimeSystem.

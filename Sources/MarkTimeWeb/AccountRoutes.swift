@@ -13,7 +13,7 @@ struct AccountRoutes {
         router.get("/login") { request, context in try loginPage(request, context: context) }
         router.post("/login") { request, context in try await logIn(request, context: context) }
         router.post("/logout") { request, context in try logOut(request, context: context) }
-        router.get("/signup") { _, context in try site.pages.page("signup", title: "Create account", ["code": ""], context: context) }
+        router.get("/signup") { _, context in try site.pages.page("signup", title: "Create account", SignUpView(), context: context) }
         router.post("/signup") { request, context in try await signUp(request, context: context) }
         router.get("/settings") { _, context in try settingsPage(context: context) }
         router.post("/settings/appearance") { request, context in try await appearance(request, context: context) }
@@ -35,10 +35,8 @@ struct AccountRoutes {
                    status: HTTPResponse.Status = .ok) throws -> Response {
         if context.session != nil, error == nil { return .redirect(to: "/") }
         let none = try site.store.accounts().isEmpty
-        return try site.pages.page("login", title: "Log in", [
-            "error": error as Any, "name": name, "next": Self.next(request.uri.queryParameters.get("next")),
-            "noAccounts": none,
-        ], context: context, status: status)
+        let view = LoginView(error: error, name: name, next: Self.next(request.uri.queryParameters.get("next")), noAccounts: none)
+        return try site.pages.page("login", title: "Log in", view, context: context, status: status)
     }
 
     func logIn(_ request: Request, context: WebContext) async throws -> Response {
@@ -55,10 +53,10 @@ struct AccountRoutes {
             case .wrongNameOrPassword:
                 return try loginPage(request, context: context, error: "Wrong name or password.", name: form.name ?? "", status: .unauthorized)
             case .lockedOut(let until):
-                return try site.pages.page("problem", title: "Locked out", [
-                    "message": "Too many failed logins for this name or from this device. Try again after \(until.isoTimeOfDayMinutes) UTC (\(until.iso8601)).",
-                    "code": 429, "until": until.iso8601,
-                ], context: context, status: .tooManyRequests)
+                let view = LockedOutView(
+                    message: "Too many failed logins for this name or from this device. Try again after \(until.isoTimeOfDayMinutes) UTC (\(until.iso8601)).",
+                    code: 429, until: until.iso8601)
+                return try site.pages.page("problem", title: "Locked out", view, context: context, status: .tooManyRequests)
             }
         }
     }
@@ -89,7 +87,7 @@ struct AccountRoutes {
         do {
             _ = try await site.offLoop { try site.store.redeemInvite(code, name: name, password: password, now: try site.now()) }
         } catch {
-            return try site.pages.page("signup", title: "Create account", ["error": "\(error)", "code": code, "name": name],
+            return try site.pages.page("signup", title: "Create account", SignUpView(error: "\(error)", code: code, name: name),
                                        context: context, status: .badRequest)
         }
         let session = try await site.offLoop { try site.store.logIn(name: name, password: password, address: address, now: try site.now()) }
@@ -98,14 +96,13 @@ struct AccountRoutes {
         return response
     }
 
-    func settingsPage(context: WebContext, error: String? = nil, notice: String? = nil, invite: [String: String]? = nil,
+    func settingsPage(context: WebContext, error: String? = nil, notice: String? = nil, invite: SettingsView.Invite? = nil,
                       status: HTTPResponse.Status = .ok) throws -> Response {
         let account = try context.account()
-        return try site.pages.page("settings", title: "Settings", [
-            "themes": Theme.allCases.map { ["value": $0.rawValue, "selected": $0 == account.theme] as [String: Any] },
-            "fonts": FontSize.allCases.map { ["value": $0.rawValue, "selected": $0 == account.fontSize] as [String: Any] },
-            "error": error as Any, "notice": notice as Any, "invite": invite as Any,
-        ], context: context, status: status, section: "/settings")
+        let view = SettingsView(themes: Theme.allCases.map { Choice(value: $0.rawValue, selected: $0 == account.theme) },
+                                fonts: FontSize.allCases.map { Choice(value: $0.rawValue, selected: $0 == account.fontSize) },
+                                error: error, notice: notice, invite: invite)
+        return try site.pages.page("settings", title: "Settings", view, context: context, status: status, section: "/settings")
     }
 
     func appearance(_ request: Request, context: WebContext) async throws -> Response {
@@ -145,7 +142,48 @@ struct AccountRoutes {
             return try settingsPage(context: context, error: "\(error)", status: .badRequest)
         }
         let (code, expires) = try site.store.createInvite(by: try context.account().name, role: role, now: try site.now())
-        return try settingsPage(context: context, invite: ["code": code, "expires": expires.iso8601, "role": role.rawValue])
+        return try settingsPage(context: context, invite: .init(code: code, expires: expires.iso8601, role: role.rawValue))
     }
+}
+
+/// The log-in form, again with what was typed and why it was refused.
+struct LoginView: Encodable {
+    var error: String?
+    var name: String
+    var next: String
+    var noAccounts: Bool
+}
+
+/// The account form of an invite, again with what was typed and why it was refused.
+struct SignUpView: Encodable {
+    var error: String?
+    var code = ""
+    var name: String?
+}
+
+/// The problem page of a lockout: until when.
+struct LockedOutView: Encodable {
+    var message: String
+    var code: Int
+    var until: String
+}
+
+/// One option of a select: its value, and whether it is the one chosen.
+struct Choice: Encodable {
+    var value: String
+    var label: String?
+    var selected: Bool
+}
+
+/// The settings page: the account's appearance, and a new invite once made.
+struct SettingsView: Encodable {
+    struct Invite: Encodable {
+        var code, expires, role: String
+    }
+
+    var themes: [Choice]
+    var fonts: [Choice]
+    var error, notice: String?
+    var invite: Invite?
 }
 

@@ -21,7 +21,7 @@ struct ClockRoutes {
     func signal(_ request: Request, context: WebContext) async throws -> Response {
         struct Form: Decodable { var tick, date, within: String? }
         let f = try await request.decode(as: Form.self, context: context)
-        let typed: [String: Any] = ["tick": f.tick ?? "", "date": f.date ?? "", "within": f.within ?? ""]
+        let typed = TimeSignalForm(tick: f.tick ?? "", date: f.date ?? "", within: f.within ?? "")
         let now = SightRoutes(site: site)
         do {
             var window = TimeSignalRequest.defaultWindow

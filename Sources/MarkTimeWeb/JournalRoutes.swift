@@ -29,29 +29,28 @@ struct JournalRoutes {
     func month(context: WebContext, text: String?) throws -> Response {
         let zone = try tz.home(site.settings)
         let today = zone.local(at: try site.now()).0.date
-        var values: [String: Any] = [:]
+        var error: String?
         var grid = MonthGrid(year: today.year, month: today.month)
         if let text, !text.isEmpty {
             if let g = MonthGrid(text), (try? g.first.inRange(what: "the month")) != nil { grid = g } else {
-                values["error"] = "'\(text)' is not a month: use YYYY-MM, e.g. 2026-11"
+                error = "'\(text)' is not a month: use YYYY-MM, e.g. 2026-11"
             }
         }
         let counts = try site.store.entryCounts(grid, zone: zone)
         let previous = grid.month == 1 ? MonthGrid(year: grid.year - 1, month: 12) : MonthGrid(year: grid.year, month: grid.month - 1)
         let next = grid.month == 12 ? MonthGrid(year: grid.year + 1, month: 1) : MonthGrid(year: grid.year, month: grid.month + 1)
         func key(_ g: MonthGrid) -> String { String(g.first.description.prefix(7)) }
-        values["month"] = "\(MonthGrid.monthNames[grid.month - 1]) \(grid.year)"
-        values["previous"] = key(previous)
-        values["next"] = key(next)
-        values["today"] = today.description
-        values["weeks"] = grid.weeks.map { week in
-            ["days": week.map { d -> [String: Any] in
-                guard let d else { return ["blank": true] }
-                let date = CivilDate(year: grid.year, month: grid.month, day: d)
-                return ["day": d, "date": date.description, "count": counts[d] as Any, "today": date == today]
-            }]
-        }
-        return try site.pages.page("journal", title: "Journal", values, context: context, section: "/journal")
+        let view = MonthView(
+            error: error, month: "\(MonthGrid.monthNames[grid.month - 1]) \(grid.year)", previous: key(previous), next: key(next),
+            today: today.description,
+            weeks: grid.weeks.map { week in
+                .init(days: week.map { d in
+                    guard let d else { return .init(blank: true) }
+                    let date = CivilDate(year: grid.year, month: grid.month, day: d)
+                    return .init(day: d, date: date.description, count: counts[d], today: date == today)
+                })
+            })
+        return try site.pages.page("journal", title: "Journal", view, context: context, section: "/journal")
     }
 
     func day(context: WebContext, text: String, error: String? = nil, notice: String? = nil, status: HTTPResponse.Status = .ok) throws -> Response {
@@ -61,22 +60,18 @@ struct JournalRoutes {
             return try site.pages.problem(.notFound, "\(error) Open a day from the calendar.", context: context)
         }
         let page = try site.store.dayPage(date, zone: zone, fix: try fix())
-        let values: [String: Any] = [
-            "date": date.description, "sun": page.sunLine, "zone": zone.identifier, "error": error as Any, "notice": notice as Any,
-            "month": String(date.description.prefix(7)),
-            "entries": page.entries.map { e -> [String: Any] in
-                var v: [String: Any] = ["time": page.clock(e.time), "kind": e.kind.rawValue]
+        let view = DayView(
+            date: date.description, sun: page.sunLine, zone: zone.identifier, error: error, notice: notice, month: String(date.description.prefix(7)),
+            entries: page.entries.map { e in
+                var v = DayView.Entry(time: page.clock(e.time), kind: e.kind.rawValue, text: page.body(e))
                 if e.kind == .photo, let file = e.file {
-                    v["photo"] = "/media/" + (file as NSString).lastPathComponent
-                    v["text"] = e.text.isEmpty ? "Photo" : e.text
-                    v["size"] = e.width.map { "\($0)×\(e.height ?? 0)" } as Any
-                } else {
-                    v["text"] = page.body(e)
+                    v.photo = "/media/" + (file as NSString).lastPathComponent
+                    v.text = e.text.isEmpty ? "Photo" : e.text
+                    v.size = e.width.map { "\($0)×\(e.height ?? 0)" }
                 }
                 return v
-            },
-        ]
-        return try site.pages.page("day", title: page.title, values, context: context, status: status, section: "/journal",
+            })
+        return try site.pages.page("day", title: page.title, view, context: context, status: status, section: "/journal",
                                    refresh: "/journal/\(date)")
     }
 
@@ -229,4 +224,36 @@ struct PhotoUpload {
         }
         return nil
     }
+}
+
+/// The journal's month: its weeks of days, each with its count of entries.
+struct MonthView: Encodable {
+    struct Week: Encodable {
+        var days: [Day]
+    }
+
+    struct Day: Encodable {
+        var blank: Bool?
+        var day: Int?
+        var date: String?
+        var count: Int?
+        var today: Bool?
+    }
+
+    var error: String?
+    var month, previous, next, today: String
+    var weeks: [Week]
+}
+
+/// One day of the journal: the Sun's line and the entries, a photo with its size.
+struct DayView: Encodable {
+    struct Entry: Encodable {
+        var time, kind, text: String
+        var photo, size: String?
+    }
+
+    var date, sun, zone: String
+    var error, notice: String?
+    var month: String
+    var entries: [Entry]
 }

@@ -12,40 +12,62 @@ import MarkTimeSystem
 import ServiceLifecycle
 import Synchronization
 
-/// What the Now page shows, read at one moment: the clock, the fix, the last five sights.
-struct NowSnapshot {
-    var values: [String: Any]
+/// What the Now page shows, read at one moment: the clock, the fix, the last five sights;
+/// the page's part, and the live message (`type` "now") with the same fields.
+struct NowSnapshot: Encodable {
+    var type = "now"
+    var utc, source, uncertainty: String
+    var sights: [SightView.Row]
+    var fix: String
+    var fixMode: String?
+    var chronometer, gpsWarning: String
+    var anchor: AnchorView
+    var revision: String
+    var daemon: String
 
     static func read(_ site: Site) throws -> NowSnapshot {
         let (reading, estimate) = try site.clockNow()
         let status = try site.store.daemonStatus()
-        var values: [String: Any] = [
-            "utc": estimate.utc.sightFormat, "source": estimate.source.rawValue, "uncertainty": SightView.uncertainty(estimate.uncertainty),
-            "sights": try site.store.sights(SightQuery(limit: 5)).map(SightView.row),
-        ]
-        if let fix = status?.fix, fix.isCurrent(for: try .sight(site.settings), at: reading.instant) {
-            values["fix"] = fix.position.ddm + (fix.flag == nil ? "" : " (flagged: faster than the boat can)")
-            values["fixMode"] = "\(fix.mode)D"
-        } else {
-            values["fix"] = "no GPS fix"
+        var fix = "no GPS fix", fixMode: String?
+        if let current = status?.fix, current.isCurrent(for: try .sight(site.settings), at: reading.instant) {
+            fix = current.position.ddm + (current.flag == nil ? "" : " (flagged: faster than the boat can)")
+            fixMode = "\(current.mode)D"
         }
         // The chronometer, and GPS time set aside or a position flagged, in words.
         let fresh = status.map { $0.bootID == reading.instant.bootID } ?? false
-        values["chronometer"] = fresh ? status?.chronometer.map { "chronometer: " + $0.sentence(now: reading.instant.nanoseconds) } ?? "" : ""
-        values["gpsWarning"] = fresh ? [status?.gpsSetAside, status?.fix?.flag].compactMap { $0 }.joined(separator: " · ") : ""
-        values["anchor"] = try AnchorView.values(site)
-        values["revision"] = site.revision()
         let alive = status?.isRunning(now: reading.instant) ?? false
-        values["daemon"] = alive ? "running" : "not running: the button and the beep need `marktime daemon`"
-        return NowSnapshot(values: values)
+        return NowSnapshot(
+            utc: estimate.utc.sightFormat, source: estimate.source.rawValue, uncertainty: SightView.uncertainty(estimate.uncertainty),
+            sights: try site.store.sights(SightQuery(limit: 5)).map(SightView.Row.init), fix: fix, fixMode: fixMode,
+            chronometer: fresh ? status?.chronometer.map { "chronometer: " + $0.sentence(now: reading.instant.nanoseconds) } ?? "" : "",
+            gpsWarning: fresh ? [status?.gpsSetAside, status?.fix?.flag].compactMap { $0 }.joined(separator: " · ") : "",
+            anchor: try AnchorView(site), revision: site.revision(),
+            daemon: alive ? "running" : "not running: the button and the beep need `marktime daemon`")
     }
 
-    /// The live message: the same fields as JSON.
-    var json: String {
-        var message = values
-        message["type"] = "now"
-        return JSON(any: message).compact
+    /// The live message.
+    var json: String { LiveConnection.json(self) }
+}
+
+/// The Now page: the snapshot, and a time signal's form again with its answer or refusal.
+struct NowView: Encodable {
+    var now: NowSnapshot
+    var signal: TimeSignalForm?
+    var notice, error: String?
+
+    func encode(to encoder: any Encoder) throws {
+        try now.encode(to: encoder)
+        enum Keys: String, CodingKey { case signal, notice, error }
+        var fields = encoder.container(keyedBy: Keys.self)
+        try fields.encodeIfPresent(signal, forKey: .signal)
+        try fields.encodeIfPresent(notice, forKey: .notice)
+        try fields.encodeIfPresent(error, forKey: .error)
     }
+}
+
+/// A time signal's form as typed.
+struct TimeSignalForm: Encodable {
+    var tick, date, within: String
 }
 
 /// The open live connections with the session each was opened in, and the last message
@@ -151,7 +173,7 @@ struct LiveService: Service {
         do {
             let snapshot = try read(site)
             await site.live.broadcast(snapshot.json)
-            told.revision.withLock { $0 = snapshot.values["revision"] as? String }
+            told.revision.withLock { $0 = snapshot.revision }
         } catch {
             site.logger.warning("could not read the Now page's snapshot; telling the pages at the next look", metadata: ["error": "\(error)"])
         }
@@ -230,14 +252,12 @@ struct LiveConnection {
                     n += 1
                     let (reading, estimate) = try site.clockNow()
                     state.sent.withLock { $0[n] = reading.instant.nanoseconds; if $0.count > 16 { $0[n - 16] = nil } }
-                    try await outbound.write(.text(Self.json(["type": "ping", "n": n, "utc_ms": Double(estimate.utc.nanosecondsSinceEpoch) / 1e6])))
+                    try await outbound.write(.text(Self.json(Outbound.Ping(n: n, utcMillis: Double(estimate.utc.nanosecondsSinceEpoch) / 1e6))))
                     try await Task.sleep(for: Self.pingSchedule[min(n - 1, Self.pingSchedule.count - 1)])
                 }
             }
             for try await message in inbound.messages(maxSize: 4096) {
-                guard case .text(let text) = message,
-                      let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-                      let type = object["type"] as? String else { continue }
+                guard case .text(let text) = message, let object = try? JSONDecoder().decode(Inbound.self, from: Data(text.utf8)) else { continue }
                 let received = try site.clock.read()
                 // Every message, MARK too, is taken only while the session lasts.
                 guard Self.sessionIsLive(token, site: site) else {
@@ -247,15 +267,15 @@ struct LiveConnection {
                 /// Why a crew message (MARK, a reading, Say) is refused now, nil when it is taken: the
                 /// role as it is now (`marktime user role` takes effect on an open page), then the
                 /// account's rate, shared by all three.
-                func refused(_ busy: String) -> [String: Any]? {
+                func refused(_ busy: String) -> Outbound.Refused? {
                     let role = ((try? site.store.session(token: token, now: try site.now())) ?? nil)?.account.role ?? session.account.role
-                    guard role >= Role.neededToMark else { return ["type": "refused", "message": role.refusal(needs: Role.neededToMark)] }
-                    guard site.markLimit.take(account, now: received.instant.nanoseconds) else { return ["type": "refused", "message": busy] }
+                    guard role >= Role.neededToMark else { return Outbound.Refused(message: role.refusal(needs: Role.neededToMark)) }
+                    guard site.markLimit.take(account, now: received.instant.nanoseconds) else { return Outbound.Refused(message: busy) }
                     return nil
                 }
-                switch type {
+                switch object.type {
                 case "pong":
-                    guard let n = object["n"] as? Int, let phone = object["phone_ms"] as? Double, phone.isFinite,
+                    guard let n = object.n, let phone = object.phoneMillis, phone.isFinite,
                           let sentAt = state.sent.withLock({ $0.removeValue(forKey: n) }) else { continue }
                     let exchange = PhoneClockSync.Exchange(sentAt: sentAt, phoneMillis: phone, receivedAt: received.instant.nanoseconds)
                     let best = state.sync.withLock { s -> PhoneClockSync.Exchange? in s.add(exchange); return s.best }
@@ -264,12 +284,11 @@ struct LiveConnection {
                     let (_, estimate) = try site.clockNow()
                     let midpoint = (best.sentAt + best.receivedAt) / 2
                     let utcMs = Double(estimate.utc.nanosecondsSinceEpoch - (received.instant.nanoseconds - midpoint)) / 1e6
-                    try await outbound.write(.text(Self.json([
-                        "type": "sync", "rtt_ms": Double(best.roundTrip) / 1e6, "offset_ms": utcMs - best.phoneMillis,
-                        "source": estimate.source.rawValue, "uncertainty": SightView.uncertainty(estimate.uncertainty),
-                    ])))
+                    try await outbound.write(.text(Self.json(Outbound.Sync(
+                        roundTripMillis: Double(best.roundTrip) / 1e6, offsetMillis: utcMs - best.phoneMillis,
+                        source: estimate.source.rawValue, uncertainty: SightView.uncertainty(estimate.uncertainty)))))
                 case "mark":
-                    guard let phone = object["phone_ms"] as? Double, phone.isFinite else { continue }
+                    guard let phone = object.phoneMillis, phone.isFinite else { continue }
                     if let refusal = refused(MarkRateLimit.refusal) {
                         try await outbound.write(.text(Self.json(refusal)))
                         continue
@@ -282,13 +301,12 @@ struct LiveConnection {
                         try await outbound.write(.text(Self.json(reply)))
                         // The quick entry comes after: working out the plan never holds up "Stored".
                         if let sight {
-                            let quick = quickEntry(for: sight).map { $0 as Any } ?? NSNull()
-                            try await outbound.write(.text(Self.json(["type": "quick", "sight": SightView.row(sight), "quick": quick])))
+                            try await outbound.write(.text(Self.json(Outbound.Quick(sight: .init(sight), quick: quickEntry(for: sight)))))
                         }
                     }
                 case "say":
                     // The plan's preset, read aloud by the daemon on request (the page's Say).
-                    guard let text = object["text"] as? String, DoorbellMessage("say " + text) != nil else { continue }
+                    guard let text = object.text, DoorbellMessage("say " + text) != nil else { continue }
                     if let refusal = refused(Self.busyRefusal) {
                         try await outbound.write(.text(Self.json(refusal)))
                         continue
@@ -296,13 +314,13 @@ struct LiveConnection {
                     DaemonSpeaker(store: site.store.path).say(text)
                 case "reading":
                     // The quick entry after a MARK: a sight's Hs as the keypad types it, and its body.
-                    guard let sight = object["sight"] as? Int, sight > 0 else { continue }
+                    guard let sight = object.sight, sight > 0 else { continue }
                     if var refusal = refused(Self.busyRefusal) {
-                        refusal["reading"] = sight
+                        refusal.reading = Int64(sight)
                         try await outbound.write(.text(Self.json(refusal)))
                         continue
                     }
-                    let (hs, body) = (object["hs"] as? String ?? "", object["body"] as? String ?? "")
+                    let (hs, body) = (object.hs ?? "", object.body ?? "")
                     group.addTask { try await outbound.write(.text(Self.json(await reading(sight: Int64(sight), hs: hs, body: body)))) }
                 default:
                     continue
@@ -313,43 +331,43 @@ struct LiveConnection {
     }
 
     /// Records a MARK; what the page is told, and the sight stored.
-    func mark(phoneMillis: Double, received: SystemClockReading, sync: PhoneClockSync) async -> ([String: Any], Sight?) {
+    func mark(phoneMillis: Double, received: SystemClockReading, sync: PhoneClockSync) async -> (any Encodable & Sendable, Sight?) {
         let recorder = SightRecorder(store: site.store, beeper: DaemonBeeper(store: site.store.path), logger: site.logger, attempts: 3)
         do {
             let sight = try await recorder.recordPhoneMark(phoneMillis: phoneMillis, receivedAt: received.instant, sync: sync, system: received.sample,
                                                      published: try site.store.daemonStatus(), settings: site.settings, ask: Self.askOnItsOwnThread)
-            return (["type": "marked", "sight": SightView.row(sight)], sight)
+            return (Outbound.SightMessage(type: "marked", sight: .init(sight)), sight)
         } catch {
             site.logger.warning("phone MARK not stored", metadata: ["error": "\(error)"])
-            return (["type": "refused", "message": "Not stored: \(error)"], nil)
+            return (Outbound.Refused(message: "Not stored: \(error)"), nil)
         }
     }
 
     /// What the quick entry after a MARK starts from (`ReadingEntry.suggestion`): the bodies,
     /// the planned one nearest to the moment, and its predicted Hs as the keypad types it,
     /// for the sextant of the newest sight with a height of eye; nil without a position.
-    func quickEntry(for sight: Sight) -> [String: Any]? {
+    func quickEntry(for sight: Sight) -> Outbound.Quick.Entry? {
         let recent = (try? site.store.sights(SightQuery(limit: 50))) ?? []
         let sextant = try? SextantReading.planned(eyeHeight: nil, indexError: nil, celsius: nil, hectopascals: nil, limb: .lower,
                                                   newest: recent.first { $0.eyeHeight != nil })
         let hourBefore = sight.estimate.utc.adding(nanoseconds: -3_600_000_000_000)
         let earlier = recent.filter { $0.id != sight.id && $0.estimate.utc >= hourBefore && $0.estimate.utc <= sight.estimate.utc }
         guard let s = ReadingEntry.suggestion(for: sight, sextant: sextant, recent: earlier) else { return nil }
-        return ["bodies": s.bodies.map(\.name), "body": s.body?.name ?? "", "hs": s.hs.map(KeypadEntry.typed) ?? ""]
+        return .init(bodies: s.bodies.map(\.name), body: s.body?.name ?? "", hs: s.hs.map(KeypadEntry.typed) ?? "")
     }
 
     /// Keeps a quick entry's reading (`hs` as the keypad types it: `3412.3`) and body on
     /// sight `id`, through the daemon's writer when it runs (`SightRecorder.setReading`).
-    func reading(sight id: Int64, hs: String, body: String) async -> [String: Any] {
+    func reading(sight id: Int64, hs: String, body: String) async -> any Encodable & Sendable {
         do {
             let value = hs.isEmpty ? nil : try KeypadEntry.reading(hs)
             let name = body.isEmpty ? nil : try Body.parse(body).name
             guard value != nil || name != nil else { throw InputError("nothing to keep: type the reading, or choose the body") }
             let recorder = SightRecorder(store: site.store, beeper: nil, logger: site.logger)
             let sight = try await recorder.setReading(sight: id, hs: value, body: name, now: try site.now(), ask: Self.askOnItsOwnThread)
-            return ["type": "kept", "sight": SightView.row(sight)]
+            return Outbound.SightMessage(type: "kept", sight: .init(sight))
         } catch {
-            return ["type": "refused", "message": "Not kept: \(error)", "reading": id]
+            return Outbound.Refused(message: "Not kept: \(error)", reading: id)
         }
     }
 
@@ -369,7 +387,78 @@ struct LiveConnection {
         let sync = Mutex(PhoneClockSync())
     }
 
-    static func json(_ object: [String: Any]) -> String {
-        JSON(any: object).compact
+    /// A live message on one line, its keys sorted.
+    static func json(_ message: some Encodable) -> String {
+        ViewValue.of(message).json.compact
+    }
+
+    /// A message from the page: its type, and the fields that type carries.
+    struct Inbound: Decodable {
+        var type: String
+        /// pong: the ping it answers, and the phone's clock when it answered.
+        var n: Int?
+        var phoneMillis: Double?
+        /// say: the sentence.
+        var text: String?
+        /// reading: the sight, its Hs as the keypad types it, and its body.
+        var sight: Int?
+        var hs, body: String?
+
+        enum CodingKeys: String, CodingKey {
+            case type, n, text, sight, hs, body
+            case phoneMillis = "phone_ms"
+        }
+    }
+
+    /// The messages to the page (and "now", `NowSnapshot`).
+    enum Outbound {
+        /// The Pi's clock, for the phone's to be measured against.
+        struct Ping: Encodable, Sendable {
+            var type = "ping"
+            var n: Int
+            var utcMillis: Double
+            enum CodingKeys: String, CodingKey { case type, n, utcMillis = "utc_ms" }
+        }
+
+        /// The phone's clock against the Pi's, at the best exchange so far.
+        struct Sync: Encodable, Sendable {
+            var type = "sync"
+            var roundTripMillis, offsetMillis: Double
+            var source, uncertainty: String
+            enum CodingKeys: String, CodingKey { case type, source, uncertainty, roundTripMillis = "rtt_ms", offsetMillis = "offset_ms" }
+        }
+
+        /// A MARK, a reading or a Say not taken, and why; `reading` names the sight of a refused reading.
+        struct Refused: Encodable, Sendable {
+            var type = "refused"
+            var message: String
+            var reading: Int64?
+        }
+
+        /// A sight stored ("marked") or its reading kept ("kept").
+        struct SightMessage: Encodable, Sendable {
+            var type: String
+            var sight: SightView.Row
+        }
+
+        /// What the quick entry after a MARK starts from; `quick` is null without a position.
+        struct Quick: Encodable, Sendable {
+            struct Entry: Encodable, Sendable {
+                var bodies: [String]
+                var body, hs: String
+            }
+
+            var type = "quick"
+            var sight: SightView.Row
+            var quick: Entry?
+
+            func encode(to encoder: any Encoder) throws {
+                enum Keys: String, CodingKey { case type, sight, quick }
+                var c = encoder.container(keyedBy: Keys.self)
+                try c.encode(type, forKey: .type)
+                try c.encode(sight, forKey: .sight)
+                try c.encode(quick, forKey: .quick)
+            }
+        }
     }
 }

@@ -31,44 +31,61 @@ struct Pages: Sendable {
     /// The navigation bar's pages, in order.
     static let sections: [(path: String, label: String)] = [("/", "Now"), ("/sights", "Sights"), ("/places", "Places"), ("/people", "People"), ("/tasks", "Tasks"), ("/tools", "Tools"), ("/journal", "Journal"), ("/settings", "Settings")]
 
-    /// A whole page: `template` inside the layout, with `values` and the frame. `refresh`
-    /// is where the page's live sections are fetched again (when not its own URL, as after a POST).
-    func page(_ template: String, title: String, _ values: [String: Any] = [:], context: WebContext,
+    /// A whole page: `template` inside the layout, with `view`'s fields and the frame's.
+    /// `refresh` is where the page's live sections are fetched again (when not its own URL,
+    /// as after a POST).
+    func page(_ template: String, title: String, _ view: some Encodable = Message(), context: WebContext,
               status: HTTPResponse.Status = .ok, section: String? = nil, refresh: String? = nil) throws -> Response {
-        var all = Self.present(values) as? [String: Any] ?? [:]
-        if let refresh { all["refresh"] = refresh }
-        if let revision = context.revision { all["revision"] = revision }
-        all["title"] = title
-        // Logged out: the last theme on this phone, else its dark preference (theme.js, app.css).
-        all["theme"] = context.session?.account.theme.rawValue ?? "auto"
-        all["font"] = context.session?.account.fontSize.rawValue ?? FontSize.normal.rawValue
-        if let session = context.session {
-            all["csrf"] = session.csrf
-            let role = session.account.role
-            all["account"] = ["name": session.account.name, "admin": session.account.admin, "role": role.rawValue,
-                              "crew": role >= .crew] as [String: Any]
-            all["nav"] = Self.sections.map { ["path": $0.path, "label": $0.label, "current": $0.path == section] as [String: Any] }
-        }
+        let session = context.session
+        let frame = Frame(
+            title: title, refresh: refresh, revision: context.revision,
+            // Logged out: the last theme on this phone, else its dark preference (theme.js, app.css).
+            theme: session?.account.theme.rawValue ?? "auto", font: session?.account.fontSize.rawValue ?? FontSize.normal.rawValue,
+            csrf: session?.csrf,
+            account: session.map { Frame.Account(name: $0.account.name, admin: $0.account.admin, role: $0.account.role.rawValue, crew: $0.account.role >= .crew) },
+            nav: session.map { _ in Self.sections.map { Frame.Link(path: $0.path, label: $0.label, current: $0.path == section) } })
+        guard case .fields(let frameFields) = try ViewValue(encoding: frame) else { throw HTTPError(.internalServerError) }
+        let all = try ViewValue(encoding: view).adding(frameFields)
         guard let html = library.render(all, withTemplate: template) else { throw HTTPError(.internalServerError, message: "no page \(template)") }
         return Self.html(html, status: status)
     }
 
-    /// `value` without its absent parts, at any depth: a nil (`error as Any` holding nil) is
-    /// left out of its dictionary or list, so a section on it stays closed, never "nil".
-    static func present(_ value: Any) -> Any? {
-        let mirror = Mirror(reflecting: value)
-        if mirror.displayStyle == .optional {
-            guard let wrapped = mirror.children.first?.value else { return nil }
-            return present(wrapped)
+    /// What every page shows around its own part: the title, the account's theme and font,
+    /// the navigation, the CSRF token for its forms.
+    struct Frame: Encodable {
+        struct Account: Encodable {
+            var name: String
+            var admin: Bool
+            var role: String
+            var crew: Bool
         }
-        if let d = value as? [String: Any] { return d.compactMapValues(present) }
-        if let a = value as? [Any] { return a.compactMap(present) }
-        return value
+
+        struct Link: Encodable {
+            var path, label: String
+            var current: Bool
+        }
+
+        var title: String
+        var refresh, revision: String?
+        var theme, font: String
+        var csrf: String?
+        var account: Account?
+        var nav: [Link]?
+    }
+
+    /// A page's words alone: an error or a notice above its form (each nil when there is none).
+    struct Message: Encodable {
+        var error: String?
+        var notice: String?
     }
 
     /// A page that says what went wrong and what to do, with its status.
     func problem(_ status: HTTPResponse.Status, _ message: String, context: WebContext) throws -> Response {
-        try page("problem", title: status.reasonPhrase, ["message": message, "code": status.code], context: context, status: status)
+        struct Problem: Encodable {
+            var message: String
+            var code: Int
+        }
+        return try page("problem", title: status.reasonPhrase, Problem(message: message, code: status.code), context: context, status: status)
     }
 
     static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {

@@ -23,8 +23,8 @@ struct PeopleRoutes {
     }
 
     func page(context: WebContext, date: String? = nil, minute: String? = nil, error: String? = nil, notice: String? = nil,
-              form: [String: String] = [:], status: HTTPResponse.Status = .ok) throws -> Response {
-        var values: [String: Any] = ["form": form, "error": error as Any, "notice": notice as Any]
+              form: PeopleView.Form = .init(), status: HTTPResponse.Status = .ok) throws -> Response {
+        var view = PeopleView(form: form, error: error, notice: notice)
         do {
             let zone = try tz.home(site.settings)
             let now = try site.now().wholeSeconds
@@ -40,36 +40,29 @@ struct PeopleRoutes {
                                      ship: try site.store.daemonStatus()?.usablePosition(for: .ship, now: try site.clock.read().instant))
             let at = board.instant(on: day, minute: chosen)
             let align = board.day(day)
-            values["you"] = PeopleBoard.header(board.you(at: at))
-            values["date"] = day.description
-            values["minute"] = chosen
-            values["time"] = LocalDateTime(date: day, minuteOfDay: chosen).timeText
-            values["rows"] = board.rows(at: at).map { r in
-                ["name": r.name, "city": r.city, "time": r.local.timeText, "day": r.dayText, "zone": r.offset.abbreviation,
-                 "offset": "UTC" + r.offset.iso, "sky": r.skyText] as [String: Any]
+            view.you = PeopleBoard.header(board.you(at: at))
+            view.date = day.description
+            view.minute = chosen
+            view.time = LocalDateTime(date: day, minuteOfDay: chosen).timeText
+            view.rows = board.rows(at: at).map { r in
+                .init(name: r.name, city: r.city, time: r.local.timeText, day: r.dayText, zone: r.offset.abbreviation,
+                      offset: "UTC" + r.offset.iso, sky: r.skyText)
             }
-            values["align"] = try Self.json(align)
+            view.align = Self.json(align)
         } catch {
-            values["error"] = "\(error)"
+            view.error = "\(error)"
         }
         let now = try site.now().wholeSeconds
-        values["people"] = try site.store.people().map { p in
+        view.people = try site.store.people().map { p in
             let o = (try? tz.rules(p.zone))?.offset(atSecondsSinceEpoch: now)
-            return ["name": p.name, "zone": p.zone, "selected": p.selected,
-                    "now": o.map { "\($0.abbreviation) UTC\($0.iso)" } ?? "not in this tz database"] as [String: Any]
+            return .init(name: p.name, zone: p.zone, selected: p.selected, now: o.map { "\($0.abbreviation) UTC\($0.iso)" } ?? "not in this tz database")
         }
-        return try site.pages.page("people", title: "People", values, context: context, status: status, section: "/people", refresh: "/people")
+        return try site.pages.page("people", title: "People", view, context: context, status: status, section: "/people", refresh: "/people")
     }
 
     /// The day for the page's script: `<` escaped so the JSON cannot end its `<script>` element.
-    static func json(_ day: AlignDay) throws -> String {
-        func row(_ r: AlignDay.Row) -> [String: Any] {
-            ["name": r.name, "zone": r.zone, "city": r.city,
-             "segments": r.segments.map { [$0.from, $0.shift, $0.abbreviation, $0.offset, $0.dst] as [Any] },
-             "sky": r.sky.map { s -> Any in s.map { [$0.shade, $0.color] } ?? NSNull() }]
-        }
-        let object: [String: Any] = ["date": day.date.description, "step": AlignDay.skyStep, "you": row(day.you), "rows": day.rows.map(row)]
-        return JSON(any: object).compact.replacingOccurrences(of: "<", with: "\\u003c")
+    static func json(_ day: AlignDay) -> String {
+        LiveConnection.json(AlignData(day)).replacingOccurrences(of: "<", with: "\\u003c")
     }
 
     func addPerson(_ request: Request, context: WebContext) async throws -> Response {
@@ -81,7 +74,7 @@ struct PeopleRoutes {
             try site.store.addPerson(Person(name: f.name ?? "", zone: zone), now: try site.now())
             return try page(context: context, notice: "Added \((f.name ?? "").trimmingWhitespace()): \(zone), now \(o.abbreviation) UTC\(o.iso).")
         } catch {
-            return try page(context: context, error: "\(error)", form: ["name": f.name ?? "", "city": f.city ?? ""], status: .badRequest)
+            return try page(context: context, error: "\(error)", form: .init(name: f.name ?? "", city: f.city ?? ""), status: .badRequest)
         }
     }
 
@@ -106,5 +99,69 @@ struct PeopleRoutes {
         } catch {
             return try page(context: context, error: "\(error)", status: .badRequest)
         }
+    }
+}
+
+/// The People page: the day's alignment at the chosen minute, the people, and the form to add one.
+struct PeopleView: Encodable {
+    struct Form: Encodable {
+        var name, city: String?
+    }
+
+    struct Row: Encodable {
+        var name, city, time, day, zone, offset, sky: String
+    }
+
+    struct Person: Encodable {
+        var name, zone: String
+        var selected: Bool
+        var now: String
+    }
+
+    var form: Form
+    var error, notice: String?
+    var you, date, time, align: String?
+    var minute: Int?
+    var rows: [Row]?
+    var people: [Person] = []
+}
+
+/// The day for the page's script: each row's clock segments (`[from, shift, abbreviation,
+/// offset, dst]`) and its sky every `step` minutes (`[shade, colour]`, null where the zone
+/// has no place).
+struct AlignData: Encodable {
+    struct Row: Encodable {
+        var row: AlignDay.Row
+
+        func encode(to encoder: any Encoder) throws {
+            enum Keys: String, CodingKey { case name, zone, city, segments, sky }
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(row.name, forKey: .name)
+            try c.encode(row.zone, forKey: .zone)
+            try c.encode(row.city, forKey: .city)
+            var segments = c.nestedUnkeyedContainer(forKey: .segments)
+            for s in row.segments {
+                var tuple = segments.nestedUnkeyedContainer()
+                try tuple.encode(s.from)
+                try tuple.encode(s.shift)
+                try tuple.encode(s.abbreviation)
+                try tuple.encode(s.offset)
+                try tuple.encode(s.dst)
+            }
+            var sky = c.nestedUnkeyedContainer(forKey: .sky)
+            for sample in row.sky {
+                guard let sample else { try sky.encodeNil(); continue }
+                try sky.encode([sample.shade, sample.color])
+            }
+        }
+    }
+
+    var date: String
+    var step = AlignDay.skyStep
+    var you: Row
+    var rows: [Row]
+
+    init(_ day: AlignDay) {
+        (date, you, rows) = (day.date.description, Row(row: day.you), day.rows.map(Row.init))
     }
 }

@@ -18,26 +18,22 @@ struct PlaceRoutes {
         router.post("/anchor/lift") { _, context in try anchorChange(context: context, done: "Anchor watch ended.") { $0.lift() } }
     }
 
-    func page(context: WebContext, error: String? = nil, notice: String? = nil, form: [String: String] = [:],
+    func page(context: WebContext, error: String? = nil, notice: String? = nil, form: PlacesView.Form = .init(),
               status: HTTPResponse.Status = .ok) throws -> Response {
         let board = try site.store.familyClock()
-        let places = try site.store.places()
-        var values: [String: Any] = [
-            "clock": board.clock.svg(size: 320, legend: board.legend),
-            "members": board.members.map { m in
-                ["name": m.name, "me": m.isMe, "place": m.geofence.place ?? "unknown", "since": m.geofence.since?.isoTimeOfDayMinutes ?? "",
-                 "reported": m.reportedAt?.iso8601 ?? "never"] as [String: Any]
+        let view = PlacesView(
+            clock: board.clock.svg(size: 320, legend: board.legend),
+            members: board.members.map { m in
+                .init(name: m.name, me: m.isMe, place: m.geofence.place ?? "unknown", since: m.geofence.since?.isoTimeOfDayMinutes ?? "",
+                      reported: m.reportedAt?.iso8601 ?? "never")
             },
-            "places": places.map { p in ["name": p.name, "kind": p.kind.rawValue, "position": p.center.ddm, "radius": Quantity.metres(p.radius)] },
-            "events": try site.store.placeEvents().suffix(20).reversed().map { e in
-                ["time": "\(e.event.time.isoDate) \(e.event.time.isoTimeOfDayMinutes)", "member": e.member, "kind": e.event.kind.rawValue,
-                 "place": e.event.place]
+            places: try site.store.places().map { p in .init(name: p.name, kind: p.kind.rawValue, position: p.center.ddm, radius: Quantity.metres(p.radius)) },
+            events: try site.store.placeEvents().suffix(20).reversed().map { e in
+                .init(time: "\(e.event.time.isoDate) \(e.event.time.isoTimeOfDayMinutes)", member: e.member, kind: e.event.kind.rawValue, place: e.event.place)
             },
-            "kinds": PlaceKind.allCases.map { ["value": $0.rawValue, "selected": $0.rawValue == (form["kind"] ?? "other")] as [String: Any] },
-            "form": form, "error": error as Any, "notice": notice as Any,
-        ]
-        values["anchor"] = try AnchorView.values(site)
-        return try site.pages.page("places", title: "Places", values, context: context, status: status, section: "/places", refresh: "/places")
+            kinds: PlaceKind.allCases.map { Choice(value: $0.rawValue, selected: $0.rawValue == (form.kind ?? "other")) },
+            form: form, error: error, notice: notice, anchor: try AnchorView(site))
+        return try site.pages.page("places", title: "Places", view, context: context, status: status, section: "/places", refresh: "/places")
     }
 
     /// `position` as typed, or the daemon's fix when `here` is ticked.
@@ -57,7 +53,7 @@ struct PlaceRoutes {
             try site.store.addPlace(place, now: try site.now())
             return try page(context: context, notice: "Added \(place.name): \(place.center.ddm), radius \(Quantity.metres(place.radius)).")
         } catch {
-            let form = ["name": f.name ?? "", "kind": f.kind ?? "", "radius": f.radius ?? "", "position": f.position ?? ""]
+            let form = PlacesView.Form(name: f.name ?? "", kind: f.kind ?? "", radius: f.radius ?? "", position: f.position ?? "")
             return try page(context: context, error: "\(error)", form: form, status: .badRequest)
         }
     }
@@ -100,14 +96,53 @@ struct PlaceRoutes {
     }
 }
 
+/// The Places page: the family clock, the family, the places and their history, the
+/// form to add one (again as typed after a refusal), and the anchor watch.
+struct PlacesView: Encodable {
+    struct Member: Encodable {
+        var name: String
+        var me: Bool
+        var place, since, reported: String
+    }
+
+    struct PlaceRow: Encodable {
+        var name, kind, position, radius: String
+    }
+
+    struct Event: Encodable {
+        var time, member, kind, place: String
+    }
+
+    struct Form: Encodable {
+        var name, kind, radius, position: String?
+    }
+
+    var clock: String
+    var members: [Member]
+    var places: [PlaceRow]
+    var events: [Event]
+    var kinds: [Choice]
+    var form: Form
+    var error, notice: String?
+    var anchor: AnchorView
+}
+
 /// How the anchor watch reads on the page and in the live message.
-enum AnchorView {
-    static func values(_ site: Site) throws -> [String: Any] {
+struct AnchorView: Encodable, Equatable {
+    var state: String
+    var summary: String
+    var on: Bool?
+    var alarm: Bool?
+    var anchor: String?
+    var lastFix: String?
+
+    init(_ site: Site) throws {
         guard let stored = try site.store.anchorWatch(settings: site.settings), stored.watch.state != .off else {
-            return ["state": "off", "summary": "off: no anchor watch"]
+            (state, summary) = ("off", "off: no anchor watch")
+            return
         }
         let w = stored.watch
-        return ["state": w.state.rawValue, "summary": w.summary, "on": true, "alarm": w.state == .alarm, "anchor": w.anchor.ddm,
-                "lastFix": w.lastFixTime.map { "\($0.isoDate) \($0.isoTimeOfDay)" } ?? "none"]
+        (state, summary, on, alarm, anchor) = (w.state.rawValue, w.summary, true, w.state == .alarm, w.anchor.ddm)
+        lastFix = w.lastFixTime.map { "\($0.isoDate) \($0.isoTimeOfDay)" } ?? "none"
     }
 }

@@ -25,13 +25,10 @@ struct SightRoutes {
     // MARK: Pages
 
     /// The Now page; with a time signal's answer, or its refusal and what was typed.
-    func nowPage(context: WebContext, signal: [String: Any]? = nil, notice: String? = nil, error: String? = nil,
+    func nowPage(context: WebContext, signal: TimeSignalForm? = nil, notice: String? = nil, error: String? = nil,
                  status: HTTPResponse.Status = .ok) throws -> Response {
-        var values = try NowSnapshot.read(site).values
-        values["signal"] = signal as Any
-        values["notice"] = notice as Any
-        values["error"] = error as Any
-        return try site.pages.page("now", title: "Now", values, context: context, status: status, section: "/")
+        let view = NowView(now: try NowSnapshot.read(site), signal: signal, notice: notice, error: error)
+        return try site.pages.page("now", title: "Now", view, context: context, status: status, section: "/")
     }
 
     /// The log's filters, as the CLI's `sights` takes them: a date range, newest first, a
@@ -41,7 +38,8 @@ struct SightRoutes {
         static let pageSize = 100
         var query = SightQuery(limit: pageSize)
         var page = 1
-        var values: [String: Any] = [:]
+        /// The range as typed.
+        var since, until: String?
         /// The range's query string, without the page.
         var range: [String] = []
 
@@ -50,12 +48,12 @@ struct SightRoutes {
             func text(_ name: String) -> String? { q.get(name).flatMap { $0.isEmpty ? nil : $0 } }
             if let since = text("since") {
                 query.since = try UTCTime.bound(since, upper: false, what: "'from'")
-                values["since"] = since
+                self.since = since
                 range.append("since=\(since)")
             }
             if let until = text("until") {
                 query.until = try UTCTime.bound(until, upper: true, what: "'to'")
-                values["until"] = until
+                self.until = until
                 range.append("until=\(until)")
             }
             if let page = text("page") {
@@ -75,20 +73,16 @@ struct SightRoutes {
             filter = try Filter(request)
             (sights, total) = (try site.store.sights(filter.query), try site.store.countSights(filter.query))
         } catch {
-            return try site.pages.page("sights", title: "Sights", ["error": "\(error)"], context: context, status: .badRequest,
+            return try site.pages.page("sights", title: "Sights", Pages.Message(error: "\(error)"), context: context, status: .badRequest,
                                        section: "/sights")
         }
-        var values = filter.values
-        values["rows"] = sights.map(SightView.logRow).joined()
-        values["total"] = total
-        if !sights.isEmpty {
-            values["first"] = filter.query.offset + 1
-            values["last"] = filter.query.offset + sights.count
-        }
-        if filter.page > 1 { values["newer"] = filter.link(filter.page - 1) }
-        if filter.query.offset + sights.count < total { values["older"] = filter.link(filter.page + 1) }
-        values["csvQuery"] = filter.range.joined(separator: "&")
-        return try site.pages.page("sights", title: "Sights", values, context: context, section: "/sights")
+        let view = SightsView(since: filter.since, until: filter.until, rows: sights.map(SightView.logRow).joined(), total: total,
+                              first: sights.isEmpty ? nil : filter.query.offset + 1,
+                              last: sights.isEmpty ? nil : filter.query.offset + sights.count,
+                              newer: filter.page > 1 ? filter.link(filter.page - 1) : nil,
+                              older: filter.query.offset + sights.count < total ? filter.link(filter.page + 1) : nil,
+                              csvQuery: filter.range.joined(separator: "&"))
+        return try site.pages.page("sights", title: "Sights", view, context: context, section: "/sights")
     }
 
     func sightPage(_ id: Int64, context: WebContext, form: SightEditText? = nil, error: String? = nil, notice: String? = nil,
@@ -97,14 +91,11 @@ struct SightRoutes {
         do { (sight, archived) = try site.store.sight(id: id) } catch {
             return try site.pages.problem(.notFound, "\(error)", context: context)
         }
-        var values = SightView.detail(sight, form: form ?? SightEditText(showing: sight))
-        values["archived"] = archived
-        if let memo = try site.store.memo(sightID: id) {
-            values["memo"] = ["summary": memo.summary, "src": "/sights/\(id)/memo.flac"]
-        }
-        values["error"] = error as Any
-        values["notice"] = notice as Any
-        return try site.pages.page("sight", title: "Sight \(id)", values, context: context, status: status, section: "/sights")
+        var view = SightView.Detail(sight, form: form ?? SightEditText(showing: sight))
+        view.archived = archived
+        view.memo = try site.store.memo(sightID: id).map { .init(summary: $0.summary, src: "/sights/\(id)/memo.flac") }
+        (view.error, view.notice) = (error, notice)
+        return try site.pages.page("sight", title: "Sight \(id)", view, context: context, status: status, section: "/sights")
     }
 
     /// A sight's voice memo, as FLAC (every browser the page supports plays it).
@@ -180,6 +171,16 @@ extension SightRoutes {
     }
 }
 
+/// The sight log's page of rows (written as HTML), its range and its links to the pages beside it.
+struct SightsView: Encodable {
+    var since, until: String?
+    var rows: String
+    var total: Int
+    var first, last: Int?
+    var newer, older: String?
+    var csvQuery: String
+}
+
 /// How a sight reads on the page.
 enum SightView {
     static func uncertainty(_ seconds: Double?) -> String { UTCEstimate.text(uncertainty: seconds) }
@@ -196,37 +197,78 @@ enum SightView {
             + "<td class=\"num\" data-label=\"Hs\">\(e(s.hs.map(SextantAngle.format) ?? ""))</td></tr>\n"
     }
 
-    static func row(_ s: Sight) -> [String: Any] {
-        [
-            "id": s.id ?? 0, "time": s.estimate.utc.sightTimeOfDay, "date": s.estimate.utc.isoDate, "utc": s.estimate.utc.iso8601,
-            "source": s.estimate.source.rawValue, "uncertainty": uncertainty(s.estimate.uncertainty),
-            "trigger": s.trigger?.rawValue ?? "", "position": s.positionSummary, "body": s.body ?? "",
-            "hs": s.hs.map(SextantAngle.format) ?? "",
-        ]
+    /// A sight as a list shows it, and as the live messages carry it.
+    struct Row: Encodable {
+        var id: Int64
+        var time, date, utc, source, uncertainty, trigger, position, body, hs: String
+
+        init(_ s: Sight) {
+            (id, time, date, utc) = (s.id ?? 0, s.estimate.utc.sightTimeOfDay, s.estimate.utc.isoDate, s.estimate.utc.iso8601)
+            (source, uncertainty) = (s.estimate.source.rawValue, SightView.uncertainty(s.estimate.uncertainty))
+            (trigger, position, body) = (s.trigger?.rawValue ?? "", s.positionSummary, s.body ?? "")
+            hs = s.hs.map(SextantAngle.format) ?? ""
+        }
     }
 
-    static func detail(_ s: Sight, form: SightEditText) -> [String: Any] {
-        var values = row(s)
-        values["sightFormat"] = s.estimate.utc.sightFormat
-        values["form"] = [
-            "body": form.body ?? "", "hs": form.hs ?? "", "ie": form.ie ?? "", "eyeHeight": form.eyeHeight ?? "", "temp": form.temp ?? "",
-            "pressure": form.pressure ?? "", "dr": form.dr ?? "", "note": form.note ?? "",
-        ]
-        values["limbs"] = [("", "—")] .map { ["value": $0.0, "label": $0.1, "selected": (form.limb ?? "").isEmpty] as [String: Any] }
-            + Limb.allCases.map { ["value": $0.rawValue, "label": $0.rawValue, "selected": form.limb == $0.rawValue] as [String: Any] }
-        switch Result(catching: { () throws(Unreducible) in try ReducedSight(s) }) {
-        case .success(let x):
-            values["reduction"] = [
-                "ho": SextantAngle.format(x.ho), "hc": SextantAngle.format(x.computed.altitude),
-                "zn": String(format: "%05.1f°", x.computed.azimuth),
-                "intercept": String(format: "%.1f nm %@", abs(x.intercept), x.intercept >= 0 ? "toward" : "away"),
-                "from": x.assumed.rawValue.uppercased(), "gpsError": x.gpsError.map { String(format: "%+.1f′", $0) } ?? "",
-                "sheet": PlottingSheet(sights: [x]).svg(title: "Plotting sheet of sight \(s.id ?? 0)", embedded: true),
-                "fixLink": "/fix?until=\(s.estimate.utc.iso8601)", "assumedLink": "/tools?tool=assumed&ids=\(s.id ?? 0)",
-            ]
-        case .failure(let e):
-            values["unreduced"] = e.description
+    /// A sight's page: the row, its edit form (again as typed after a refusal), its
+    /// reduction or why it has none, and its voice memo.
+    struct Detail: Encodable {
+        struct Form: Encodable {
+            var body, hs, ie, eyeHeight, temp, pressure, dr, note: String
         }
-        return values
+
+        struct Reduction: Encodable {
+            var ho, hc, zn, intercept, from, gpsError, sheet, fixLink, assumedLink: String
+        }
+
+        struct Memo: Encodable {
+            var summary, src: String
+        }
+
+        var row: Row
+        var sightFormat: String
+        var form: Form
+        var limbs: [Choice]
+        var reduction: Reduction?
+        var unreduced: String?
+        var archived = false
+        var memo: Memo?
+        var error, notice: String?
+
+        init(_ s: Sight, form: SightEditText) {
+            row = Row(s)
+            sightFormat = s.estimate.utc.sightFormat
+            self.form = Form(body: form.body ?? "", hs: form.hs ?? "", ie: form.ie ?? "", eyeHeight: form.eyeHeight ?? "", temp: form.temp ?? "",
+                             pressure: form.pressure ?? "", dr: form.dr ?? "", note: form.note ?? "")
+            limbs = [Choice(value: "", label: "—", selected: (form.limb ?? "").isEmpty)]
+                + Limb.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue, selected: form.limb == $0.rawValue) }
+            switch Result(catching: { () throws(Unreducible) in try ReducedSight(s) }) {
+            case .success(let x):
+                reduction = Reduction(
+                    ho: SextantAngle.format(x.ho), hc: SextantAngle.format(x.computed.altitude), zn: String(format: "%05.1f°", x.computed.azimuth),
+                    intercept: String(format: "%.1f nm %@", abs(x.intercept), x.intercept >= 0 ? "toward" : "away"),
+                    from: x.assumed.rawValue.uppercased(), gpsError: x.gpsError.map { String(format: "%+.1f′", $0) } ?? "",
+                    sheet: PlottingSheet(sights: [x]).svg(title: "Plotting sheet of sight \(s.id ?? 0)", embedded: true),
+                    fixLink: "/fix?until=\(s.estimate.utc.iso8601)", assumedLink: "/tools?tool=assumed&ids=\(s.id ?? 0)")
+            case .failure(let e):
+                unreduced = e.description
+            }
+        }
+
+        /// The row's fields beside the page's own, as the template reads them.
+        func encode(to encoder: any Encoder) throws {
+            try row.encode(to: encoder)
+            enum Keys: String, CodingKey { case sightFormat, form, limbs, reduction, unreduced, archived, memo, error, notice }
+            var c = encoder.container(keyedBy: Keys.self)
+            try c.encode(sightFormat, forKey: .sightFormat)
+            try c.encode(form, forKey: .form)
+            try c.encode(limbs, forKey: .limbs)
+            try c.encodeIfPresent(reduction, forKey: .reduction)
+            try c.encodeIfPresent(unreduced, forKey: .unreduced)
+            try c.encode(archived, forKey: .archived)
+            try c.encodeIfPresent(memo, forKey: .memo)
+            try c.encodeIfPresent(error, forKey: .error)
+            try c.encodeIfPresent(notice, forKey: .notice)
+        }
     }
 }

@@ -31,44 +31,40 @@ struct TaskRoutes {
     func times() throws -> TaskTimes { TaskTimes(now: try site.now().wholeSeconds, zone: try TZDatabase().home(site.settings)) }
 
     func page(context: WebContext, all: Bool = false, need: (course: String?, target: String?) = (nil, nil), error: String? = nil,
-              notice: String? = nil, form: [String: String] = [:], status: HTTPResponse.Status = .ok) throws -> Response {
-        var values: [String: Any] = ["form": form, "error": error as Any, "notice": notice as Any, "all": all, "forms": WhenParser.forms]
+              notice: String? = nil, form: TasksView.Form = .init(), status: HTTPResponse.Status = .ok) throws -> Response {
+        var view = TasksView(form: form, error: error, notice: notice, all: all)
         do {
             let clock = try times()
             let now = UTCTime(wholeSeconds: clock.now)
-            values["tasks"] = try site.store.tasks().filter { all || $0.doneAt == nil }.map { t in
-                ["id": t.id, "title": t.title, "due": clock.show(t.due), "course": t.course as Any, "done": t.doneAt != nil,
-                 "overdue": t.doneAt == nil && t.due < now,
-                 "reminder": t.remind.map { clock.show($0) + (t.remindedAt != nil ? (t.remindedLate ? " (fired late)" : " (fired)") : "") } as Any]
-                    as [String: Any]
+            view.tasks = try site.store.tasks().filter { all || $0.doneAt == nil }.map { t in
+                .init(id: t.id, title: t.title, due: clock.show(t.due), course: t.course, done: t.doneAt != nil, overdue: t.doneAt == nil && t.due < now,
+                      reminder: t.remind.map { clock.show($0) + (t.remindedAt != nil ? (t.remindedLate ? " (fired late)" : " (fired)") : "") })
             }
         } catch {
-            values["error"] = "\(error)"
+            view.error = "\(error)"
         }
         let courses = try site.store.courses()
-        values["courses"] = try courses.map { c -> [String: Any] in
-            let r = try site.store.course(c.code)
-            let book = r.book
-            var v: [String: Any] = [
-                "code": c.code, "name": c.name, "scale": c.scale.description,
-                "letters": c.scale.letters.map { ["letter": $0.letter, "selected": $0.letter == need.target] as [String: Any] },
-                "current": book.current.map { "\(GradeBook.text($0))% (\(c.scale.letter(for: $0)))" } ?? "nothing graded yet",
-                "secured": GradeBook.text(book.secured), "pending": GradeBook.text(book.pendingWeight),
-                "possible": "\(GradeBook.text(book.possible))% (\(c.scale.letter(for: book.possible)))",
-                "unassigned": book.unassignedSentence(code: c.code) as Any,
-            ]
+        view.courses = try courses.map { c in
+            let book = try site.store.course(c.code).book
+            var v = TasksView.Course(
+                code: c.code, name: c.name, scale: c.scale.description,
+                letters: c.scale.letters.map { .init(letter: $0.letter, selected: $0.letter == need.target) },
+                current: book.current.map { "\(GradeBook.text($0))% (\(c.scale.letter(for: $0)))" } ?? "nothing graded yet",
+                secured: GradeBook.text(book.secured), pending: GradeBook.text(book.pendingWeight),
+                possible: "\(GradeBook.text(book.possible))% (\(c.scale.letter(for: book.possible)))",
+                unassigned: book.unassignedSentence(code: c.code))
             if need.course == c.code, let target = need.target {
                 do {
                     let (percent, label) = try c.scale.target(target, course: c.code)
-                    v["need"] = book.needSentence(book.need(percent), label: label)
+                    v.need = book.needSentence(book.need(percent), label: label)
                 } catch {
-                    v["needError"] = "\(error)"
+                    v.needError = "\(error)"
                 }
             }
             return v
         }
-        values["courseCodes"] = courses.map { ["code": $0.code, "selected": $0.code == form["course"]] as [String: Any] }
-        return try site.pages.page("tasks", title: "Tasks", values, context: context, status: status, section: "/tasks", refresh: "/tasks")
+        view.courseCodes = courses.map { .init(code: $0.code, selected: $0.code == form.course) }
+        return try site.pages.page("tasks", title: "Tasks", view, context: context, status: status, section: "/tasks", refresh: "/tasks")
     }
 
     func addTask(_ request: Request, context: WebContext) async throws -> Response {
@@ -83,7 +79,7 @@ struct TaskRoutes {
             return try page(context: context, notice: "Added task \(id): \((f.title ?? "").trimmingWhitespace()), due \(clock.show(due))"
                 + (remind.map { ", reminder \(clock.show($0))" } ?? "") + ".")
         } catch {
-            let form = ["title": f.title ?? "", "due": f.due ?? "", "remind": f.remind ?? "", "course": f.course ?? ""]
+            let form = TasksView.Form(title: f.title ?? "", due: f.due ?? "", remind: f.remind ?? "", course: f.course ?? "")
             return try page(context: context, error: "\(error)", form: form, status: .badRequest)
         }
     }
@@ -100,4 +96,46 @@ struct TaskRoutes {
             return try page(context: context, error: "\(error)", status: .badRequest)
         }
     }
+}
+
+/// The Tasks page: the tasks (open, or all), each course's grades and what a grade needs,
+/// and the form to add a task (again as typed after a refusal).
+struct TasksView: Encodable {
+    struct Form: Encodable {
+        var title, due, remind, course: String?
+    }
+
+    struct Task: Encodable {
+        var id: Int64
+        var title, due: String
+        var course: String?
+        var done, overdue: Bool
+        var reminder: String?
+    }
+
+    struct Letter: Encodable {
+        var letter: String
+        var selected: Bool
+    }
+
+    struct Course: Encodable {
+        var code, name, scale: String
+        var letters: [Letter]
+        var current, secured, pending, possible: String
+        var unassigned: String?
+        var need, needError: String?
+    }
+
+    struct Code: Encodable {
+        var code: String
+        var selected: Bool
+    }
+
+    var form: Form
+    var error, notice: String?
+    var all: Bool
+    var forms = WhenParser.forms
+    var tasks: [Task]?
+    var courses: [Course] = []
+    var courseCodes: [Code] = []
 }

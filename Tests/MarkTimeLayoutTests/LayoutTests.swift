@@ -131,6 +131,23 @@ struct LayoutTests {
         #expect(bypassing == [])
     }
 
+    @Test("The phone page's views and live messages are typed: no untyped dictionary, no JSONSerialization, no Mirror, no forced session")
+    func thePagesViewsAreTyped() throws {
+        // Given the sources of MarkTimeWeb
+        var found: [String] = []
+        for file in try Self.swiftFiles(under: "Sources/MarkTimeWeb") {
+            let text = try String(contentsOfFile: Self.root + "/" + file, encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let code = String(line.split(separator: "//", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+                for pattern in ["[String: Any]", "JSONSerialization", "Mirror(", "session!", " as Any"] where code.contains(pattern) {
+                    found.append("\(file):\(number + 1) \(pattern)")
+                }
+            }
+        }
+        // Then there is none
+        #expect(found == [])
+    }
+
     @Test("No source changes the process's environment: the daemon and the page run many threads, and getenv is not safe beside setenv")
     func noSourceChangesTheEnvironment() throws {
         var found: [String] = []
