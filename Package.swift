@@ -270,6 +270,7 @@ let package = Package(
         .testTarget(name: "MarkTimeSkyTests", dependencies: ["MarkTimeSky", "MarkTimeCore"]),
         .testTarget(name: "MarkTimePlotTests", dependencies: ["MarkTimePlot", "MarkTimeSky", "MarkTimeCore"]),
         .testTarget(name: "MarkTimePlacesTests", dependencies: ["MarkTimePlaces", "MarkTimeCore"]),
+        .testTarget(name: "MarkTimeAccountsTests", dependencies: ["MarkTimeAccounts", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeShareTests", dependencies: ["MarkTimeShare", "MarkTimePlaces", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeJournalTests", dependencies: ["MarkTimeJournal", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeTasksTests", dependencies: ["MarkTimeTasks", "MarkTimeCore", "MarkTimeDevices"]),

@@ -162,7 +162,7 @@ extension MarkTime {
 
             func run() async throws {
                 let role = try Role.parse(role)
-                let (code, expires) = try store.open().createInvite(by: nil, role: role, now: try wallClock())
+                let (code, expires) = try Logins(try store.open()).createInvite(by: nil, role: role, now: try wallClock())
                 print(code)
                 FileHandle.standardError.write(Data("invite code above, for a \(role.rawValue) account: good once, until \(expires.iso8601); the page's \"Create account\" form takes it\n".utf8))
             }

@@ -4,7 +4,7 @@ import MarkTimeAccounts
 import MarkTimeCore
 import MarkTimeSystem
 
-extension AppDatabase {
+extension AppDatabase: AccountRepository {
     static func sha256(_ text: String) throws(StoreError) -> String {
         guard let hex = SHA256.hex(text) else { throw .refused(SHA256.failure) }
         return hex
@@ -75,122 +75,94 @@ extension AppDatabase {
     public func setPassword(name: String, password secret: String, cost: UInt8 = PasswordHash.cost) throws(StoreError) {
         let password: String
         do { password = try AccessRules.password(secret) } catch { throw .refused(error.description) }
-        let hash = PasswordHash.hash(password, cost: cost)
+        try setPasswordHash(name: name, hash: PasswordHash.hash(password, cost: cost))
+    }
+
+    // MARK: The repository of `Logins`
+
+    public func account(named name: String) throws(StoreError) -> (account: Account, passwordHash: String)? {
+        try read { db in try AccountRecord.filter(A.name == name).fetchOne(db).map { ($0.account, $0.passwordHash) } }
+    }
+
+    public func failedLogins(name: String, address: String, since seconds: Int64) throws(StoreError) -> (pair: [Int64], address: [Int64], name: [Int64]) {
+        typealias F = LoginFailureRecord.CodingKeys
+        return try read { db in
+            let recent = LoginFailureRecord.filter(F.atNs > seconds * 1_000_000_000)
+            let secondsOf = { (r: LoginFailureRecord) in r.atNs / 1_000_000_000 }
+            return (try recent.filter(F.name == name && F.address == address).fetchAll(db).map(secondsOf),
+                    try recent.filter(F.address == address).fetchAll(db).map(secondsOf),
+                    try recent.filter(F.name == name).fetchAll(db).map(secondsOf))
+        }
+    }
+
+    public func recordFailedLogin(name: String, address: String, at time: UTCTime) throws(StoreError) {
+        try write { db in try LoginFailureRecord(name: name, address: address, atNs: time.nanosecondsSinceEpoch).insert(db) }
+    }
+
+    public func openSession(token: String, csrf: String, account: Account, address: String, at time: UTCTime) throws(StoreError) {
+        let key = try Self.sha256(token)
+        try write { db in
+            // This address's failures for the name; a stranger's elsewhere still count.
+            typealias F = LoginFailureRecord.CodingKeys
+            try LoginFailureRecord.filter(F.name == account.name && F.address == address).deleteAll(db)
+            try WebSessionRecord(tokenSha256: key, accountID: account.id, csrf: csrf, createdAtNs: time.nanosecondsSinceEpoch,
+                                 lastSeenNs: time.nanosecondsSinceEpoch).insert(db)
+        }
+    }
+
+    public func session(token: String) throws(StoreError) -> (csrf: String, lastSeen: UTCTime, account: Account)? {
+        let key = try Self.sha256(token)
+        return try read { db in
+            guard let session = try WebSessionRecord.fetchOne(db, key: key),
+                  let account = try AccountRecord.fetchOne(db, key: session.accountID) else { return nil }
+            return (session.csrf, UTCTime(nanosecondsSinceEpoch: session.lastSeenNs), account.account)
+        }
+    }
+
+    public func touchSession(token: String, at time: UTCTime) throws(StoreError) {
+        let key = try Self.sha256(token)
+        try write { db in _ = try WebSessionRecord.filter(key: key).updateAll(db, S.lastSeenNs.set(to: time.nanosecondsSinceEpoch)) }
+    }
+
+    public func endSession(token: String) throws(StoreError) {
+        try logOut(token: token)
+    }
+
+    public func addInvite(code: String, role: Role, by creator: String?, at time: UTCTime, expires: UTCTime) throws(StoreError) {
+        let key = try Self.sha256(code)
+        try write { db in
+            try InviteRecord(codeSha256: key, createdAtNs: time.nanosecondsSinceEpoch, expiresNs: expires.nanosecondsSinceEpoch,
+                             createdBy: creator, role: role.rawValue).insert(db)
+        }
+    }
+
+    /// The invites of `code` not used and not expired at `time`.
+    static func usableInvite(_ code: String, at time: UTCTime) throws(StoreError) -> QueryInterfaceRequest<InviteRecord> {
+        typealias I = InviteRecord.CodingKeys
+        return InviteRecord.filter(key: try sha256(code)).filter(I.usedAtNs == nil && I.expiresNs > time.nanosecondsSinceEpoch)
+    }
+
+    public func inviteIsUsable(code: String, at time: UTCTime) throws(StoreError) -> Bool {
+        let usable = try Self.usableInvite(code, at: time)
+        return try read { db in try usable.fetchCount(db) } == 1
+    }
+
+    public func redeemInvite(code: String, at time: UTCTime, name: String, passwordHash: String) throws(StoreError) -> Account? {
+        typealias I = InviteRecord.CodingKeys
+        let usable = try Self.usableInvite(code, at: time)
+        return try write { db in
+            guard let invite = try usable.fetchOne(db), try usable.updateAll(db, I.usedAtNs.set(to: time.nanosecondsSinceEpoch)) == 1 else { return nil }
+            return try Self.insertAccount(db, name: name, hash: passwordHash, role: Role(rawValue: invite.role) ?? .family, now: time)
+        }
+    }
+
+    public func setPasswordHash(name: String, hash: String) throws(StoreError) {
         try write { db in
             var account = try Self.accountRow(name, db)
             account.passwordHash = hash
             try account.update(db)
             try WebSessionRecord.filter(S.accountID == account.id).deleteAll(db)
         }
-    }
-
-    /// A one-time invite code for an account of `role`, good for `AccessRules.inviteSeconds`.
-    public func createInvite(by creator: String?, role: Role = .crew, now: UTCTime) throws(StoreError) -> (code: String, expires: UTCTime) {
-        let code = String(SHA256.randomToken().prefix(16))
-        let expires = now.adding(nanoseconds: AccessRules.inviteSeconds * 1_000_000_000)
-        try write { db in
-            try InviteRecord(codeSha256: Self.sha256(code), createdAtNs: now.nanosecondsSinceEpoch, expiresNs: expires.nanosecondsSinceEpoch,
-                             createdBy: creator, role: role.rawValue).insert(db)
-        }
-        return (code, expires)
-    }
-
-    /// Creates an account with an invite code, which is then used up: both in one
-    /// transaction, so that one code makes one account however many try it at once.
-    @discardableResult
-    public func redeemInvite(_ code: String, name: String, password: String, now: UTCTime,
-                             cost: UInt8 = PasswordHash.cost) throws(StoreError) -> Account {
-        let key = try Self.sha256(code.trimmingWhitespace())
-        let unusable = StoreError.refused("that invite code is unknown, used or more than 24 hours old: ask for a new one (`marktime user invite`)")
-        typealias I = InviteRecord.CodingKeys
-        let usable = InviteRecord.filter(key: key).filter(I.usedAtNs == nil && I.expiresNs > now.nanosecondsSinceEpoch)
-        // A quick refusal before the slow hash; the transaction below decides.
-        guard try read({ db in try usable.fetchCount(db) }) == 1 else { throw unusable }
-        let (checked, hash) = try Self.checkedAccount(name: name, password: password, cost: cost)
-        return try write { db in
-            guard let invite = try usable.fetchOne(db), try usable.updateAll(db, I.usedAtNs.set(to: now.nanosecondsSinceEpoch)) == 1 else { throw unusable }
-            return try Self.insertAccount(db, name: checked, hash: hash, role: Role(rawValue: invite.role) ?? .family, now: now)
-        }
-    }
-
-    /// Checks a login; on success opens a session. Failures count toward the lockout of
-    /// the name from that address, of the address, and toward the account's backoff
-    /// (`AccessRules.lockedUntil(pair:address:account:now:)`); while locked, the password is
-    /// not even checked. A name with no account costs the same bcrypt check as one with.
-    public func logIn(name: String, password: String, address: String, now: UTCTime) throws -> WebSession {
-        let (row, refusal) = try checkPassword(name: name, password: password, address: address, now: now)
-        guard let row, refusal == nil else { throw refusal ?? LoginRefusal.wrongNameOrPassword }
-        let token = SHA256.randomToken(), csrf = SHA256.randomToken()
-        let account = row.account
-        let key = try Self.sha256(token)
-        try write { db in
-            // This address's failures for the name; a stranger's elsewhere still count.
-            typealias F = LoginFailureRecord.CodingKeys
-            try LoginFailureRecord.filter(F.name == account.name && F.address == address).deleteAll(db)
-            try WebSessionRecord(tokenSha256: key, accountID: account.id, csrf: csrf, createdAtNs: now.nanosecondsSinceEpoch,
-                                 lastSeenNs: now.nanosecondsSinceEpoch).insert(db)
-        }
-        return WebSession(token: token, csrf: csrf, account: account)
-    }
-
-    /// The session a cookie's token opens at `now`, marked as used; nil when unknown or
-    /// idle for 30 days (then it is removed).
-    public func session(token: String, now: UTCTime) throws(StoreError) -> WebSession? {
-        let key = try Self.sha256(token)
-        let found = try read { db -> (WebSessionRecord, AccountRecord)? in
-            guard let session = try WebSessionRecord.fetchOne(db, key: key),
-                  let account = try AccountRecord.fetchOne(db, key: session.accountID) else { return nil }
-            return (session, account)
-        }
-        guard let (session, account) = found else { return nil }
-        let lastSeen = session.lastSeenNs
-        guard AccessRules.sessionIsLive(lastSeen: lastSeen / 1_000_000_000, now: now.nanosecondsSinceEpoch / 1_000_000_000) else {
-            try write { db in _ = try WebSessionRecord.deleteOne(db, key: key) }
-            return nil
-        }
-        if AccessRules.sessionNeedsTouch(lastSeen: lastSeen, now: now.nanosecondsSinceEpoch) {
-            try write { db in _ = try WebSessionRecord.filter(key: key).updateAll(db, S.lastSeenNs.set(to: now.nanosecondsSinceEpoch)) }
-        }
-        return WebSession(token: token, csrf: session.csrf, account: account.account)
-    }
-
-    /// Changes a password after checking the current one, which counts toward the lockout
-    /// as a login does (from `address`); every session of the account ends.
-    public func changePassword(name: String, current: String, new secret: String, address: String, now: UTCTime,
-                               cost: UInt8 = PasswordHash.cost) throws(StoreError) {
-        _ = try passwordHash(of: name)
-        let refusal: LoginRefusal?
-        do { refusal = try checkPassword(name: name, password: current, address: address, now: now).refusal } catch {
-            throw .failed(path: path, reason: "\(error)")
-        }
-        switch refusal {
-        case .lockedOut(let until)?: throw .refused("too many wrong passwords: try again after \(until.iso8601)")
-        case .wrongNameOrPassword?: throw .refused("the current password is wrong")
-        case nil: try setPassword(name: name, password: secret, cost: cost)
-        }
-    }
-
-    /// The lockout's check, then the password's: the account when it is right, else why
-    /// not (a failure is recorded for the name from `address`).
-    func checkPassword(name: String, password: String, address: String, now: UTCTime) throws -> (row: AccountRecord?, refusal: LoginRefusal?) {
-        let seconds = now.nanosecondsSinceEpoch / 1_000_000_000
-        typealias F = LoginFailureRecord.CodingKeys
-        let (pair, byAddress, byName, row): ([Int64], [Int64], [Int64], AccountRecord?) = try read { db in
-            let recent = LoginFailureRecord.filter(F.atNs > (seconds - 2 * AccessRules.lockoutSeconds) * 1_000_000_000)
-            let secondsOf = { (r: LoginFailureRecord) in r.atNs / 1_000_000_000 }
-            return (try recent.filter(F.name == name && F.address == address).fetchAll(db).map(secondsOf),
-                    try recent.filter(F.address == address).fetchAll(db).map(secondsOf),
-                    try recent.filter(F.name == name).fetchAll(db).map(secondsOf),
-                    try AccountRecord.filter(A.name == name).fetchOne(db))
-        }
-        if let until = AccessRules.lockedUntil(pair: pair, address: byAddress, account: byName, now: seconds) {
-            return (nil, .lockedOut(until: UTCTime(wholeSeconds: until)))
-        }
-        guard PasswordHash.verify(password, hash: row?.passwordHash ?? PasswordHash.unknownAccount), let row else {
-            try write { db in try LoginFailureRecord(name: name, address: address, atNs: now.nanosecondsSinceEpoch).insert(db) }
-            return (nil, .wrongNameOrPassword)
-        }
-        return (row, nil)
     }
 
     /// Sets an account's theme and font size.

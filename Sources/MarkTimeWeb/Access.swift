@@ -34,7 +34,7 @@ struct AccessMiddleware: RouterMiddleware {
         let path = context.endpointPath ?? request.uri.path
         let isOpen = Self.open.contains(path) || path.hasPrefix("/assets/")
         if let token = request.cookies[Self.cookieName]?.value, !token.isEmpty {
-            context.session = try site.store.session(token: token, now: try site.now())
+            context.session = try Logins(site.store).session(token: token, now: try site.now())
         }
         let changes = ![.get, .head, .options].contains(request.method)
         if changes, context.session == nil {

@@ -44,7 +44,7 @@ struct AccountRoutes {
         let form = try await request.decode(as: Form.self, context: context)
         do {
             let (site, name, password, address) = (site, form.name ?? "", form.password ?? "", context.address)
-            let session = try await site.offLoop { try site.store.logIn(name: name, password: password, address: address, now: try site.now()) }
+            let session = try await site.offLoop { try Logins(site.store).logIn(name: name, password: password, address: address, now: try site.now()) }
             var response = Response.redirect(to: Self.next(form.next))
             response.setCookie(sessionCookie(session.token))
             return response
@@ -85,12 +85,12 @@ struct AccountRoutes {
         let form = try await request.decode(as: Form.self, context: context)
         let (site, code, name, password, address) = (site, form.code ?? "", form.name ?? "", form.password ?? "", context.address)
         do {
-            _ = try await site.offLoop { try site.store.redeemInvite(code, name: name, password: password, now: try site.now()) }
+            _ = try await site.offLoop { try Logins(site.store).redeemInvite(code, name: name, password: password, now: try site.now()) }
         } catch {
             return try site.pages.page("signup", title: "Create account", SignUpView(error: "\(error)", code: code, name: name),
                                        context: context, status: .badRequest)
         }
-        let session = try await site.offLoop { try site.store.logIn(name: name, password: password, address: address, now: try site.now()) }
+        let session = try await site.offLoop { try Logins(site.store).logIn(name: name, password: password, address: address, now: try site.now()) }
         var response = Response.redirect(to: "/")
         response.setCookie(sessionCookie(session.token))
         return response
@@ -124,7 +124,7 @@ struct AccountRoutes {
         let form = try await request.decode(as: Form.self, context: context)
         let (site, name, current, new, address) = (site, try context.account().name, form.current ?? "", form.new ?? "", context.address)
         do {
-            try await site.offLoop { try site.store.changePassword(name: name, current: current, new: new, address: address, now: try site.now()) }
+            try await site.offLoop { try Logins(site.store).changePassword(name: name, current: current, new: new, address: address, now: try site.now()) }
         } catch {
             return try settingsPage(context: context, error: "\(error)", status: .badRequest)
         }
@@ -141,7 +141,7 @@ struct AccountRoutes {
         do { role = try Role.parse(form.role ?? Role.crew.rawValue) } catch {
             return try settingsPage(context: context, error: "\(error)", status: .badRequest)
         }
-        let (code, expires) = try site.store.createInvite(by: try context.account().name, role: role, now: try site.now())
+        let (code, expires) = try Logins(site.store).createInvite(by: try context.account().name, role: role, now: try site.now())
         return try settingsPage(context: context, invite: .init(code: code, expires: expires.iso8601, role: role.rawValue))
     }
 }

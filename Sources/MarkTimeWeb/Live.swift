@@ -235,7 +235,7 @@ struct LiveConnection {
 
     /// Whether the session still opens the page (a store that cannot be read keeps it).
     static func sessionIsLive(_ token: String, site: Site) -> Bool {
-        do { return try site.store.session(token: token, now: try site.now()) != nil } catch { return true }
+        do { return try Logins(site.store).session(token: token, now: try site.now()) != nil } catch { return true }
     }
 
     func handle(inbound: WebSocketInboundStream, outbound: WebSocketOutboundWriter, context: WebSocketRouterContext<WebContext>) async throws {
@@ -268,7 +268,7 @@ struct LiveConnection {
                 /// role as it is now (`marktime user role` takes effect on an open page), then the
                 /// account's rate, shared by all three.
                 func refused(_ busy: String) -> Outbound.Refused? {
-                    let role = ((try? site.store.session(token: token, now: try site.now())) ?? nil)?.account.role ?? session.account.role
+                    let role = ((try? Logins(site.store).session(token: token, now: try site.now())) ?? nil)?.account.role ?? session.account.role
                     guard role >= Role.neededToMark else { return Outbound.Refused(message: role.refusal(needs: Role.neededToMark)) }
                     guard site.markLimit.take(account, now: received.instant.nanoseconds) else { return Outbound.Refused(message: busy) }
                     return nil

@@ -47,14 +47,14 @@ struct UserCLITests {
         _ = try cli.run(["user", "add", "crew", "--password-stdin"], input: "battery staple\n")
         let db = try cli.database()
         let now = try #require(UTCTime(secondsSinceEpoch: Date().timeIntervalSince1970))
-        let phone = try db.logIn(name: "crew", password: "battery staple", address: "10.0.0.2", now: now)
-        let laptop = try db.logIn(name: "crew", password: "battery staple", address: "10.0.0.3", now: now)
+        let phone = try Logins(db, cost: 4).logIn(name: "crew", password: "battery staple", address: "10.0.0.2", now: now)
+        let laptop = try Logins(db, cost: 4).logIn(name: "crew", password: "battery staple", address: "10.0.0.3", now: now)
         // When it is logged out everywhere
         let r = try cli.run(["user", "logout", "crew"])
         // Then both sessions are gone
         #expect(r.stdout == "logged crew out everywhere (2 sessions ended)\n")
-        #expect(try db.session(token: phone.token, now: now) == nil)
-        #expect(try db.session(token: laptop.token, now: now) == nil)
+        #expect(try Logins(db, cost: 4).session(token: phone.token, now: now) == nil)
+        #expect(try Logins(db, cost: 4).session(token: laptop.token, now: now) == nil)
         #expect(try cli.run(["user", "logout", "nobody"]).stderr == "Error: no account named 'nobody'; the accounts: crew\n")
     }
 
@@ -67,7 +67,7 @@ struct UserCLITests {
         // Then the store takes it once
         let db = try cli.database()
         let now = try #require(UTCTime(secondsSinceEpoch: Date().timeIntervalSince1970))
-        try db.redeemInvite(code, name: "crew", password: "battery staple", now: now, cost: 4)
+        try Logins(db, cost: 4).redeemInvite(code, name: "crew", password: "battery staple", now: now)
         #expect(try db.accounts().map(\.name) == ["crew"])
     }
 
@@ -80,7 +80,7 @@ struct UserCLITests {
         #expect(try cli.run(["user", "role", "mate", "admin"]).stdout == "mate is now admin\n")
         let code = String(try cli.run(["user", "invite", "--role", "family"]).stdout.dropLast())
         let now = try #require(UTCTime(secondsSinceEpoch: Date().timeIntervalSince1970))
-        try cli.database().redeemInvite(code, name: "cousin", password: "battery staple", now: now, cost: 4)
+        try Logins(try cli.database(), cost: 4).redeemInvite(code, name: "cousin", password: "battery staple", now: now)
         // Then the list says each role, and a wrong role is refused with the three
         let list = try #require(try JSONSerialization.jsonObject(with: Data(try cli.run(["user", "list", "--format", "json"]).stdout.utf8)) as? [[String: Any]])
         #expect(list.map { "\($0["name"]!) \($0["role"]!)" } == ["cousin family", "grandma family", "mate admin"])

@@ -18,6 +18,9 @@ struct AccountTests {
         do { try body(); return nil } catch { return "\(error)" }
     }
 
+    /// The account rules over this store, with a cheap hash.
+    var logins: Logins<AppDatabase> { Logins(db, cost: 4) }
+
     func at(minutes: Int64) -> UTCTime { t0.adding(nanoseconds: minutes * 60 * second) }
 
     /// An account with a cheap hash, so the tests stay quick.
@@ -38,9 +41,9 @@ struct AccountTests {
     @Test func theRightPasswordOpensASessionThatLaterRequestsFind() throws {
         try add()
         // When skipper logs in (in any case)
-        let session = try db.logIn(name: "SKIPPER", password: "correct horse", address: "10.0.0.2", now: t0)
+        let session = try logins.logIn(name: "SKIPPER", password: "correct horse", address: "10.0.0.2", now: t0)
         // Then the session's token finds the account, with its own CSRF token
-        let found = try #require(try db.session(token: session.token, now: at(minutes: 5)))
+        let found = try #require(try logins.session(token: session.token, now: at(minutes: 5)))
         #expect(found.account.name == "skipper")
         #expect(found.csrf == session.csrf)
         #expect(session.token.count == 64)
@@ -50,10 +53,10 @@ struct AccountTests {
     @Test func aWrongPasswordSaysNeitherWhichPartWasWrong() throws {
         try add()
         #expect(throws: LoginRefusal.wrongNameOrPassword) {
-            try db.logIn(name: "skipper", password: "wrong horse", address: "10.0.0.2", now: t0)
+            try logins.logIn(name: "skipper", password: "wrong horse", address: "10.0.0.2", now: t0)
         }
         #expect(throws: LoginRefusal.wrongNameOrPassword) {
-            try db.logIn(name: "nobody", password: "correct horse", address: "10.0.0.2", now: t0)
+            try logins.logIn(name: "nobody", password: "correct horse", address: "10.0.0.2", now: t0)
         }
     }
 
@@ -62,11 +65,11 @@ struct AccountTests {
         try add()
         for i in 0..<5 {
             #expect(throws: LoginRefusal.wrongNameOrPassword) {
-                try db.logIn(name: "skipper", password: "guess \(i)xx", address: "10.0.0.\(i)", now: at(minutes: Int64(i)))
+                try logins.logIn(name: "skipper", password: "guess \(i)xx", address: "10.0.0.\(i)", now: at(minutes: Int64(i)))
             }
         }
         // Then the owner's right password from their own address works at once
-        #expect(try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.9", now: at(minutes: 5)).account.name == "skipper")
+        #expect(try logins.logIn(name: "skipper", password: "correct horse", address: "10.0.0.9", now: at(minutes: 5)).account.name == "skipper")
     }
 
     @Test func fiveFailuresForANameFromOneAddressLockThatNameThere() throws {
@@ -74,44 +77,44 @@ struct AccountTests {
         try add()
         for i in 0..<5 {
             #expect(throws: LoginRefusal.wrongNameOrPassword) {
-                try db.logIn(name: "skipper", password: "guess \(i)xx", address: "10.0.0.66", now: at(minutes: Int64(i)))
+                try logins.logIn(name: "skipper", password: "guess \(i)xx", address: "10.0.0.66", now: at(minutes: Int64(i)))
             }
         }
         // Then from there even the right password is refused until 15 minutes after the fifth
         #expect(throws: LoginRefusal.lockedOut(until: at(minutes: 19))) {
-            try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.66", now: at(minutes: 5))
+            try logins.logIn(name: "skipper", password: "correct horse", address: "10.0.0.66", now: at(minutes: 5))
         }
-        #expect(try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.66", now: at(minutes: 19)).account.name == "skipper")
+        #expect(try logins.logIn(name: "skipper", password: "correct horse", address: "10.0.0.66", now: at(minutes: 19)).account.name == "skipper")
         // while another address logs in meanwhile
-        #expect(try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.7", now: at(minutes: 6)).account.name == "skipper")
+        #expect(try logins.logIn(name: "skipper", password: "correct horse", address: "10.0.0.7", now: at(minutes: 6)).account.name == "skipper")
     }
 
     @Test func tenFailuresFromOneAddressLockThatAddressForEveryName() throws {
         try add()
         try add("crew", "battery staple")
         for i in 0..<10 {
-            _ = try? db.logIn(name: "name\(i)", password: "whatever1", address: "10.0.0.66", now: at(minutes: Int64(i)))
+            _ = try? logins.logIn(name: "name\(i)", password: "whatever1", address: "10.0.0.66", now: at(minutes: Int64(i)))
         }
         #expect(throws: LoginRefusal.lockedOut(until: at(minutes: 24))) {
-            try db.logIn(name: "crew", password: "battery staple", address: "10.0.0.66", now: at(minutes: 10))
+            try logins.logIn(name: "crew", password: "battery staple", address: "10.0.0.66", now: at(minutes: 10))
         }
         // while crew logs in from elsewhere
-        #expect(try db.logIn(name: "crew", password: "battery staple", address: "10.0.0.7", now: at(minutes: 10)).account.name == "crew")
+        #expect(try logins.logIn(name: "crew", password: "battery staple", address: "10.0.0.7", now: at(minutes: 10)).account.name == "crew")
     }
 
     @Test func tenFailuresForAnAccountSlowEachAddressThatFailedToOneTryAMinute() throws {
         // Given ten wrong passwords for skipper from ten addresses, one a minute
         try add()
         for i in 0..<10 {
-            _ = try? db.logIn(name: "skipper", password: "guess \(i)xx", address: "10.0.1.\(i)", now: at(minutes: Int64(i)))
+            _ = try? logins.logIn(name: "skipper", password: "guess \(i)xx", address: "10.0.1.\(i)", now: at(minutes: Int64(i)))
         }
         // Then the address that failed a moment ago waits a minute from its failure
         #expect(throws: LoginRefusal.lockedOut(until: at(minutes: 10))) {
-            try db.logIn(name: "skipper", password: "correct horse", address: "10.0.1.9", now: at(minutes: 9).adding(nanoseconds: 30_000_000_000))
+            try logins.logIn(name: "skipper", password: "correct horse", address: "10.0.1.9", now: at(minutes: 9).adding(nanoseconds: 30_000_000_000))
         }
         // and one that failed earlier, or never, may try
-        #expect(try db.logIn(name: "skipper", password: "correct horse", address: "10.0.1.3", now: at(minutes: 10)).account.name == "skipper")
-        #expect(try db.logIn(name: "skipper", password: "correct horse", address: "10.0.2.1", now: at(minutes: 10)).account.name == "skipper")
+        #expect(try logins.logIn(name: "skipper", password: "correct horse", address: "10.0.1.3", now: at(minutes: 10)).account.name == "skipper")
+        #expect(try logins.logIn(name: "skipper", password: "correct horse", address: "10.0.2.1", now: at(minutes: 10)).account.name == "skipper")
     }
 
     @Test func aNameWithNoAccountIsCheckedAgainstAHashOfTheRealCost() {
@@ -127,72 +130,72 @@ struct AccountTests {
         try add()
         for i in 0..<5 {
             #expect(refusal {
-                try db.changePassword(name: "skipper", current: "guess \(i)xx", new: "battery staple", address: "10.0.0.5",
-                                      now: at(minutes: Int64(i)), cost: 4)
+                try logins.changePassword(name: "skipper", current: "guess \(i)xx", new: "battery staple", address: "10.0.0.5",
+                                          now: at(minutes: Int64(i)))
             } == "the current password is wrong")
         }
         // Then the sixth is refused even when right, and a login from there too
         #expect(refusal {
-            try db.changePassword(name: "skipper", current: "correct horse", new: "battery staple", address: "10.0.0.5", now: at(minutes: 5), cost: 4)
+            try logins.changePassword(name: "skipper", current: "correct horse", new: "battery staple", address: "10.0.0.5", now: at(minutes: 5))
         } == "too many wrong passwords: try again after \(at(minutes: 19).iso8601)")
         #expect(throws: LoginRefusal.lockedOut(until: at(minutes: 19))) {
-            try db.logIn(name: "skipper", password: "correct horse", address: "10.0.0.5", now: at(minutes: 5))
+            try logins.logIn(name: "skipper", password: "correct horse", address: "10.0.0.5", now: at(minutes: 5))
         }
     }
 
     @Test func aSessionUnusedFor30DaysIsOver() throws {
         try add()
-        let session = try db.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
-        #expect(try db.session(token: session.token, now: at(minutes: 29 * 1440)) != nil)
+        let session = try logins.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
+        #expect(try logins.session(token: session.token, now: at(minutes: 29 * 1440)) != nil)
         // used on day 29, so it lasts to day 59
-        #expect(try db.session(token: session.token, now: at(minutes: 58 * 1440)) != nil)
-        #expect(try db.session(token: session.token, now: at(minutes: 89 * 1440)) == nil)
-        #expect(try db.session(token: session.token, now: at(minutes: 89 * 1440 - 1)) == nil)
+        #expect(try logins.session(token: session.token, now: at(minutes: 58 * 1440)) != nil)
+        #expect(try logins.session(token: session.token, now: at(minutes: 89 * 1440)) == nil)
+        #expect(try logins.session(token: session.token, now: at(minutes: 89 * 1440 - 1)) == nil)
     }
 
     @Test func sessionsSurviveReopeningTheStore() throws {
         try add()
-        let session = try db.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
+        let session = try logins.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
         let reopened = try AppDatabase(path: folder.store, createDirectory: false)
-        #expect(try reopened.session(token: session.token, now: at(minutes: 1))?.account.name == "skipper")
+        #expect(try Logins(reopened).session(token: session.token, now: at(minutes: 1))?.account.name == "skipper")
     }
 
     @Test func logOutAndANewPasswordEndSessions() throws {
         try add()
-        let first = try db.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
-        let second = try db.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
+        let first = try logins.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
+        let second = try logins.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
         try db.logOut(token: first.token)
-        #expect(try db.session(token: first.token, now: t0) == nil)
-        #expect(try db.session(token: second.token, now: t0) != nil)
+        #expect(try logins.session(token: first.token, now: t0) == nil)
+        #expect(try logins.session(token: second.token, now: t0) != nil)
         try db.setPassword(name: "skipper", password: "new battery", cost: 4)
-        #expect(try db.session(token: second.token, now: t0) == nil)
-        #expect(try db.logIn(name: "skipper", password: "new battery", address: "a", now: t0).account.name == "skipper")
+        #expect(try logins.session(token: second.token, now: t0) == nil)
+        #expect(try logins.logIn(name: "skipper", password: "new battery", address: "a", now: t0).account.name == "skipper")
     }
 
     @Test func anInviteMakesOneAccountWithin24Hours() throws {
         // Given an invite made at t0
-        let (code, expires) = try db.createInvite(by: "skipper", now: t0)
+        let (code, expires) = try logins.createInvite(by: "skipper", now: t0)
         #expect(expires == at(minutes: 1440))
         // When it is redeemed after 23 hours
-        try db.redeemInvite(code, name: "crew", password: "battery staple", now: at(minutes: 23 * 60), cost: 4)
+        try logins.redeemInvite(code, name: "crew", password: "battery staple", now: at(minutes: 23 * 60))
         // Then the account exists, not admin, and the code is used up
         #expect(try db.accounts().map(\.name) == ["crew"])
         #expect(try db.accounts().first?.admin == false)
         #expect(refusal {
-            try db.redeemInvite(code, name: "deck", password: "battery staple", now: at(minutes: 23 * 60), cost: 4)
+            try logins.redeemInvite(code, name: "deck", password: "battery staple", now: at(minutes: 23 * 60))
         } == "that invite code is unknown, used or more than 24 hours old: ask for a new one (`marktime user invite`)")
     }
 
     @Test("One invite code used by four sign-ups at once makes one account")
     func anInviteIsRedeemedOnceUnderConcurrency() throws {
         // Given an invite, and four connections to the store as the page's requests have
-        let (code, _) = try db.createInvite(by: "skipper", now: t0)
+        let (code, _) = try logins.createInvite(by: "skipper", now: t0)
         let stores = try (0..<4).map { _ in try AppDatabase(path: folder.store, createDirectory: false) }
         let made = Mutex(0)
         let now = at(minutes: 1)
         // When four people sign up with it at the same moment
         DispatchQueue.concurrentPerform(iterations: 4) { i in
-            if (try? stores[i].redeemInvite(code, name: "crew\(i)", password: "battery staple", now: now, cost: 4)) != nil {
+            if (try? Logins(stores[i], cost: 4).redeemInvite(code, name: "crew\(i)", password: "battery staple", now: now)) != nil {
                 made.withLock { $0 += 1 }
             }
         }
@@ -205,19 +208,19 @@ struct AccountTests {
     func aRefusedSignUpKeepsTheInvite() throws {
         // Given an account named crew, and an invite
         try db.addAccount(name: "crew", password: "battery staple", role: .crew, now: t0, cost: 4)
-        let (code, _) = try db.createInvite(by: "skipper", now: t0)
+        let (code, _) = try logins.createInvite(by: "skipper", now: t0)
         // When someone signs up with it as crew, then as deck
-        #expect(refusal { try db.redeemInvite(code, name: "crew", password: "battery staple", now: at(minutes: 1), cost: 4) }
+        #expect(refusal { try logins.redeemInvite(code, name: "crew", password: "battery staple", now: at(minutes: 1)) }
             == "there is already an account named 'crew'; choose another name")
-        try db.redeemInvite(code, name: "deck", password: "battery staple", now: at(minutes: 2), cost: 4)
+        try logins.redeemInvite(code, name: "deck", password: "battery staple", now: at(minutes: 2))
         // Then the second is made with the same code
         #expect(try db.accounts().map(\.name) == ["crew", "deck"])
     }
 
     @Test func anInviteOlderThan24HoursIsRefused() throws {
-        let (code, _) = try db.createInvite(by: nil, now: t0)
-        #expect(throws: StoreError.self) {
-            try db.redeemInvite(code, name: "crew", password: "battery staple", now: at(minutes: 1440), cost: 4)
+        let (code, _) = try logins.createInvite(by: nil, now: t0)
+        #expect(throws: InputError("that invite code is unknown, used or more than 24 hours old: ask for a new one (`marktime user invite`)")) {
+            try logins.redeemInvite(code, name: "crew", password: "battery staple", now: at(minutes: 1440))
         }
         #expect(try db.accounts().isEmpty)
     }
@@ -241,11 +244,11 @@ struct AccountTests {
     @Test("An invite makes an account of the role it names; a role can be changed")
     func anInviteCarriesItsRole() throws {
         // Given invites for a family account and for a crew account
-        let family = try db.createInvite(by: "skipper", role: .family, now: t0)
-        let crew = try db.createInvite(by: "skipper", now: t0)
+        let family = try logins.createInvite(by: "skipper", role: .family, now: t0)
+        let crew = try logins.createInvite(by: "skipper", now: t0)
         // When each is redeemed
-        try db.redeemInvite(family.code, name: "grandma", password: "battery staple", now: t0, cost: 4)
-        try db.redeemInvite(crew.code, name: "mate", password: "battery staple", now: t0, cost: 4)
+        try logins.redeemInvite(family.code, name: "grandma", password: "battery staple", now: t0)
+        try logins.redeemInvite(crew.code, name: "mate", password: "battery staple", now: t0)
         // Then each account has its invite's role, and a change of role is kept
         #expect(try db.accounts().map { "\($0.name) \($0.role.rawValue)" } == ["grandma family", "mate crew"])
         try db.setRole(name: "grandma", role: .admin)

@@ -1,0 +1,153 @@
+import MarkTimeAccounts
+import MarkTimeCore
+import Synchronization
+import Testing
+
+/// An in-memory `AccountRepository`: the rules tested apart from SQLite (the store's own
+/// tests run the same rules on it).
+final class MemoryAccounts: AccountRepository {
+    struct State {
+        var accounts: [String: (account: Account, hash: String)] = [:]
+        var failures: [(name: String, address: String, seconds: Int64)] = []
+        var sessions: [String: (csrf: String, lastSeen: UTCTime, name: String)] = [:]
+        var invites: [String: (role: Role, expires: UTCTime, used: Bool)] = [:]
+        var touches = 0
+    }
+
+    let state = Mutex(State())
+
+    func add(_ name: String, password: String, role: Role = .crew) {
+        let account = Account(id: Int64(name.count), name: name, role: role, theme: .day, fontSize: .normal, createdAt: UTCTime(wholeSeconds: 0))
+        state.withLock { $0.accounts[name] = (account, PasswordHash.hash(password, cost: 4)) }
+    }
+
+    func account(named name: String) -> (account: Account, passwordHash: String)? {
+        state.withLock { $0.accounts[name].map { ($0.account, $0.hash) } }
+    }
+
+    func failedLogins(name: String, address: String, since seconds: Int64) -> (pair: [Int64], address: [Int64], name: [Int64]) {
+        state.withLock { s in
+            let recent = s.failures.filter { $0.seconds > seconds }
+            return (recent.filter { $0.name == name && $0.address == address }.map(\.seconds), recent.filter { $0.address == address }.map(\.seconds),
+                    recent.filter { $0.name == name }.map(\.seconds))
+        }
+    }
+
+    func recordFailedLogin(name: String, address: String, at time: UTCTime) {
+        state.withLock { $0.failures.append((name, address, time.wholeSeconds)) }
+    }
+
+    func openSession(token: String, csrf: String, account: Account, address: String, at time: UTCTime) {
+        state.withLock { s in
+            s.failures.removeAll { $0.name == account.name && $0.address == address }
+            s.sessions[token] = (csrf, time, account.name)
+        }
+    }
+
+    func session(token: String) -> (csrf: String, lastSeen: UTCTime, account: Account)? {
+        state.withLock { s in s.sessions[token].flatMap { found in s.accounts[found.name].map { (found.csrf, found.lastSeen, $0.account) } } }
+    }
+
+    func touchSession(token: String, at time: UTCTime) {
+        state.withLock { s in
+            s.sessions[token]?.lastSeen = time
+            s.touches += 1
+        }
+    }
+
+    func endSession(token: String) { state.withLock { _ = $0.sessions.removeValue(forKey: token) } }
+
+    func addInvite(code: String, role: Role, by creator: String?, at time: UTCTime, expires: UTCTime) {
+        state.withLock { $0.invites[code] = (role, expires, false) }
+    }
+
+    func inviteIsUsable(code: String, at time: UTCTime) -> Bool {
+        state.withLock { s in s.invites[code].map { !$0.used && $0.expires > time } ?? false }
+    }
+
+    func redeemInvite(code: String, at time: UTCTime, name: String, passwordHash: String) -> Account? {
+        state.withLock { s in
+            guard let invite = s.invites[code], !invite.used, invite.expires > time else { return nil }
+            s.invites[code]?.used = true
+            let account = Account(id: Int64(s.accounts.count + 1), name: name, role: invite.role, theme: .day, fontSize: .normal, createdAt: time)
+            s.accounts[name] = (account, passwordHash)
+            return account
+        }
+    }
+
+    func setPasswordHash(name: String, hash: String) {
+        state.withLock { s in
+            s.accounts[name]?.hash = hash
+            s.sessions = s.sessions.filter { $0.value.name != name }
+        }
+    }
+}
+
+@Suite("The login, session and invite rules, over any repository")
+struct LoginsTests {
+    let t0 = UTCTime(wholeSeconds: 1_790_000_000)
+
+    func at(minutes: Int64) -> UTCTime { t0.adding(nanoseconds: minutes * 60_000_000_000) }
+
+    @Test func theSixthTryAfterFiveWrongPasswordsIsLockedOutFifteenMinutesAfterTheFifth() throws {
+        // Given an account and five wrong passwords from one address, a minute apart
+        let repository = MemoryAccounts()
+        repository.add("skipper", password: "correct horse")
+        let logins = Logins(repository, cost: 4)
+        for i in 0..<5 {
+            #expect(throws: LoginRefusal.wrongNameOrPassword) {
+                try logins.logIn(name: "skipper", password: "guess \(i)", address: "10.0.0.66", now: at(minutes: Int64(i)))
+            }
+        }
+        // When the right password comes from there at minute 5
+        // Then it is refused until minute 19, and from another address it is taken
+        #expect(throws: LoginRefusal.lockedOut(until: at(minutes: 19))) {
+            try logins.logIn(name: "skipper", password: "correct horse", address: "10.0.0.66", now: at(minutes: 5))
+        }
+        #expect(try logins.logIn(name: "skipper", password: "correct horse", address: "10.0.0.7", now: at(minutes: 5)).account.name == "skipper")
+    }
+
+    @Test func aSessionIsTouchedAtMostOnceAMinuteAndEndsAfterThirtyIdleDays() throws {
+        // Given a session opened at t0
+        let repository = MemoryAccounts()
+        repository.add("skipper", password: "correct horse")
+        let logins = Logins(repository, cost: 4)
+        let session = try logins.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
+        // When it is used after 30 s, after 2 minutes, then 30 days after that
+        _ = try logins.session(token: session.token, now: t0.adding(nanoseconds: 30_000_000_000))
+        _ = try logins.session(token: session.token, now: at(minutes: 2))
+        let late = try logins.session(token: session.token, now: at(minutes: 2 + 30 * 1440))
+        // Then only the use after 2 minutes wrote, and the idle session is gone
+        #expect(repository.state.withLock { $0.touches } == 1)
+        #expect(late == nil)
+        #expect(repository.state.withLock { $0.sessions.isEmpty })
+    }
+
+    @Test func anInviteMakesOneAccountOfItsRole() throws {
+        // Given a family invite
+        let repository = MemoryAccounts()
+        let logins = Logins(repository, cost: 4)
+        let (code, expires) = try logins.createInvite(by: "skipper", role: .family, now: t0)
+        // When it is redeemed twice
+        let account = try logins.redeemInvite(" \(code) ", name: "grandma", password: "battery staple", now: at(minutes: 1))
+        // Then the first makes a family account, 24 hours valid; the second is refused
+        #expect(account.role == .family)
+        #expect(expires == at(minutes: 1440))
+        #expect(throws: InputError("that invite code is unknown, used or more than 24 hours old: ask for a new one (`marktime user invite`)")) {
+            try logins.redeemInvite(code, name: "deck", password: "battery staple", now: at(minutes: 2))
+        }
+    }
+
+    @Test func aPasswordChangeWithTheWrongCurrentOneIsRefusedAndCounted() throws {
+        // Given an account
+        let repository = MemoryAccounts()
+        repository.add("skipper", password: "correct horse")
+        let logins = Logins(repository, cost: 4)
+        // When the current password given is wrong
+        #expect(throws: InputError("the current password is wrong")) {
+            try logins.changePassword(name: "skipper", current: "wrong horse", new: "battery staple", address: "a", now: t0)
+        }
+        // Then the failure is recorded toward the lockout
+        #expect(repository.state.withLock { $0.failures.map(\.name) } == ["skipper"])
+    }
+}
