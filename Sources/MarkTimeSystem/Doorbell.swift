@@ -117,9 +117,13 @@ public final class Doorbell: @unchecked Sendable {
             let left = deadline - Clocks.monotonicNanoseconds()
             guard left > 0 else { return .noAnswer }
             var p = [pollfd(fd: s, events: Int16(POLLIN), revents: 0)]
-            // EINTR is retried inside, with the whole wait again; the deadline above still holds.
-            guard let n = try? Kernel.poll(&p, milliseconds: Int32(clamping: (left + 999_999) / 1_000_000), "the answer"), n > 0
-            else { return .noAnswer }
+            let n: Int32
+            // A signal ends the wait early; the loop waits again for what is left of it.
+            do { n = try Kernel.poll(&p, milliseconds: Int32(clamping: (left + 999_999) / 1_000_000), retryOnInterrupt: false, "the answer") } catch {
+                if error.errno == .interrupted { continue }
+                return .noAnswer
+            }
+            guard n > 0 else { return .noAnswer }
             do {
                 let got = try Kernel.receive(s, into: &buffer, flags: Int32(MSG_DONTWAIT), "the answer")
                 return .answered(String(decoding: buffer[..<got.count], as: UTF8.self))

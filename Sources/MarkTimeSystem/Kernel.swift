@@ -1,10 +1,12 @@
 import Glibc
 
-/// Every system call marktime's Swift code makes, each once, through `systemCall`: the one
-/// file whose object code calls the kernel (a layout test checks the symbols every other
-/// object file calls against the kernel's own table). The rest of MarkTimeSystem builds
-/// its files, sockets and threads on these, and the adapters on MarkTimeSystem; the C
-/// shims are the only other road to the kernel.
+/// Every system call marktime's own Swift code makes, each once, through `systemCall`: the
+/// one file of ours whose object code calls the kernel (a layout test checks the symbols
+/// every other object file calls against the kernel's own table). The rest of
+/// MarkTimeSystem builds its files, sockets and threads on these, and the adapters on
+/// MarkTimeSystem. The other roads are the libraries' own: the C shims, swift-system's
+/// `FileDescriptor` (a funnel of the same kind, which SideFile uses), Foundation's
+/// `FileManager`, and the C libraries (SQLite, ALSA, libgps…).
 ///
 /// Each failure is a `SystemError` naming the call and its subject (`what`); EINTR is
 /// retried, except for `close`, which Linux completes even when interrupted.
@@ -35,6 +37,12 @@ public enum Kernel {
     /// `pread(2)` at `offset` into `buffer`; the bytes read.
     public static func read(_ fd: Int32, at offset: off_t, into buffer: UnsafeMutableRawBufferPointer, _ what: @autoclosure () -> String) throws(SystemError) -> Int {
         try systemCall("pread \(what())") { Glibc.pread(fd, buffer.baseAddress, buffer.count, offset) }
+    }
+
+    /// `write(2)` of `text` from a signal handler: once, its failure ignored, nothing
+    /// allocated (the error is typed and names the call with a literal).
+    public static func writeFromSignalHandler(_ fd: Int32, _ text: StaticString) {
+        _ = try? systemCall("write from a signal handler", retryOnInterrupt: false) { Glibc.write(fd, text.utf8Start, text.utf8CodeUnitCount) }
     }
 
     /// `write(2)` of `bytes`; the bytes written.
@@ -110,8 +118,11 @@ public enum Kernel {
     // MARK: Waiting
 
     /// `poll(2)` on `fds` for up to `milliseconds` (-1: forever); how many have events.
-    public static func poll(_ fds: inout [pollfd], milliseconds: Int32, _ what: @autoclosure () -> String) throws(SystemError) -> Int32 {
-        try systemCall("poll \(what())") { Glibc.poll(&fds, nfds_t(fds.count), milliseconds) }
+    /// Retried after a signal with the whole wait again, unless `retryOnInterrupt` is false
+    /// (then EINTR is thrown, for a caller that keeps its own deadline).
+    public static func poll(_ fds: inout [pollfd], milliseconds: Int32, retryOnInterrupt: Bool = true,
+                            _ what: @autoclosure () -> String) throws(SystemError) -> Int32 {
+        try systemCall("poll \(what())", retryOnInterrupt: retryOnInterrupt) { Glibc.poll(&fds, nfds_t(fds.count), milliseconds) }
     }
 
     /// `nanosleep(2)` for `duration`; a signal ends it early.

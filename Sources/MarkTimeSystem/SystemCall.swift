@@ -53,8 +53,8 @@ public final class EventFD: Sendable {
     public init() throws(SystemError) {
         let fd = try systemCall("eventfd") { csystemclock_eventfd() }
         self.fd = fd
-        let flags = try Kernel.fcntl(fd, F_GETFL, 0, "eventfd")
-        try Kernel.fcntl(fd, F_SETFL, flags | O_NONBLOCK, "eventfd")
+        let flags = try Kernel.fcntl(fd, F_GETFL, 0, "F_GETFL eventfd")
+        try Kernel.fcntl(fd, F_SETFL, flags | O_NONBLOCK, "F_SETFL eventfd")
     }
 
     /// Adds one (`write`); the sleeper's poll returns.

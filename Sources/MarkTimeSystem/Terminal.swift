@@ -44,8 +44,7 @@ nonisolated(unsafe) private var savedTerminal: termios?
 /// Puts the terminal back: cursor, main screen, line mode and echo. Async-signal-safe.
 private func restoreTerminal() {
     guard let saved = savedTerminal else { return }
-    let reset: StaticString = "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
-    _ = try? Kernel.write(STDOUT_FILENO, UnsafeRawBufferPointer(start: reset.utf8Start, count: reset.utf8CodeUnitCount), "stdout")
+    Kernel.writeFromSignalHandler(STDOUT_FILENO, "\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l")
     Kernel.setTerminalSettings(STDIN_FILENO, saved)
 }
 
