@@ -84,6 +84,10 @@ public final class EspeakSpeech: Speaker, Sendable {
     private static func start(_ e: inout (rate: Int32, voice: String), voice: String) throws(InputError) {
         if e.rate <= 0 {
             let rate = cespeak_start()
+            if rate == -3 {
+                let why = cespeak_error().map { String(cString: $0) } ?? "libespeak-ng.so.1 cannot be loaded"
+                throw InputError("eSpeak NG cannot be loaded (\(why)): install it (`sudo apt-get install libespeak-ng1`)")
+            }
             guard rate > 0 else { throw InputError("eSpeak NG cannot start: is espeak-ng-data installed (`sudo apt-get install espeak-ng-data`)?") }
             e.rate = rate
         }

@@ -142,6 +142,25 @@ struct LayoutTests {
         #expect(bypassing == [])
     }
 
+    @Test("eSpeak NG is loaded on the first sentence, never linked: marktime needs no libespeak-ng (and so no libpulse or libX11) at start")
+    func speechIsNotLinked() throws {
+        // Given the marktime binary of this build
+        let build = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).deletingLastPathComponent().path
+        let readelf = Process()
+        readelf.executableURL = URL(fileURLWithPath: "/usr/bin/readelf")
+        readelf.arguments = ["--dynamic", build + "/marktime"]
+        let out = Pipe()
+        readelf.standardOutput = out
+        try readelf.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        readelf.waitUntilExit()
+        // When its needed libraries are read
+        let needed = text.split(separator: "\n").compactMap { $0.firstMatch(of: /\(NEEDED\).*\[(.+)\]/).map { String($0.1) } }
+        // Then the C libraries it links are there, and eSpeak NG is not
+        #expect(needed.contains { $0.hasPrefix("libasound") })
+        #expect(needed.filter { $0.hasPrefix("libespeak") || $0.hasPrefix("libpulse") || $0.hasPrefix("libX11") } == [])
+    }
+
     @Test("The phone page's views and live messages are typed: no untyped dictionary, no JSONSerialization, no Mirror, no forced session")
     func thePagesViewsAreTyped() throws {
         // Given the sources of MarkTimeWeb
