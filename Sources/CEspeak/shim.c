@@ -34,9 +34,11 @@ static int load(void) {
     if (e_initialize == NULL || e_set_synth_callback == NULL || e_set_voice_by_name == NULL || e_set_parameter == NULL
         || e_synth == NULL || synchronize == NULL) {
         strncpy(load_error, "a function of eSpeak NG's API is missing from libespeak-ng.so.1", sizeof load_error - 1);
+        dlclose(library);
         return -1;
     }
     e_synchronize = (espeak_ERROR (*)(void))synchronize;
+    load_error[0] = '\0';
     return 0;
 }
 

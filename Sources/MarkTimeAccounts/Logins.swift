@@ -39,14 +39,18 @@ public struct Logins<Repository: AccountRepository>: Sendable {
     public let repository: Repository
     /// bcrypt's cost for new hashes (tests pass 4, the least, to stay quick).
     public let cost: UInt8
+    /// Makes a session's token, its CSRF token and an invite's code (the system's
+    /// generator; a test may give its own).
+    let newToken: @Sendable () -> String
 
-    public init(_ repository: Repository, cost: UInt8 = PasswordHash.cost) {
+    public init(_ repository: Repository, cost: UInt8 = PasswordHash.cost, newToken: @escaping @Sendable () -> String = systemToken) {
         self.repository = repository
         self.cost = cost
+        self.newToken = newToken
     }
 
-    /// A random token: 32 bytes from the system's generator, as lowercase hex.
-    public static func newToken() -> String {
+    /// A random token: 32 bytes from the system's generator (`getrandom(2)`), as lowercase hex.
+    public static func systemToken() -> String {
         var rng = SystemRandomNumberGenerator()
         let digits = Array("0123456789abcdef".utf8)
         return String(decoding: (0..<32).flatMap { _ -> [UInt8] in
@@ -61,7 +65,7 @@ public struct Logins<Repository: AccountRepository>: Sendable {
     /// not even checked. A name with no account costs the same bcrypt check as one with.
     public func logIn(name: String, password: String, address: String, now: UTCTime) throws -> WebSession {
         let account = try check(name: name, password: password, address: address, now: now)
-        let token = Self.newToken(), csrf = Self.newToken()
+        let token = newToken(), csrf = newToken()
         try repository.openSession(token: token, csrf: csrf, account: account, address: address, at: now)
         return WebSession(token: token, csrf: csrf, account: account)
     }
@@ -114,7 +118,7 @@ public struct Logins<Repository: AccountRepository>: Sendable {
 
     /// A one-time invite code for an account of `role`, good for `AccessRules.inviteSeconds`.
     public func createInvite(by creator: String?, role: Role = .crew, now: UTCTime) throws -> (code: String, expires: UTCTime) {
-        let code = String(Self.newToken().prefix(16))
+        let code = String(newToken().prefix(16))
         let expires = now.adding(nanoseconds: AccessRules.inviteSeconds * 1_000_000_000)
         try repository.addInvite(code: code, role: role, by: creator, at: now, expires: expires)
         return (code, expires)

@@ -30,14 +30,4 @@ public enum SHA256 {
     public static func hex(_ text: String) -> String? {
         hex(Array(text.utf8))
     }
-
-    /// A random token: 32 bytes from the system's generator (`getrandom(2)`), as lowercase hex.
-    public static func randomToken() -> String {
-        var rng = SystemRandomNumberGenerator()
-        let hexDigits = Array("0123456789abcdef".utf8)
-        return String(decoding: (0..<32).flatMap { _ -> [UInt8] in
-            let byte = UInt8.random(in: 0...255, using: &rng)
-            return [hexDigits[Int(byte >> 4)], hexDigits[Int(byte & 0x0f)]]
-        }, as: UTF8.self)
-    }
 }

@@ -138,6 +138,29 @@ struct LoginsTests {
         }
     }
 
+    @Test("A token is 32 random bytes as 64 lowercase hex digits, and two are not the same")
+    func systemTokens() {
+        let a = Logins<MemoryAccounts>.systemToken(), b = Logins<MemoryAccounts>.systemToken()
+        #expect(a.count == 64)
+        #expect(a.allSatisfy { "0123456789abcdef".contains($0) })
+        #expect(a != b)
+    }
+
+    @Test func aSessionsTokensAndAnInvitesCodeComeFromTheGeneratorGiven() throws {
+        // Given the rules with a generator of numbered tokens
+        let repository = MemoryAccounts()
+        repository.add("skipper", password: "correct horse")
+        let counter = Mutex(0)
+        let logins = Logins(repository, cost: 4) { counter.withLock { n in n += 1; return String(repeating: "\(n)", count: 20) } }
+        // When a session is opened and an invite made
+        let session = try logins.logIn(name: "skipper", password: "correct horse", address: "a", now: t0)
+        let (code, _) = try logins.createInvite(by: "skipper", now: t0)
+        // Then the token, the CSRF token and the code (its first 16 characters) are the generator's, in turn
+        #expect(session.token == String(repeating: "1", count: 20))
+        #expect(session.csrf == String(repeating: "2", count: 20))
+        #expect(code == String(repeating: "3", count: 16))
+    }
+
     @Test func aPasswordChangeWithTheWrongCurrentOneIsRefusedAndCounted() throws {
         // Given an account
         let repository = MemoryAccounts()

@@ -19,14 +19,3 @@ struct DigestTests {
         #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 }
-
-@Suite("Random tokens")
-struct RandomTokenTests {
-    @Test("A token is 32 random bytes as 64 lowercase hex digits, and two are not the same")
-    func tokens() {
-        let a = SHA256.randomToken(), b = SHA256.randomToken()
-        #expect(a.count == 64)
-        #expect(a.allSatisfy { "0123456789abcdef".contains($0) })
-        #expect(a != b)
-    }
-}

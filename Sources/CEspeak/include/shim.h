@@ -3,9 +3,10 @@
 
 // eSpeak NG (Debian's libespeak-ng1), the speech the daemon reads a preset and a keypad's
 // entry back with: synthesised into memory, played by marktime's own ALSA player. It is
-// loaded with dlopen on the first sentence, never linked: libespeak-ng brings libpcaudio,
-// libpulse and libX11 with it, which every marktime process (the CLI, the page, a daemon
-// without speech) would otherwise map at start.
+// loaded with dlopen when speech starts (the daemon's, at its start when sound.speech is
+// on; `marktime say`), never linked: libespeak-ng brings libpcaudio, libpulse and libX11
+// with it, which every other marktime process (the CLI, the page, a daemon without speech)
+// would otherwise map at start.
 
 /// Samples synthesised so far, up to `limit`.
 typedef struct {
