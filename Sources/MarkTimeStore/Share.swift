@@ -86,9 +86,9 @@ extension AppDatabase {
     // MARK: Incoming
 
     /// Applies a checked message from a phone, all in one transaction: the topic is
-    /// recorded as seen; a linked member's location goes through the geofence as
-    /// `member report` does; a transition naming a known place moves the member at once.
-    /// A location or transition older than the member's last report changes nothing.
+    /// recorded as seen, then what the message does (`SharedEffect`, decided in
+    /// MarkTimeShare: a card's name, or a linked member's move through the geofence) is
+    /// written.
     public func applyShared(_ incoming: OwnTracks.Incoming, topic: OwnTracks.Topic, rules: GeofenceRules,
                             now: UTCTime) throws(StoreError) -> SharedOutcome {
         try write { db in
@@ -98,25 +98,18 @@ extension AppDatabase {
                 INSERT INTO share_seen (topic, last_seen_ns, messages) VALUES (?, ?, 1)
                 ON CONFLICT (topic) DO UPDATE SET last_seen_ns = excluded.last_seen_ns, messages = messages + 1
                 """).execute(arguments: [topic.base, now.nanosecondsSinceEpoch])
-            let fix: GeoFix
-            var transition: (place: String, kind: PlaceEvent.Kind)?
-            switch incoming {
-            case .card(let name):
+            switch SharedEffect(incoming) {
+            case .name(let name):
                 try SeenRecord.filter(key: topic.base).updateAll(db, C.name.set(to: name))
                 return .noted
-            case .ignored:
+            case .nothing:
                 return .noted
-            case .location(let f):
-                fix = f
-            case .transition(let place, let kind, let f):
-                fix = f
-                transition = (place, kind)
+            case .move(let move):
+                guard var member = try MemberRecord.filter(M.shareTopic == topic.base).fetchOne(db)?.member else { return .unlinked }
+                let outcome = try move.apply(to: &member, places: { try Self.places(db) }, rules: rules)
+                if case .moved(_, let events) = outcome { try Self.save(member, at: move.fix, events: events, db) }
+                return outcome
             }
-            guard var member = try MemberRecord.filter(M.shareTopic == topic.base).fetchOne(db)?.member else { return .unlinked }
-            if member.isStale(fix, transition: transition != nil) { return .stale(member: member.name) }
-            let events = member.geofence.apply(transition: transition, fix: fix, places: try Self.places(db), rules: rules)
-            try Self.save(member, at: fix, events: events, db)
-            return .moved(member: member.name, events: events)
         }
     }
 }
