@@ -46,11 +46,6 @@ public enum Kernel {
     }
 
     /// `write(2)` of `bytes`; the bytes written.
-    public static func write(_ fd: Int32, _ bytes: [UInt8], _ what: @autoclosure () -> String) throws(SystemError) -> Int {
-        try systemCall("write \(what())") { Glibc.write(fd, bytes, bytes.count) }
-    }
-
-    /// `write(2)` of `bytes`; the bytes written.
     public static func write(_ fd: Int32, _ bytes: UnsafeRawBufferPointer, _ what: @autoclosure () -> String) throws(SystemError) -> Int {
         try systemCall("write \(what())") { Glibc.write(fd, bytes.baseAddress, bytes.count) }
     }

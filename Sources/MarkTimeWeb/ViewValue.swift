@@ -69,10 +69,6 @@ extension ViewValue: MustacheParent {
     func child(named name: String) -> Any? { self[name]?.mustache }
 }
 
-extension ViewValue: ExpressibleByStringLiteral {
-    init(stringLiteral value: String) { self = .text(value) }
-}
-
 /// Encodes a view struct into a `ViewValue`: a tree of nodes that each container fills in
 /// as the view encodes itself (a nested container's node is in its parent from the start).
 private final class ViewEncoder: Encoder {
