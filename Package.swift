@@ -279,7 +279,7 @@ let package = Package(
         .testTarget(
             name: "MarkTimeStoreTests",
             dependencies: ["MarkTimeStore", "MarkTimeAccounts", "MarkTimeRecorder", "MarkTimePlaces", "MarkTimeShare", "MarkTimeExport",
-                           "MarkTimePeople", "MarkTimeTasks", "MarkTimeCore", "MarkTimeSky", "MarkTimeSystem",
+                           "MarkTimePeople", "MarkTimeTasks", "MarkTimeCore", "MarkTimeSky", "MarkTimeSystem", "MarkTimeDevices",
                            .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "MarkTimeWebTests",
@@ -306,7 +306,7 @@ let package = Package(
         .testTarget(
             name: "MarkTimeDaemonTests",
             dependencies: ["DaemonFakes", "MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem", "MarkTimePlaces", "MarkTimeSky",
-                           "MarkTimeRecorder", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
+                           "MarkTimeRecorder", "MarkTimeTasks", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
         // The rig's own tools (the dm-log-writes reader), checked on the host.
         .testTarget(name: "RigSupportTests", dependencies: ["RigSupport"]),
         .testTarget(

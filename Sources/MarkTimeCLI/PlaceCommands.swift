@@ -5,6 +5,11 @@ import MarkTimeDevices
 import MarkTimePlaces
 import MarkTimeStore
 
+extension AppDatabase {
+    /// The places of this store, each change ringing its daemon.
+    var placeBook: PlaceBook<AppDatabase> { PlaceBook(self, bell: StoreDoorbell(store: path)) }
+}
+
 /// `--position POS` or `--here` (the daemon's latest fix, if fresh).
 struct PositionOptions: ParsableArguments {
     @Option(parsing: .unconditional,
@@ -54,7 +59,7 @@ extension MarkTime {
                 let settings = try config.settings()
                 let db = try store.open()
                 let place = try Place(name: name, kind: kind, center: try where_.resolve(db, settings), radius: radius)
-                try db.addPlace(place, now: try wallClock())
+                try db.placeBook.add(place, now: try wallClock())
                 print("added \(Text.escaped(place.name)) (\(place.kind.rawValue)): \(place.center.ddm), radius \(Quantity.metres(place.radius))")
             }
         }
@@ -86,7 +91,8 @@ extension MarkTime {
             @OptionGroup var store: StoreOptions
             @Argument var name: String
             func run() async throws {
-                try store.open().removePlace(named: name)
+                let db = try store.open()
+                try db.placeBook.remove(named: name)
                 print("removed \(Text.escaped(name))")
             }
         }
@@ -97,7 +103,8 @@ extension MarkTime {
             @Argument var old: String
             @Argument var new: String
             func run() async throws {
-                try store.open().renamePlace(old, to: new)
+                let db = try store.open()
+                try db.placeBook.rename(old, to: new)
                 print("renamed \(Text.escaped(old)) to \(Text.escaped(new))")
             }
         }

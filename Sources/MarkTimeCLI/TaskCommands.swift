@@ -12,6 +12,11 @@ extension TaskTimes {
     }
 }
 
+extension AppDatabase {
+    /// The tasks of this store, each change ringing its daemon.
+    var taskList: TaskList<AppDatabase> { TaskList(self, bell: StoreDoorbell(store: path)) }
+}
+
 extension UTCTime {
     /// ISO-8601 UTC to the second: `2026-11-27T07:00:00Z`.
     var isoSeconds: String { String(iso8601.prefix(19)) + "Z" }
@@ -47,7 +52,7 @@ extension MarkTime {
                 let dueAt = try clock.due(due, what: "--due")
                 let remindAt = try remind.map { try clock.reminder($0, what: "--remind", due: dueAt) }
                 let db = try store.open()
-                let id = try db.addTask(title: title, due: dueAt, remind: remindAt, course: course, now: try wallClock())
+                let id = try db.taskList.add(title: title, due: dueAt, remind: remindAt, course: course, now: try wallClock())
                 print("added task \(id): \(Text.escaped(title.trimmingWhitespace())), due \(clock.show(dueAt))"
                     + (remindAt.map { ", reminder \(clock.show($0))" } ?? ""))
             }
@@ -96,7 +101,7 @@ extension MarkTime {
 
             func run() async throws {
                 let db = try store.open()
-                try db.setTaskDone(id, at: try wallClock())
+                try db.taskList.setDone(id, at: try wallClock())
                 print("task \(id) done")
             }
         }
@@ -108,7 +113,7 @@ extension MarkTime {
 
             func run() async throws {
                 let db = try store.open()
-                try db.setTaskDone(id, at: nil)
+                try db.taskList.setDone(id, at: nil)
                 print("task \(id) open again")
             }
         }
@@ -120,7 +125,7 @@ extension MarkTime {
 
             func run() async throws {
                 let db = try store.open()
-                try db.removeTask(id)
+                try db.taskList.remove(id)
                 print("task \(id) removed")
             }
         }
@@ -151,7 +156,7 @@ extension MarkTime {
                     edit.remind = .some(remind.lowercased() == "none" ? nil : try clock.reminder(remind, what: "--remind", due: edit.due ?? old.due))
                 }
                 if let course { edit.course = .some(course.lowercased() == "none" ? nil : course) }
-                let t = try db.editTask(id, edit)
+                let t = try db.taskList.edit(id, edit)
                 print("task \(t.id): \(Text.escaped(t.title)), due \(clock.show(t.due))" + (t.remind.map { ", reminder \(clock.show($0))" } ?? ""))
             }
         }

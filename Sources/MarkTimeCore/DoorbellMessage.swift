@@ -1,3 +1,9 @@
+/// Where a change made outside the daemon tells it to read again: the store's doorbell
+/// (`StoreDoorbell` in MarkTimeDevices), or a test's list of what rang.
+public protocol DaemonBell: Sendable {
+    func ring(_ message: DoorbellMessage)
+}
+
 /// What another process asks of the daemon through the store's doorbell (a datagram
 /// socket beside the store): typed here, as text on the wire.
 public enum DoorbellMessage: Hashable, Sendable {

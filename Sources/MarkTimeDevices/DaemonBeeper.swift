@@ -22,3 +22,12 @@ public struct DaemonSpeaker: Speaker {
 
     public func say(_ text: String) { Doorbell.ring(store: store, message: DoorbellMessage.say(text).text) }
 }
+
+/// The daemon's doorbell beside the store at `store`; ringing it without a daemon does nothing.
+public struct StoreDoorbell: DaemonBell {
+    public let store: String
+
+    public init(store: String) { self.store = store }
+
+    public func ring(_ message: DoorbellMessage) { Doorbell.ring(store: store, message: message.text) }
+}

@@ -24,8 +24,6 @@ public final class AppDatabase: Sendable {
     private struct Batch: @unchecked Sendable {
         let thread: pthread_t
         let db: Database
-        /// Doorbell messages for after the commit, so that no one reads before it.
-        var rings: [String] = []
     }
 
     /// Opens (creating if needed) the store at `path`. With `createDirectory`,
@@ -292,30 +290,18 @@ public final class AppDatabase: Sendable {
     /// (any sight's) or checkpoint. Returns the commit's error; what `body` wrote is then undone.
     public func batch(synced: Bool = true, _ body: () -> Void) throws(StoreError) {
         guard unknownMigrations.isEmpty else { throw .newerSchema(path: path, unknown: unknownMigrations) }
-        var rings: [String] = []
-        defer { for text in Set(rings) { Doorbell.ring(store: path, message: text) } }
         do {
             try writer.writeWithoutTransaction { db in
                 if !synced { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
                 defer { if !synced { try? db.execute(sql: "PRAGMA synchronous = FULL") } }
                 try db.inTransaction(.immediate) {
                     batchSlot.withLock { $0 = Batch(thread: pthread_self(), db: db) }
-                    defer { rings = batchSlot.withLock { b in defer { b = nil }; return b?.rings ?? [] } }
+                    defer { batchSlot.withLock { $0 = nil } }
                     body()
                     return .commit
                 }
             }
         } catch { throw StoreError.wrap(error, path: path) }
-    }
-
-    /// Rings the doorbell now, or after this thread's batch commits.
-    func ring(_ text: String) {
-        let later = batchSlot.withLock { b -> Bool in
-            guard let batch = b, pthread_equal(batch.thread, pthread_self()) != 0 else { return false }
-            b?.rings.append(text)
-            return true
-        }
-        if !later { Doorbell.ring(store: path, message: text) }
     }
 
     /// The batch this thread holds open, if any.

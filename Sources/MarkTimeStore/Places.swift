@@ -1,9 +1,8 @@
 import GRDB
 import MarkTimeCore
 import MarkTimePlaces
-import MarkTimeSystem
 
-extension AppDatabase {
+extension AppDatabase: PlaceRepository {
     typealias M = MemberRecord.CodingKeys
 
     /// The family clock: each member's hand in the sector of the kind of place they are at.
@@ -14,12 +13,12 @@ extension AppDatabase {
     // MARK: Places
 
     public func addPlace(_ place: Place, now: UTCTime) throws(StoreError) {
-        try changing(.placesChanged) { () throws(StoreError) in try write { db in
+        try write { db in
             if let other = try String.fetchOne(db, sql: "SELECT name FROM place WHERE name = ? COLLATE NOCASE", arguments: [place.name]) {
                 throw StoreError.refused("a place named '\(other)' already exists; choose another name, or `marktime place remove \(other)` first")
             }
             try PlaceRecord(place, createdAt: now).insert(db)
-        } }
+        }
     }
 
     public func places() throws(StoreError) -> [Place] {
@@ -33,18 +32,17 @@ extension AppDatabase {
 
     /// Removes a place; members at it become "unknown" (their history stays).
     public func removePlace(named name: String) throws(StoreError) {
-        try changing(.placesChanged) { () throws(StoreError) in try write { db in
+        try write { db in
             let canonical = try Self.placeName(name, db)
             try PlaceRecord.filter(PlaceRecord.CodingKeys.name == canonical).deleteAll(db)
             try MemberRecord.filter(M.place == canonical).updateAll(db, [M.place.set(to: nil), M.sinceNs.set(to: nil)])
             try MemberRecord.filter(M.candidate == canonical).updateAll(db, [M.candidate.set(to: nil), M.streak.set(to: 0)])
-        } }
+        }
     }
 
-    /// Renames a place everywhere: the place, members at it, and its history.
-    public func renamePlace(_ old: String, to new: String) throws(StoreError) {
-        let trimmed = try StoreError.name(new, what: "a place", example: "Home")
-        try changing(.placesChanged) { () throws(StoreError) in try write { db in
+    /// Renames a place everywhere: the place, members at it, and its history (`new` as `PlaceBook` checked it).
+    public func renamePlace(_ old: String, to trimmed: String) throws(StoreError) {
+        try write { db in
             let canonical = try Self.placeName(old, db)
             if let other = try String.fetchOne(db, sql: "SELECT name FROM place WHERE name = ? COLLATE NOCASE AND name != ?",
                                                arguments: [trimmed, canonical]) {
@@ -53,7 +51,7 @@ extension AppDatabase {
             for (table, column) in [("place", "name"), ("member", "place"), ("member", "candidate"), ("place_event", "place")] {
                 try db.execute(sql: "UPDATE \(table) SET \(column) = ? WHERE \(column) = ?", arguments: [trimmed, canonical])
             }
-        } }
+        }
     }
 
     static func placeName(_ name: String, _ db: Database) throws -> String {

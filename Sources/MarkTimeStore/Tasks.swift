@@ -1,6 +1,5 @@
 import GRDB
 import MarkTimeCore
-import MarkTimeSystem
 import MarkTimeTasks
 
 /// A row of the `task` table: GRDB reads and writes it by its coding keys, the column names.
@@ -31,32 +30,15 @@ struct TaskRecord: Codable, FetchableRecord, MutablePersistableRecord {
     }
 }
 
-extension AppDatabase {
-    /// Adds a task; its id.
-    public func addTask(title: String, due: UTCTime, remind: UTCTime?, course: String?, now: UTCTime) throws(StoreError) -> Int64 {
-        let title = try StoreError.name(title, what: "a task", example: "\"Sun sights\"")
-        try Self.checkReminder(remind, due: due)
-        return try changing(.tasksChanged) { () throws(StoreError) in
-            try write { db in
-                var record = TaskRecord(title: title, dueNs: due.nanosecondsSinceEpoch, remindedLate: false, createdAtNs: now.nanosecondsSinceEpoch,
-                                        remindNs: remind?.nanosecondsSinceEpoch, course: try course.map { try Self.courseCode($0, db) })
-                try record.insert(db)
-                return record.id ?? db.lastInsertedRowID
-            }
+extension AppDatabase: TaskRepository {
+    /// Keeps a new task; its id. `TaskList` checks it and rings the daemon.
+    public func insertTask(title: String, due: UTCTime, remind: UTCTime?, course: String?, now: UTCTime) throws(StoreError) -> Int64 {
+        try write { db in
+            var record = TaskRecord(title: title, dueNs: due.nanosecondsSinceEpoch, remindedLate: false, createdAtNs: now.nanosecondsSinceEpoch,
+                                    remindNs: remind?.nanosecondsSinceEpoch, course: try course.map { try Self.courseCode($0, db) })
+            try record.insert(db)
+            return record.id ?? db.lastInsertedRowID
         }
-    }
-
-    /// Runs a change, then rings the daemon's doorbell with `message` (`tasks`: its reminder
-    /// thread reads them again; `places`: the share service sends the waypoints again).
-    /// Every front end's change reaches the daemon this way; a refused one does not ring.
-    func changing<T>(_ message: DoorbellMessage, _ change: () throws(StoreError) -> T) throws(StoreError) -> T {
-        let result = try change()
-        ring(message.text)
-        return result
-    }
-
-    static func checkReminder(_ remind: UTCTime?, due: UTCTime) throws(StoreError) {
-        do { try TaskItem.checkReminder(remind, due: due) } catch { throw .refused(error.description) }
     }
 
     /// Every task, soonest due first.
@@ -77,24 +59,20 @@ extension AppDatabase {
 
     /// Marks a task done at `at`, or open again when `at` is nil.
     public func setTaskDone(_ id: Int64, at: UTCTime?) throws(StoreError) {
-        try changing(.tasksChanged) { () throws(StoreError) in
-            try write { db in
-                var t = try Self.task(id, db)
-                t.doneAtNs = at?.nanosecondsSinceEpoch
-                try t.update(db)
-            }
+        try write { db in
+            var t = try Self.task(id, db)
+            t.doneAtNs = at?.nanosecondsSinceEpoch
+            try t.update(db)
         }
     }
 
     public func removeTask(_ id: Int64) throws(StoreError) {
-        try changing(.tasksChanged) { () throws(StoreError) in
-            try write { db in _ = try Self.task(id, db).delete(db) }
-        }
+        try write { db in _ = try Self.task(id, db).delete(db) }
     }
 
     /// Applies an edit, all or nothing. A new reminder time arms the reminder again.
     public func editTask(_ id: Int64, _ edit: TaskEdit) throws(StoreError) -> TaskItem {
-        try changing(.tasksChanged) { () throws(StoreError) in try write { db in
+        try write { db in
             var t = try Self.task(id, db)
             let course = try edit.course.map { try $0.map { try Self.courseCode($0, db) } }
             let edited = try edit.apply(to: t.item, course: course)
@@ -102,7 +80,7 @@ extension AppDatabase {
             (t.remindedAtNs, t.remindedLate, t.course) = (edited.remindedAt?.nanosecondsSinceEpoch, edited.remindedLate, edited.course)
             try t.update(db)
             return edited
-        } }
+        }
     }
 
     /// Reminders that may still fire: set, not fired, task not done.

@@ -50,7 +50,7 @@ struct PlaceRoutes {
             let kind = try PlaceKind.parse(f.kind ?? "other")
             let place = try Place(name: f.name ?? "", kind: kind, center: try position(typed: f.position, here: f.here != nil),
                                   radius: try Quantity.parse(f.radius ?? "", what: "radius (metres)"))
-            try site.store.addPlace(place, now: try site.now())
+            try site.places.add(place, now: try site.now())
             return try page(context: context, notice: "Added \(place.name): \(place.center.ddm), radius \(Quantity.metres(place.radius)).")
         } catch {
             let form = PlacesView.Form(name: f.name ?? "", kind: f.kind ?? "", radius: f.radius ?? "", position: f.position ?? "")
@@ -62,7 +62,7 @@ struct PlaceRoutes {
         struct Form: Decodable { var name: String? }
         let name = try await request.decode(as: Form.self, context: context).name ?? ""
         do {
-            try site.store.removePlace(named: name)
+            try site.places.remove(named: name)
             return try page(context: context, notice: "Removed \(name).")
         } catch {
             return try page(context: context, error: "\(error)", status: .badRequest)

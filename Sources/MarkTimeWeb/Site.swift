@@ -3,7 +3,9 @@ import Logging
 import MarkTimeAccounts
 import MarkTimeCore
 import MarkTimeDevices
+import MarkTimePlaces
 import MarkTimeStore
+import MarkTimeTasks
 import NIOPosix
 
 /// What every handler shares: the store, the settings, the clocks, the page templates,
@@ -24,6 +26,10 @@ public struct Site: Sendable {
     /// The names the page answers to (`Host`).
     let hosts: HostNames
     let logger: Logger
+
+    /// The store's tasks and places: each change rings the daemon.
+    var tasks: TaskList<AppDatabase> { TaskList(store, bell: StoreDoorbell(store: store.path)) }
+    var places: PlaceBook<AppDatabase> { PlaceBook(store, bell: StoreDoorbell(store: store.path)) }
 
     public init(store: AppDatabase, settings: Settings, clock: any SystemClockSource, secure: Bool, logger: Logger) throws {
         self.store = store

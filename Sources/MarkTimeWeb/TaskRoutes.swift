@@ -17,13 +17,13 @@ struct TaskRoutes {
         }
         router.post("/tasks") { request, context in try await addTask(request, context: context) }
         router.post("/tasks/done") { request, context in
-            try await change(request, context: context) { id in try site.store.setTaskDone(id, at: try site.now()); return "Task \(id) done." }
+            try await change(request, context: context) { id in try site.tasks.setDone(id, at: try site.now()); return "Task \(id) done." }
         }
         router.post("/tasks/undo") { request, context in
-            try await change(request, context: context) { id in try site.store.setTaskDone(id, at: nil); return "Task \(id) open again." }
+            try await change(request, context: context) { id in try site.tasks.setDone(id, at: nil); return "Task \(id) open again." }
         }
         router.post("/tasks/remove") { request, context in
-            try await change(request, context: context) { id in try site.store.removeTask(id); return "Task \(id) removed." }
+            try await change(request, context: context) { id in try site.tasks.remove(id); return "Task \(id) removed." }
         }
     }
 
@@ -75,7 +75,7 @@ struct TaskRoutes {
             let due = try clock.due(f.due ?? "", what: "Due")
             let remind = try f.remind.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }.map { try clock.reminder($0, what: "Reminder", due: due) }
             let course = f.course.flatMap { $0.isEmpty ? nil : $0 }
-            let id = try site.store.addTask(title: f.title ?? "", due: due, remind: remind, course: course, now: try site.now())
+            let id = try site.tasks.add(title: f.title ?? "", due: due, remind: remind, course: course, now: try site.now())
             return try page(context: context, notice: "Added task \(id): \((f.title ?? "").trimmingWhitespace()), due \(clock.show(due))"
                 + (remind.map { ", reminder \(clock.show($0))" } ?? "") + ".")
         } catch {
@@ -84,7 +84,7 @@ struct TaskRoutes {
         }
     }
 
-    /// A change to one task by its id (the store rings the daemon to read its reminders again).
+    /// A change to one task by its id (`TaskList` rings the daemon to read its reminders again).
     func change(_ request: Request, context: WebContext, _ apply: (Int64) throws -> String) async throws -> Response {
         struct Form: Decodable { var id: String? }
         let text = try await request.decode(as: Form.self, context: context).id ?? ""

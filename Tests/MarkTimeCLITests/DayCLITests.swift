@@ -41,7 +41,7 @@ struct DayCLITests {
         _ = try db.insert(s)
         _ = try db.report(GeoFix(position: try Position.parse(home), error: 5, time: utc("2026-11-20T23:02:00Z")), member: nil,
                           rules: GeofenceRules(confirmations: 1))
-        let task = try db.addTask(title: "Plot the noon sight", due: utc("2026-11-21T02:00:00Z"), remind: utc("2026-11-21T01:30:00Z"),
+        let task = try db.insertTask(title: "Plot the noon sight", due: utc("2026-11-21T02:00:00Z"), remind: utc("2026-11-21T01:30:00Z"),
                                   course: nil, now: utc("2026-11-20T00:00:00Z"))
         _ = try db.markReminded(task, at: utc("2026-11-21T01:30:00Z"), late: false)
         try db.setTaskDone(task, at: utc("2026-11-21T02:10:00Z"))

@@ -3,6 +3,7 @@ import MarkTimeCore
 import MarkTimeDaemon
 import MarkTimeDevices
 import MarkTimeStore
+import MarkTimeTasks
 import Testing
 
 import DaemonFakes
@@ -32,8 +33,8 @@ struct ReminderFakesTests {
     /// Adds `first`, reminded 3 s after the start and due in an hour, and "Evening star
     /// sights", reminded in an hour; the first one's id.
     func addTwoReminders(to store: AppDatabase, first: String) throws -> Int64 {
-        let id = try store.addTask(title: first, due: Self.at(3600), remind: Self.at(3), course: nil, now: Self.at(0))
-        _ = try store.addTask(title: "Evening star sights", due: Self.at(3 * 3600), remind: Self.at(3600), course: nil, now: Self.at(0))
+        let id = try store.insertTask(title: first, due: Self.at(3600), remind: Self.at(3), course: nil, now: Self.at(0))
+        _ = try store.insertTask(title: "Evening star sights", due: Self.at(3 * 3600), remind: Self.at(3600), course: nil, now: Self.at(0))
         return id
     }
 
@@ -84,8 +85,8 @@ struct ReminderFakesTests {
             let log = LogLines()
             let f = try DaemonOnFakes(logger: log.logger, clock: clock)
             folder = f.folder
-            let noon = try f.store.addTask(title: "Log the noon sight", due: Self.at(3600), remind: Self.at(-600), course: nil, now: Self.at(-3600))
-            _ = try f.store.addTask(title: "Shoot the Moon", due: Self.at(3600), remind: Self.at(600), course: nil, now: Self.at(-3600))
+            let noon = try f.store.insertTask(title: "Log the noon sight", due: Self.at(3600), remind: Self.at(-600), course: nil, now: Self.at(-3600))
+            _ = try f.store.insertTask(title: "Shoot the Moon", due: Self.at(3600), remind: Self.at(600), course: nil, now: Self.at(-3600))
             // When the daemon starts
             let running = run(f)
             // Then the missed one fires at once, late, with a chime
@@ -120,8 +121,8 @@ struct ReminderFakesTests {
         let light = try addTwoReminders(to: f.store, first: "Check the anchor light")
         let running = run(f)
         #expect(try await waitFor { f.timer.armed == Self.at(3).nanosecondsSinceEpoch }, "\(String(describing: f.timer.armed))")
-        // When the first task is done (the store rings the daemon's doorbell, which wakes the thread), then both times pass
-        try f.store.setTaskDone(light, at: Self.at(1))
+        // When the first task is done (the task list rings the daemon's doorbell, which wakes the thread), then both times pass
+        try TaskList(f.store, bell: StoreDoorbell(store: f.store.path)).setDone(light, at: Self.at(1))
         #expect(try await waitFor { f.timer.armed == Self.at(3600).nanosecondsSinceEpoch }, "\(String(describing: f.timer.armed))")
         Self.move(f.clock, to: 3600)
         f.timer.fire()

@@ -24,7 +24,7 @@ struct CommitWatchTests {
         let before = try watch.version()
         // When another opening of the file (as the CLI's) adds a task
         let cli = try AppDatabase(path: folder.store, createDirectory: false)
-        _ = try cli.addTask(title: "Wind the chronometer", due: UTCTime(nanosecondsSinceEpoch: 0), remind: nil, course: nil,
+        _ = try cli.insertTask(title: "Wind the chronometer", due: UTCTime(nanosecondsSinceEpoch: 0), remind: nil, course: nil,
                             now: UTCTime(nanosecondsSinceEpoch: 0))
         // Then the version has moved
         #expect(try watch.version() != before)

@@ -134,7 +134,7 @@ struct RoleTests {
         let epoch = UTCTime(nanosecondsSinceEpoch: 0)
         try t.store.addPlace(try Place(name: "Home", kind: .home, center: try Position.parse("-27.3807 153.3807"), radius: 150), now: epoch)
         try t.store.addPerson(Person(name: "Ann", zone: "America/New_York"), now: epoch)
-        _ = try t.store.addTask(title: "Wind the chronometer", due: UTCTime(wholeSeconds: 4_000_000_000), remind: nil, course: nil, now: epoch)
+        _ = try t.store.insertTask(title: "Wind the chronometer", due: UTCTime(wholeSeconds: 4_000_000_000), remind: nil, course: nil, now: epoch)
         try t.store.dropAnchor(at: try Position.parse("-27.3807 153.3807"), radius: 50, now: epoch)
         let wrong = Mutex<[String]>([])
         try await t.test { client in

@@ -27,7 +27,7 @@ struct StoreRevisionTests {
         let before = t.site.revision()
         // When the CLI's own opening of the store adds a task, and the site looks twice
         let cli = try AppDatabase(path: t.store.path, createDirectory: false)
-        _ = try cli.addTask(title: "Wind the chronometer", due: UTCTime(nanosecondsSinceEpoch: 0), remind: nil, course: nil,
+        _ = try cli.insertTask(title: "Wind the chronometer", due: UTCTime(nanosecondsSinceEpoch: 0), remind: nil, course: nil,
                             now: UTCTime(nanosecondsSinceEpoch: 0))
         let first = try t.site.storeRevision.update(), second = try t.site.storeRevision.update()
         // Then the first look moves the revision on by one commit, and the second does not
@@ -44,7 +44,7 @@ struct StoreRevisionTests {
         defer { service.cancel() }
         // When the CLI adds a task
         let cli = try AppDatabase(path: t.store.path, createDirectory: false)
-        _ = try cli.addTask(title: "Wind the chronometer", due: UTCTime(nanosecondsSinceEpoch: 0), remind: nil, course: nil,
+        _ = try cli.insertTask(title: "Wind the chronometer", due: UTCTime(nanosecondsSinceEpoch: 0), remind: nil, course: nil,
                             now: UTCTime(nanosecondsSinceEpoch: 0))
         // Then the revision moves on (a generous limit: on a loaded machine the live service's
         // task may wait long for a thread), and a list read after it holds the task
@@ -66,7 +66,7 @@ struct StoreRevisionTests {
         await service.look(always: true)
         // When the CLI adds a task, and the service looks twice
         let cli = try AppDatabase(path: t.store.path, createDirectory: false)
-        _ = try cli.addTask(title: "Wind the chronometer", due: UTCTime(nanosecondsSinceEpoch: 0), remind: nil, course: nil,
+        _ = try cli.insertTask(title: "Wind the chronometer", due: UTCTime(nanosecondsSinceEpoch: 0), remind: nil, course: nil,
                             now: UTCTime(nanosecondsSinceEpoch: 0))
         let owedAfterRefusal = await service.look(always: false)
         let owedAfterNext = await service.look(always: false)

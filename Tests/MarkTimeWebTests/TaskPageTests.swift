@@ -40,7 +40,7 @@ struct TaskPageTests {
     @Test func doneTakesATaskOffTheOpenList() async throws {
         let t = try TestSite(settings: .brisbaneHome)
         defer { t.remove() }
-        let id = try t.store.addTask(title: "Wind the chronometer", due: UTCTime(wholeSeconds: 4_000_000_000), remind: nil, course: nil,
+        let id = try t.store.insertTask(title: "Wind the chronometer", due: UTCTime(wholeSeconds: 4_000_000_000), remind: nil, course: nil,
                                      now: UTCTime(nanosecondsSinceEpoch: 0))
         try await t.loggedIn { client, headers, csrf in
             let r = try await client.execute(uri: "/tasks/done", method: .post, headers: headers, body: ByteBuffer(string: "csrf=\(csrf)&id=\(id)"))
