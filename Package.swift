@@ -75,8 +75,8 @@ let package = Package(
         .target(name: "MarkTimeTasks", dependencies: ["MarkTimeCore"]),
         // Sharing over MQTT as OwnTracks does: its JSON, checked on the way in, and when the boat's position goes out (pure).
         .target(name: "MarkTimeShare", dependencies: ["MarkTimeCore", "MarkTimePlaces"]),
-        // The day journal: image headers, the calendar grid, the day's page with its Sun (pure).
-        .target(name: "MarkTimeJournal", dependencies: ["MarkTimeCore", "MarkTimeSky"]),
+        // The day journal: image headers, the calendar grid, the day's page with its Sun, what is kept and how (pure).
+        .target(name: "MarkTimeJournal", dependencies: ["MarkTimeCore", "MarkTimeSky", "MarkTimePlaces"]),
 
         // Accounts for the phone page: names, passwords (bcrypt), lockout, sessions, invites (pure).
         .target(
@@ -273,7 +273,7 @@ let package = Package(
         .testTarget(name: "MarkTimePlacesTests", dependencies: ["MarkTimePlaces", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeAccountsTests", dependencies: ["MarkTimeAccounts", "MarkTimeCore"]),
         .testTarget(name: "MarkTimeShareTests", dependencies: ["MarkTimeShare", "MarkTimePlaces", "MarkTimeCore"]),
-        .testTarget(name: "MarkTimeJournalTests", dependencies: ["MarkTimeJournal", "MarkTimeCore"]),
+        .testTarget(name: "MarkTimeJournalTests", dependencies: ["MarkTimeJournal", "MarkTimeCore", "MarkTimePlaces"]),
         .testTarget(name: "MarkTimeTasksTests", dependencies: ["MarkTimeTasks", "MarkTimeCore", "MarkTimeDevices"]),
         .testTarget(name: "MarkTimePeopleTests", dependencies: ["MarkTimePeople", "MarkTimeCore", "MarkTimeSky", "MarkTimeDevices", "RigSupport"]),
         .testTarget(

@@ -33,7 +33,7 @@ func journalDay(_ text: String?, _ zone: SystemZoneRules) throws -> CivilDate {
 
 /// A day's page from the store, the Sun worked at the daemon's fix when there is no better position.
 func dayPage(_ db: AppDatabase, _ date: CivilDate, _ zone: SystemZoneRules) throws -> DayPage {
-    try db.dayPage(date, zone: zone, fix: try daemonPosition(db, for: .ship))
+    try Journal(db).dayPage(date, zone: zone, fix: try daemonPosition(db, for: .ship))
 }
 
 extension DayEntry {
@@ -117,7 +117,7 @@ extension MarkTime {
             func run() async throws {
                 let zone = try TZDatabase().home(try config.settings())
                 let at = try when.instant(zone)
-                let id = try store.open().addMoment(text, at: at, now: try wallClock())
+                let id = try Journal(try store.open()).addMoment(text, at: at, now: try wallClock())
                 print("moment \(id) at \(zone.localText(at))")
             }
         }
@@ -143,7 +143,7 @@ extension MarkTime {
                 options.here = here || position == nil
                 let at = try options.resolve(db, settings)
                 let time = try when.instant(zone)
-                let c = try db.checkIn(at: at, name: name, time: time, now: try wallClock())
+                let c = try Journal(db).checkIn(at: at, name: name, time: time, now: try wallClock())
                 print("check-in \(c.id): \(Text.escaped(c.name)) at \(at.ddm), \(zone.localText(time))")
                 if c.inside == nil {
                     print(c.nearest.isEmpty ? "no known places: `marktime place add` adds them"
@@ -172,8 +172,8 @@ extension MarkTime {
             func run() async throws {
                 let zone = try TZDatabase().home(try config.settings())
                 let db = try store.open()
-                let p = try db.addPhoto(file: file, caption: caption, given: when.given ? try when.instant(zone) : nil,
-                                        zone: zone, now: try wallClock())
+                let p = try Journal(db).addPhoto(try PhotoFile.read(file), name: file, caption: caption,
+                                                 given: when.given ? try when.instant(zone) : nil, zone: zone, now: try wallClock())
                 print(p.added ? "photo \(p.id): \(p.info.width)×\(p.info.height) \(p.info.format.rawValue), \(zone.localText(p.time))"
                               : "photo \(p.id) already has this image: kept once")
             }
@@ -253,7 +253,7 @@ extension MarkTime {
                 let today = try journalDay(nil, zone)
                 grid = MonthGrid(year: today.year, month: today.month)
             }
-            let counts = try store.openForReading().entryCounts(grid, zone: zone)
+            let counts = try Journal(try store.openForReading()).entryCounts(grid, zone: zone)
             switch format {
             case .json:
                 print(JSON.array(counts.keys.sorted().map { d in

@@ -3,8 +3,9 @@ import GRDB
 import MarkTimeCore
 import MarkTimeJournal
 import MarkTimePlaces
+import MarkTimeSystem
 
-extension AppDatabase {
+extension AppDatabase: JournalRepository {
     typealias J = JournalRecord.CodingKeys
 
     /// The folder the store is in.
@@ -16,43 +17,38 @@ extension AppDatabase {
     /// The folder beside the store where photos are kept.
     public var mediaFolder: String { folder + "/media" }
 
-    public func addMoment(_ text: String, at time: UTCTime, now: UTCTime) throws(StoreError) -> Int64 {
-        let text = text.trimmingWhitespace()
-        guard !text.isEmpty else { throw .refused("a moment needs some words") }
-        return try insertJournal(kind: "moment", time: time, text: text, position: nil, now: now)
-    }
-
-    /// A check-in at `position`: named `name`, else after the place whose radius holds it,
-    /// else "Check-in". Returns its id and name, and the places by distance.
-    public func checkIn(at position: Position, name: String?, time: UTCTime, now: UTCTime) throws(StoreError)
-        -> (id: Int64, name: String, inside: Place?, nearest: [(place: Place, metres: Double)]) {
-        let (inside, nearest) = Place.ranked(try places(), from: position)
-        let label = name ?? inside?.name ?? "Check-in"
-        return (try addCheckin(label, at: time, position: position, now: now), label, inside, nearest)
-    }
-
-    public func addCheckin(_ name: String, at time: UTCTime, position: Position, now: UTCTime) throws(StoreError) -> Int64 {
-        try insertJournal(kind: "checkin", time: time, text: try StoreError.name(name, what: "a check-in", example: "--name \"Fuel dock\""),
-                          position: position, now: now)
-    }
-
-    /// Adds a photo; when the same file is already in, its id and `false`.
-    public func addPhoto(_ photo: StoredPhoto, caption: String, at time: UTCTime, now: UTCTime) throws(StoreError) -> (id: Int64, added: Bool) {
+    /// Keeps a moment or check-in; its id. `Journal` checks it first.
+    public func insertJournal(kind: DayEntry.Kind, time: UTCTime, text: String, position: Position?, now: UTCTime) throws(StoreError) -> Int64 {
         try write { db in
+            var record = JournalRecord(kind: kind.rawValue, timeNs: time.nanosecondsSinceEpoch, text: text, createdAtNs: now.nanosecondsSinceEpoch,
+                                       lat: position?.latitude, lon: position?.longitude)
+            try record.insert(db)
+            return record.id ?? db.lastInsertedRowID
+        }
+    }
+
+    /// Keeps a photo: its bytes in the media folder under their SHA-256 (written before the
+    /// entry, so an entry never names a missing file), then its entry; the same image
+    /// again keeps nothing and returns the first one's id with `false`.
+    public func keepPhoto(_ bytes: [UInt8], info: ImageInfo, caption: String, at time: UTCTime, now: UTCTime) throws(StoreError) -> (id: Int64, added: Bool) {
+        guard let sha = SHA256.hex(bytes) else { throw .refused(SHA256.failure) }
+        let photo = StoredPhoto(sha256: sha, fileExtension: info.fileExtension, width: info.width, height: info.height)
+        do { try SideFile.keep(bytes, as: photo.fileName, in: mediaFolder) } catch {
+            throw .refused("cannot store the photo in \(mediaFolder): \(String(cString: strerror(error.errno.rawValue)))")
+        }
+        return try write { db in
             if let id = try JournalRecord.filter(J.sha256 == photo.sha256).fetchOne(db)?.id { return (id, false) }
-            var record = JournalRecord(kind: "photo", timeNs: time.nanosecondsSinceEpoch, text: caption.trimmingWhitespace(), createdAtNs: now.nanosecondsSinceEpoch,
+            var record = JournalRecord(kind: "photo", timeNs: time.nanosecondsSinceEpoch, text: caption, createdAtNs: now.nanosecondsSinceEpoch,
                                        sha256: photo.sha256, ext: photo.fileExtension, width: photo.width, height: photo.height)
             try record.insert(db)
             return (record.id ?? db.lastInsertedRowID, true)
         }
     }
 
-    func insertJournal(kind: String, time: UTCTime, text: String, position: Position?, now: UTCTime) throws(StoreError) -> Int64 {
-        try write { db in
-            var record = JournalRecord(kind: kind, timeNs: time.nanosecondsSinceEpoch, text: text, createdAtNs: now.nanosecondsSinceEpoch,
-                                       lat: position?.latitude, lon: position?.longitude)
-            try record.insert(db)
-            return record.id ?? db.lastInsertedRowID
+    /// Deletes a photo's entry and its file.
+    public func removePhoto(_ id: Int64) throws(StoreError) {
+        if let photo = try removeJournal(kind: "photo", id: id) {
+            try? FileManager.default.removeItem(atPath: mediaFolder + "/" + photo.fileName)
         }
     }
 

@@ -36,7 +36,7 @@ struct JournalRoutes {
                 error = "'\(text)' is not a month: use YYYY-MM, e.g. 2026-11"
             }
         }
-        let counts = try site.store.entryCounts(grid, zone: zone)
+        let counts = try Journal(site.store).entryCounts(grid, zone: zone)
         let previous = grid.month == 1 ? MonthGrid(year: grid.year - 1, month: 12) : MonthGrid(year: grid.year, month: grid.month - 1)
         let next = grid.month == 12 ? MonthGrid(year: grid.year + 1, month: 1) : MonthGrid(year: grid.year, month: grid.month + 1)
         func key(_ g: MonthGrid) -> String { String(g.first.description.prefix(7)) }
@@ -59,7 +59,7 @@ struct JournalRoutes {
         do { date = try CivilDate.read(text, what: "the day") } catch {
             return try site.pages.problem(.notFound, "\(error) Open a day from the calendar.", context: context)
         }
-        let page = try site.store.dayPage(date, zone: zone, fix: try fix())
+        let page = try Journal(site.store).dayPage(date, zone: zone, fix: try fix())
         let view = DayView(
             date: date.description, sun: page.sunLine, zone: zone.identifier, error: error, notice: notice, month: String(date.description.prefix(7)),
             entries: page.entries.map { e in
@@ -93,7 +93,7 @@ struct JournalRoutes {
         let date = context.parameters.get("date") ?? ""
         let f = try await request.decode(as: Form.self, context: context)
         do {
-            let id = try site.store.addMoment(f.text ?? "", at: try instant(date, time: f.time), now: try site.now())
+            let id = try Journal(site.store).addMoment(f.text ?? "", at: try instant(date, time: f.time), now: try site.now())
             return try day(context: context, text: date, notice: "Moment \(id) added.")
         } catch {
             return try day(context: context, text: date, error: "\(error)", status: .badRequest)
@@ -106,7 +106,7 @@ struct JournalRoutes {
         let f = try await request.decode(as: Form.self, context: context)
         do {
             let at = try PlaceRoutes(site: site).position(typed: f.position, here: f.here != nil)
-            let c = try site.store.checkIn(at: at, name: f.name.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }, time: try site.now(), now: try site.now())
+            let c = try Journal(site.store).checkIn(at: at, name: f.name.flatMap { $0.trimmingWhitespace().isEmpty ? nil : $0 }, time: try site.now(), now: try site.now())
             let nearest = c.inside != nil ? "" : c.nearest.isEmpty ? " No known places yet."
                 : " Not within a known place; nearest: " + c.nearest.prefix(3).map { "\($0.place.name) \(Quantity.metres($0.metres))" }.joined(separator: ", ") + "."
             return try day(context: context, text: date, notice: "Checked in at \(c.name), \(at.ddm).\(nearest)")
@@ -140,7 +140,7 @@ struct JournalRoutes {
             let p = try await site.photoTurns.run {
                 try await site.offLoop {
                     let upload = try PhotoUpload(form, body: spool)
-                    return try site.store.addPhoto(upload.bytes, name: upload.name, caption: upload.caption, given: nil, zone: zone, now: try site.now())
+                    return try Journal(site.store).addPhoto(upload.bytes, name: upload.name, caption: upload.caption, given: nil, zone: zone, now: try site.now())
                 }
             }
             let text = p.added ? "Photo \(p.id) added: \(p.info.width)×\(p.info.height) \(p.info.format.rawValue), \(zone.localText(p.time))."
