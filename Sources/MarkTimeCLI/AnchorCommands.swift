@@ -49,7 +49,8 @@ extension MarkTime {
             @Option(help: "table or json.") var format: Format = .table
 
             func run() async throws {
-                let stored = try store.openForReading().anchorWatch(settings: try config.settings())
+                let db = try store.openForReading()
+                let stored = try db.anchorWatch(settings: try config.settings())?.live(try db.daemonStatus())
                 let w = stored?.watch
                 let state = w?.state.rawValue ?? "off"
                 switch format {

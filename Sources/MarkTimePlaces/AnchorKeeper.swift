@@ -66,3 +66,41 @@ public struct AnchorKeeper: Sendable {
         row = written
     }
 }
+
+/// What the daemon's anchor keeper needs of a store: the watch's row, read and written.
+/// MarkTimeStore's `AppDatabase` is the one on SQLite.
+public protocol AnchorRepository: Sendable {
+    /// The watch as its row holds it (its alarm's settings from `settings`); nil when none is set.
+    func anchorWatch(settings: Settings) throws -> StoredAnchorWatch?
+    /// Writes `watch`'s state into the row of the watch dropped at `droppedAt`, its last fix
+    /// counted on `bootID`'s clock; nothing when another watch has replaced that one.
+    func saveAnchorState(_ watch: AnchorWatch, droppedAt: UTCTime, bootID: String) throws
+}
+
+extension AnchorKeeper {
+    /// Reads the row, lets the keeper apply `fixes` and the time `now`, and writes the row
+    /// back only when the keeper says so; nil when no watch is set.
+    public mutating func update(_ fixes: [GeoFix], now: Int64, bootID: String, settings: Settings,
+                                store: some AnchorRepository) throws -> (watch: StoredAnchorWatch, actions: [AnchorWatch.Action])? {
+        guard let step = advance(row: try store.anchorWatch(settings: settings), fixes: fixes, now: now, bootID: bootID) else { return nil }
+        if step.write {
+            try store.saveAnchorState(step.watch.watch, droppedAt: step.watch.droppedAt, bootID: bootID)
+            written(try store.anchorWatch(settings: settings))
+        }
+        return (step.watch, step.actions)
+    }
+}
+
+extension StoredAnchorWatch {
+    /// The watch with the running daemon's distance, bearing and last fix laid over the
+    /// row's, when `status` is a running daemon's and its watch is this one in the same state.
+    public func live(_ status: DaemonStatus?) -> StoredAnchorWatch {
+        guard let status, !status.stopped, let a = status.anchor, a.droppedAt == droppedAt, a.state == watch.state.rawValue else { return self }
+        var shown = self
+        let w = watch
+        shown.watch = AnchorWatch(anchor: w.anchor, radius: w.radius, confirmations: w.confirmations, staleAfter: w.staleAfter,
+                                  droppedAt: a.lastFix ?? 0, state: w.state, outside: w.outside, lastFix: a.lastFix,
+                                  lastFixTime: a.lastFixTime, distance: a.distance, bearing: a.bearing)
+        return shown
+    }
+}

@@ -2,7 +2,7 @@ import GRDB
 import MarkTimeCore
 import MarkTimePlaces
 
-extension AppDatabase {
+extension AppDatabase: AnchorRepository {
     /// Sets a new watch, replacing any other.
     public func dropAnchor(at position: Position, radius: Double, now: UTCTime) throws(StoreError) {
         try write { db in
@@ -12,17 +12,9 @@ extension AppDatabase {
         }
     }
 
-    /// The watch; with `live`, the running daemon's distance, bearing and last fix laid over the row.
-    public func anchorWatch(settings: Settings, live: Bool = true) throws(StoreError) -> StoredAnchorWatch? {
-        guard var stored = try read({ db in try Self.anchorWatch(db, settings) }) else { return nil }
-        if live, let status = try daemonStatus(), !status.stopped, let a = status.anchor,
-           a.droppedAt == stored.droppedAt, a.state == stored.watch.state.rawValue {
-            let w = stored.watch
-            stored.watch = AnchorWatch(anchor: w.anchor, radius: w.radius, confirmations: w.confirmations, staleAfter: w.staleAfter,
-                                       droppedAt: a.lastFix ?? 0, state: w.state, outside: w.outside, lastFix: a.lastFix,
-                                       lastFixTime: a.lastFixTime, distance: a.distance, bearing: a.bearing)
-        }
-        return stored
+    /// The watch as its row holds it (`StoredAnchorWatch.live` lays the running daemon's over it).
+    public func anchorWatch(settings: Settings) throws(StoreError) -> StoredAnchorWatch? {
+        try read { db in try Self.anchorWatch(db, settings) }
     }
 
     static func anchorWatch(_ db: Database, _ settings: Settings) throws -> StoredAnchorWatch? {
@@ -49,23 +41,11 @@ extension AppDatabase {
             return (w, actions)
         }
     }
-}
 
-extension AnchorKeeper {
-    /// Reads the row, lets the keeper apply `fixes` and the time `now`, and writes the row
-    /// back only when the keeper says so; nil when no watch is set.
-    public mutating func update(_ fixes: [GeoFix], now: Int64, bootID: String, settings: Settings,
-                                store: AppDatabase) throws(StoreError) -> (watch: StoredAnchorWatch, actions: [AnchorWatch.Action])? {
-        let fresh = try store.anchorWatch(settings: settings, live: false)
-        guard let step = advance(row: fresh, fixes: fixes, now: now, bootID: bootID) else { return nil }
-        if step.write {
-            let w = step.watch.watch
-            try store.write { db in
-                _ = try AnchorWatchRecord.filter(key: 1).filter(AnchorWatchRecord.CodingKeys.droppedAtNs == step.watch.droppedAt.nanosecondsSinceEpoch)
-                    .updateAll(db, AppDatabase.anchorColumns(w, bootID: bootID))
-            }
-            written(try store.anchorWatch(settings: settings, live: false))
+    public func saveAnchorState(_ watch: AnchorWatch, droppedAt: UTCTime, bootID: String) throws(StoreError) {
+        try write { db in
+            _ = try AnchorWatchRecord.filter(key: 1).filter(AnchorWatchRecord.CodingKeys.droppedAtNs == droppedAt.nanosecondsSinceEpoch)
+                .updateAll(db, Self.anchorColumns(watch, bootID: bootID))
         }
-        return (step.watch, step.actions)
     }
 }

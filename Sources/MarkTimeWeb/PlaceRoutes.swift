@@ -137,7 +137,7 @@ struct AnchorView: Encodable, Equatable {
     var lastFix: String?
 
     init(_ site: Site) throws {
-        guard let stored = try site.store.anchorWatch(settings: site.settings), stored.watch.state != .off else {
+        guard let stored = try site.store.anchorWatch(settings: site.settings)?.live(try site.store.daemonStatus()), stored.watch.state != .off else {
             (state, summary) = ("off", "off: no anchor watch")
             return
         }

@@ -55,7 +55,7 @@ struct AnchorFakesTests {
     }
 
     /// The watch's row in the store, as the daemon last wrote it.
-    func row(_ f: DaemonOnFakes) throws -> AnchorWatch? { try f.store.anchorWatch(settings: Settings(), live: false)?.watch }
+    func row(_ f: DaemonOnFakes) throws -> AnchorWatch? { try f.store.anchorWatch(settings: Settings())?.watch }
 
     @Test func aDraggingBoatSoundsTheAlarmWhichHoldsUntilAcknowledged() async throws {
         // Given a 60 m watch and the boat at the anchor
@@ -73,7 +73,7 @@ struct AnchorFakesTests {
         #expect(try row(f)?.state == .alarm)
         #expect(log.values("bearing_deg", of: "anchor dragging") == ["90"])
         // And `marktime anchor status` reads the daemon's live figures: 100 m, bearing 090
-        let live = { try f.store.anchorWatch(settings: Settings())?.watch }
+        let live = { try f.store.anchorWatch(settings: Settings())?.live(try f.store.daemonStatus()).watch }
         #expect(try await waitFor { try live()?.lastFixTime == Self.utc(112) })
         #expect(try abs((live()?.distance ?? 0) - 100) < 0.5)
         #expect(try abs((live()?.bearing ?? 0) - 90) < 0.5)

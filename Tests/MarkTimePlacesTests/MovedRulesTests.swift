@@ -167,6 +167,33 @@ struct AnchorKeeperTests {
         #expect(step.watch.watch.lastFix == 50 * second)
         #expect(step.actions == [])
     }
+
+    func status(stopped: Bool = false, droppedAt: UTCTime, state: String = "watching") -> DaemonStatus {
+        var s = DaemonStatus(pid: 7, bootID: "boot-a", startedAt: 0, heartbeat: 9 * second, stopped: stopped)
+        s.anchor = AnchorLive(droppedAt: droppedAt, state: state, lastFix: 9 * second, lastFixTime: t0, distance: 42, bearing: 120)
+        return s
+    }
+
+    @Test("A running daemon's distance and bearing are laid over its own watch's row")
+    func liveOverRow() {
+        // Given the row, and a running daemon's status for the same watch in the same state
+        // When it is laid over the row
+        let shown = row().live(status(droppedAt: t0))
+        // Then the daemon's distance, bearing and last fix show
+        #expect(shown.watch.distance == 42)
+        #expect(shown.watch.bearing == 120)
+        #expect(shown.watch.lastFix == 9 * second)
+        #expect(shown.watch.state == .watching)
+    }
+
+    @Test("A stopped daemon's, another watch's or another state's figures are not laid over the row")
+    func notLive() {
+        let other = t0.adding(nanoseconds: 60 * second)
+        for s in [status(stopped: true, droppedAt: t0), status(droppedAt: other), status(droppedAt: t0, state: "alarm")] {
+            #expect(row().live(s) == row())
+        }
+        #expect(row().live(nil) == row())
+    }
 }
 
 @Suite("A member joining the crew")

@@ -232,7 +232,7 @@ struct DaemonStoreTests {
         let outside = try Position(latitude: -27.3807 + 80 / 1852.0 / 60, longitude: 153.3807)
         func fix(_ p: Position, _ t: Int64) -> GeoFix { GeoFix(position: p, error: 3, time: UTCTime(nanosecondsSinceEpoch: logDay + t * second)) }
         func rowFixTime() throws -> Int64? {
-            try db.anchorWatch(settings: settings, live: false)?.watch.lastFixTime?.nanosecondsSinceEpoch
+            try db.anchorWatch(settings: settings)?.watch.lastFixTime?.nanosecondsSinceEpoch
         }
         _ = try keeper.update([fix(inside, 1)], now: 1 * second, bootID: "boot-a", settings: settings, store: db)
         let first = try rowFixTime()
@@ -245,7 +245,7 @@ struct DaemonStoreTests {
         let alarm = try keeper.update([fix(outside, 4), fix(outside, 5), fix(outside, 6)], now: 6 * second, bootID: "boot-a",
                                       settings: settings, store: db)
         #expect(alarm?.actions == [.soundAlarm])
-        #expect(try db.anchorWatch(settings: settings, live: false)?.watch.state == .alarm)
+        #expect(try db.anchorWatch(settings: settings)?.watch.state == .alarm)
         #expect(try rowFixTime() == logDay + 6 * second)
     }
 
