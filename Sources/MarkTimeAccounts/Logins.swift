@@ -10,6 +10,8 @@ public protocol AccountRepository: Sendable {
     /// The failed logins since `seconds` (whole seconds since the epoch, each one's time):
     /// for `name` from `address`, from `address` for any name, and for `name` from anywhere.
     func failedLogins(name: String, address: String, since seconds: Int64) throws -> (pair: [Int64], address: [Int64], name: [Int64])
+    /// Adds an account of `role` with its password's hash; refused when the name is taken.
+    func insertAccount(name: String, passwordHash: String, role: Role, at time: UTCTime) throws -> Account
     /// Records a failed login for `name` from `address`.
     func recordFailedLogin(name: String, address: String, at time: UTCTime) throws
     /// Opens a session of `account` and clears the failures of its name from `address`, together.
@@ -111,9 +113,27 @@ public struct Logins<Repository: AccountRepository>: Sendable {
             case .wrongNameOrPassword: throw InputError("the current password is wrong")
             }
         }
-        let password: String
-        do { password = try AccessRules.password(secret) } catch { throw InputError(error.description) }
-        try repository.setPasswordHash(name: name, hash: PasswordHash.hash(password, cost: cost))
+        try repository.setPasswordHash(name: name, hash: try hash(secret))
+    }
+
+    /// Adds an account of `role`, its name and password checked (`AccessRules`), the
+    /// password kept as a bcrypt hash.
+    @discardableResult
+    public func addAccount(name: String, password: String, role: Role, now: UTCTime) throws -> Account {
+        let checked: String
+        do { checked = try AccessRules.accountName(name) } catch { throw InputError(error.description) }
+        return try repository.insertAccount(name: checked, passwordHash: try hash(password), role: role, at: now)
+    }
+
+    /// Sets a new password without asking for the current one (the owner, at the machine's
+    /// command line); every session of the account ends.
+    public func setPassword(name: String, password: String) throws {
+        try repository.setPasswordHash(name: name, hash: try hash(password))
+    }
+
+    /// The bcrypt hash of a new password, once `AccessRules.password` takes it.
+    func hash(_ password: String) throws -> String {
+        do { return PasswordHash.hash(try AccessRules.password(password), cost: cost) } catch { throw InputError(error.description) }
     }
 
     /// A one-time invite code for an account of `role`, good for `AccessRules.inviteSeconds`.
@@ -132,10 +152,9 @@ public struct Logins<Repository: AccountRepository>: Sendable {
         let unusable = InputError("that invite code is unknown, used or more than 24 hours old: ask for a new one (`marktime user invite`)")
         // A quick refusal before the slow hash; the repository's transaction decides.
         guard try repository.inviteIsUsable(code: code, at: now) else { throw unusable }
-        let checked: (name: String, password: String)
-        do { checked = (try AccessRules.accountName(name), try AccessRules.password(password)) } catch { throw InputError(error.description) }
-        guard let account = try repository.redeemInvite(code: code, at: now, name: checked.name,
-                                                        passwordHash: PasswordHash.hash(checked.password, cost: cost)) else { throw unusable }
+        let checked: String
+        do { checked = try AccessRules.accountName(name) } catch { throw InputError(error.description) }
+        guard let account = try repository.redeemInvite(code: code, at: now, name: checked, passwordHash: try hash(password)) else { throw unusable }
         return account
     }
 }

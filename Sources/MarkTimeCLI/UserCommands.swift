@@ -74,7 +74,7 @@ extension MarkTime {
                 _ = try AccessRules.accountName(name)  // before asking for a password
                 let chosen = try role.map(Role.parse) ?? (admin ? .admin : .crew)
                 if admin, chosen != .admin { throw InputError("--admin and --role \(chosen.rawValue) disagree: give one of them") }
-                let account = try db.addAccount(name: name, password: try password.read(for: name), role: chosen, now: try wallClock())
+                let account = try Logins(db).addAccount(name: name, password: try password.read(for: name), role: chosen, now: try wallClock())
                 print("added \(account.name) (\(account.role.rawValue))")
             }
         }
@@ -134,7 +134,7 @@ extension MarkTime {
             func run() async throws {
                 let db = try store.open()
                 _ = try db.passwordHash(of: name)  // an unknown name is refused before the prompt
-                try db.setPassword(name: name, password: try password.read(for: name))
+                try Logins(db).setPassword(name: name, password: try password.read(for: name))
                 print("password changed for \(name)")
             }
         }

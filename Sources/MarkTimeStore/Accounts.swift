@@ -22,12 +22,8 @@ extension AppDatabase: AccountRepository {
         return row
     }
 
-    /// Adds an account of `role` with a bcrypt hash of `password`.
-    @discardableResult
-    public func addAccount(name text: String, password secret: String, role: Role, now: UTCTime,
-                           cost: UInt8 = PasswordHash.cost) throws(StoreError) -> Account {
-        let (name, hash) = try Self.checkedAccount(name: text, password: secret, cost: cost)
-        return try write { db in try Self.insertAccount(db, name: name, hash: hash, role: role, now: now) }
+    public func insertAccount(name: String, passwordHash: String, role: Role, at time: UTCTime) throws(StoreError) -> Account {
+        try write { db in try Self.insertAccount(db, name: name, hash: passwordHash, role: role, now: time) }
     }
 
     /// Gives an account another role; its open pages learn of it at their next message.
@@ -39,15 +35,6 @@ extension AppDatabase: AccountRepository {
             try account.update(db)
             return account.account
         }
-    }
-
-    /// A new account's name and password hash, its rules checked.
-    static func checkedAccount(name text: String, password secret: String, cost: UInt8) throws(StoreError) -> (name: String, hash: String) {
-        let name: String, password: String
-        do {
-            (name, password) = (try AccessRules.accountName(text), try AccessRules.password(secret))
-        } catch { throw .refused(error.description) }
-        return (name, PasswordHash.hash(password, cost: cost))
     }
 
     /// Inserts an account, refused when the name is taken.
@@ -69,13 +56,6 @@ extension AppDatabase: AccountRepository {
     /// Removes an account and ends its sessions.
     public func removeAccount(named name: String) throws(StoreError) {
         try write { db in _ = try Self.accountRow(name, db).delete(db) }
-    }
-
-    /// Sets a new password; every session of the account ends.
-    public func setPassword(name: String, password secret: String, cost: UInt8 = PasswordHash.cost) throws(StoreError) {
-        let password: String
-        do { password = try AccessRules.password(secret) } catch { throw .refused(error.description) }
-        try setPasswordHash(name: name, hash: PasswordHash.hash(password, cost: cost))
     }
 
     // MARK: The repository of `Logins`

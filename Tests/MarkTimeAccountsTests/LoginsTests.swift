@@ -65,6 +65,15 @@ final class MemoryAccounts: AccountRepository {
         state.withLock { s in s.invites[code].map { !$0.used && $0.expires > time } ?? false }
     }
 
+    func insertAccount(name: String, passwordHash: String, role: Role, at time: UTCTime) throws -> Account {
+        try state.withLock { s throws(InputError) in
+            guard s.accounts[name] == nil else { throw InputError("there is already an account named '\(name)'") }
+            let account = Account(id: Int64(s.accounts.count + 1), name: name, role: role, theme: .day, fontSize: .normal, createdAt: time)
+            s.accounts[name] = (account, passwordHash)
+            return account
+        }
+    }
+
     func redeemInvite(code: String, at time: UTCTime, name: String, passwordHash: String) -> Account? {
         state.withLock { s in
             guard let invite = s.invites[code], !invite.used, invite.expires > time else { return nil }
@@ -172,5 +181,28 @@ struct LoginsTests {
         }
         // Then the failure is recorded toward the lockout
         #expect(repository.state.withLock { $0.failures.map(\.name) } == ["skipper"])
+    }
+
+    @Test func anAccountKeepsOnlyItsPasswordsBcryptHash() throws {
+        // When an account is added
+        let repository = MemoryAccounts()
+        let account = try Logins(repository, cost: 4).addAccount(name: "mate", password: "battery staple", role: .crew, now: t0)
+        // Then the repository holds a hash the password verifies, not the password
+        let kept = try #require(repository.account(named: "mate"))
+        #expect(account.role == .crew)
+        #expect(kept.passwordHash != "battery staple")
+        #expect(PasswordHash.verify("battery staple", hash: kept.passwordHash))
+    }
+
+    @Test func aPasswordTheRulesRefuseNeverReachesTheRepository() {
+        // When an account is added, and a password set, with a password of five letters
+        let repository = MemoryAccounts()
+        repository.add("skipper", password: "correct horse")
+        let logins = Logins(repository, cost: 4)
+        #expect(throws: InputError.self) { try logins.addAccount(name: "mate", password: "short", role: .crew, now: t0) }
+        #expect(throws: InputError.self) { try logins.setPassword(name: "skipper", password: "short") }
+        // Then there is no new account, and the old password still opens the old one
+        #expect(repository.account(named: "mate") == nil)
+        #expect(PasswordHash.verify("correct horse", hash: repository.account(named: "skipper")?.passwordHash ?? ""))
     }
 }

@@ -25,12 +25,12 @@ struct AccountTests {
 
     /// An account with a cheap hash, so the tests stay quick.
     func add(_ name: String = "skipper", _ password: String = "correct horse") throws {
-        try db.addAccount(name: name, password: password, role: .crew, now: t0, cost: 4)
+        try logins.addAccount(name: name, password: password, role: .crew, now: t0)
     }
 
     @Test func theStoreKeepsOnlyABcryptHashAtTheDefaultCost() throws {
         // Given an account added at the default cost
-        try db.addAccount(name: "skipper", password: "correct horse", role: .admin, now: t0)
+        try Logins(db).addAccount(name: "skipper", password: "correct horse", role: .admin, now: t0)
         // Then the store holds a bcrypt hash of cost 12, never the password
         let hash = try db.passwordHash(of: "skipper")
         #expect(hash.hasPrefix("$2b$12$"))
@@ -167,7 +167,7 @@ struct AccountTests {
         try db.logOut(token: first.token)
         #expect(try logins.session(token: first.token, now: t0) == nil)
         #expect(try logins.session(token: second.token, now: t0) != nil)
-        try db.setPassword(name: "skipper", password: "new battery", cost: 4)
+        try logins.setPassword(name: "skipper", password: "new battery")
         #expect(try logins.session(token: second.token, now: t0) == nil)
         #expect(try logins.logIn(name: "skipper", password: "new battery", address: "a", now: t0).account.name == "skipper")
     }
@@ -207,7 +207,7 @@ struct AccountTests {
     @Test("A sign-up refused for its name leaves the invite usable")
     func aRefusedSignUpKeepsTheInvite() throws {
         // Given an account named crew, and an invite
-        try db.addAccount(name: "crew", password: "battery staple", role: .crew, now: t0, cost: 4)
+        try logins.addAccount(name: "crew", password: "battery staple", role: .crew, now: t0)
         let (code, _) = try logins.createInvite(by: "skipper", now: t0)
         // When someone signs up with it as crew, then as deck
         #expect(refusal { try logins.redeemInvite(code, name: "crew", password: "battery staple", now: at(minutes: 1)) }
@@ -227,17 +227,17 @@ struct AccountTests {
 
     @Test func badNamesAndPasswordsAreRefusedWithTheRule() throws {
         #expect(refusal {
-            try db.addAccount(name: "crew", password: "short", role: .crew, now: t0, cost: 4)
+            try logins.addAccount(name: "crew", password: "short", role: .crew, now: t0)
         } == "the password is 5 characters long: give at least 8")
         #expect(refusal {
-            try db.addAccount(name: "crew", password: String(repeating: "x", count: 73), role: .crew, now: t0, cost: 4)
+            try logins.addAccount(name: "crew", password: String(repeating: "x", count: 73), role: .crew, now: t0)
         } == "the password is 73 bytes long: bcrypt uses at most 72, so give a shorter one")
         #expect(refusal {
-            try db.addAccount(name: "a b", password: "battery staple", role: .crew, now: t0, cost: 4)
+            try logins.addAccount(name: "a b", password: "battery staple", role: .crew, now: t0)
         } == "the account name 'a b' may have only letters, digits, '.', '_' and '-', at most 32, e.g. skipper")
         try add()
         #expect(refusal {
-            try db.addAccount(name: "Skipper", password: "battery staple", role: .crew, now: t0, cost: 4)
+            try logins.addAccount(name: "Skipper", password: "battery staple", role: .crew, now: t0)
         } == "there is already an account named 'skipper'; choose another name")
     }
 

@@ -37,7 +37,7 @@ struct LiveRevocationTests {
         defer { t.remove() }
         // When the password is set (as `marktime user passwd` does, from another process)
         let (frame, _) = try await liveConnection(t, services: true, afterFirst: { _ in }) {
-            try t.store.setPassword(name: "skipper", password: "new battery staple", cost: 4)
+            try Logins(t.store, cost: 4).setPassword(name: "skipper", password: "new battery staple")
         }
         // Then the server closes it, saying why
         #expect(frame?.closeCode == .policyViolation)

@@ -25,7 +25,7 @@ struct TestSite {
         store = try AppDatabase(path: folder + "/marktime.sqlite", createDirectory: false)
         for (name, role) in accounts {
             // Cost 4: these tests check the rules, not bcrypt's cost.
-            try store.addAccount(name: name, password: "correct horse", role: role, now: UTCTime(nanosecondsSinceEpoch: 0), cost: 4)
+            try Logins(store, cost: 4).addAccount(name: name, password: "correct horse", role: role, now: UTCTime(nanosecondsSinceEpoch: 0))
         }
         site = try Site(store: store, settings: settings, clock: try clock ?? SystemClock(), secure: false,
                         logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
