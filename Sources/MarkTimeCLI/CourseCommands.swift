@@ -58,9 +58,9 @@ extension MarkTime {
             @Option(help: "Letter grades and their lowest percent.") var scale = "A=90,B=80,C=70,D=60"
 
             func run() async throws {
-                let course = Course(code: code, name: name, scale: try GradeScale(scale))
+                let course = try Course(code: code, name: name, scale: try GradeScale(scale)).checked()
                 try store.open().addCourse(course)
-                print("added \(Text.escaped(course.code.trimmingWhitespace())): \(Text.escaped(course.name.trimmingWhitespace())), scale \(course.scale)")
+                print("added \(Text.escaped(course.code)): \(Text.escaped(course.name)), scale \(course.scale)")
             }
         }
 

@@ -131,7 +131,7 @@ extension MarkTime {
                 let tz = TZDatabase()
                 let zone = try tz.catalogue().resolve(city)
                 let rules = try tz.rules(zone)
-                try store.open().addPerson(Person(name: name, zone: zone), now: try wallClock())
+                try store.open().addPerson(try Person.checked(name: name, zone: zone), now: try wallClock())
                 let o = rules.offset(atSecondsSinceEpoch: try wallClock().wholeSeconds)
                 print("added \(Text.escaped(name.trimmingWhitespace())): \(zone), now \(o.abbreviation) UTC\(o.iso)")
             }
@@ -203,7 +203,7 @@ extension MarkTime {
             @Argument(help: "The new name.") var new: String
 
             func run() async throws {
-                try store.open().renamePerson(old, to: new)
+                try store.open().renamePerson(old, to: try Person.checkedName(new))
                 print("renamed \(Text.escaped(old)) to \(Text.escaped(new.trimmingWhitespace()))")
             }
         }

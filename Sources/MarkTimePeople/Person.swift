@@ -14,3 +14,15 @@ public struct Person: Hashable, Sendable {
         self.selected = selected
     }
 }
+
+extension Person {
+    /// A person to add: `name` trimmed, refused when blank or holding control characters.
+    public static func checked(name: String, zone: String) throws(InputError) -> Person {
+        Person(name: try checkedName(name), zone: zone)
+    }
+
+    /// A person's name as it is kept: trimmed, refused when blank or holding control characters.
+    public static func checkedName(_ name: String) throws(InputError) -> String {
+        try Text.name(name, what: "a person", example: "Mum")
+    }
+}

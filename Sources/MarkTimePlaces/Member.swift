@@ -84,9 +84,11 @@ extension FamilyClockBoard {
 }
 
 extension Member {
-    /// A new member of a crew of `existing` ones: refused when the name is taken (without
-    /// case) or the clock's hands are all used; its colour `color`, else the first no one has.
+    /// A new member of a crew of `existing` ones: its name trimmed, refused when blank or
+    /// taken (without case) or when the clock's hands are all used; its colour `color`, else
+    /// the first no one has.
     public static func joining(_ existing: [Member], name: String, color: MemberColor?, isMe: Bool) throws(InputError) -> Member {
+        let name = try Text.name(name, what: "a member", example: "Skipper")
         if let other = existing.first(where: { $0.name.lowercased() == name.lowercased() }) {
             throw InputError("a member named '\(other.name)' already exists")
         }

@@ -3,10 +3,9 @@ import MarkTimeCore
 import MarkTimeTasks
 
 extension AppDatabase {
+    /// Keeps a course (`Course.checked`); refused when its code is taken.
     public func addCourse(_ course: Course) throws(StoreError) {
-        let code: String
-        do { code = try Course.checkedCode(course.code) } catch { throw .refused(error.description) }
-        let name = try StoreError.name(course.name, what: "a course", example: "--name \"Celestial Navigation\"")
+        let (code, name) = (course.code, course.name)
         try write { db in
             if let other = try CourseRow.fetchOne(db, key: code)?.code {
                 throw StoreError.refused("course \(other) already exists; `marktime course remove \(other)` first to replace it")

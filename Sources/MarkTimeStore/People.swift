@@ -3,8 +3,9 @@ import MarkTimeCore
 import MarkTimePeople
 
 extension AppDatabase {
+    /// Keeps a person (`Person.checked`); refused when the name is taken, in any case.
     public func addPerson(_ person: Person, now: UTCTime) throws(StoreError) {
-        let name = try StoreError.name(person.name, what: "a person", example: "Mum")
+        let name = person.name
         try write { db in
             if let other = try String.fetchOne(db, sql: "SELECT name FROM person WHERE name = ? COLLATE NOCASE", arguments: [name]) {
                 throw StoreError.refused("'\(other)' is already in your people; choose another name, or `marktime people remove \(other)` first")
@@ -38,8 +39,8 @@ extension AppDatabase {
         }
     }
 
-    public func renamePerson(_ old: String, to new: String) throws(StoreError) {
-        let trimmed = try StoreError.name(new, what: "a person", example: "Mum")
+    /// Renames a person (to a name `Person.checkedName` gave).
+    public func renamePerson(_ old: String, to trimmed: String) throws(StoreError) {
         try write { db in
             let canonical = try Self.personName(old, db)
             if let other = try String.fetchOne(db, sql: "SELECT name FROM person WHERE name = ? COLLATE NOCASE AND name != ?",

@@ -64,8 +64,7 @@ extension AppDatabase: PlaceRepository {
     /// Adds a member with `color`, or else the first colour no member has. Returns the member.
     @discardableResult
     public func addMember(name: String, color: MemberColor?, isMe: Bool) throws(StoreError) -> Member {
-        let name = try StoreError.name(name, what: "a member", example: "Skipper")
-        return try write { db in
+        try write { db in
             let existing = try MemberRecord.fetchAll(db).map(\.member)
             let member = try Member.joining(existing, name: name, color: color, isMe: isMe)
             if member.isMe { try MemberRecord.updateAll(db, M.isMe.set(to: false)) }

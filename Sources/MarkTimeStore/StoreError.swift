@@ -47,11 +47,6 @@ public enum StoreError: Error, CustomStringConvertible, Sendable {
         }
     }
 
-    /// A name checked by `Text.name`, its refusal as `.refused`.
-    static func name(_ text: String, what: String, example: String) throws(StoreError) -> String {
-        do { return try Text.name(text, what: what, example: example) } catch { throw .refused(error.description) }
-    }
-
     /// Translates a GRDB/SQLite error into one that names the file.
     static func wrap(_ error: any Error, path: String) -> StoreError {
         if let e = error as? StoreError { return e }

@@ -52,6 +52,11 @@ public struct CourseRecord: Sendable {
 }
 
 extension Course {
+    /// The course as it is kept: its code checked (`checkedCode`), its name trimmed and not blank.
+    public func checked() throws(InputError) -> Course {
+        Course(code: try Self.checkedCode(code), name: try Text.name(name, what: "a course", example: "--name \"Celestial Navigation\""), scale: scale)
+    }
+
     /// A course code as typed: one word of at most 20 characters, trimmed.
     public static func checkedCode(_ code: String) throws(InputError) -> String {
         let code = code.trimmingWhitespace()

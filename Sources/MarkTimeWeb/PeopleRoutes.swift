@@ -71,7 +71,7 @@ struct PeopleRoutes {
         do {
             let zone = try tz.catalogue().resolve(f.city ?? "")
             let o = try tz.rules(zone).offset(atSecondsSinceEpoch: try site.now().wholeSeconds)
-            try site.store.addPerson(Person(name: f.name ?? "", zone: zone), now: try site.now())
+            try site.store.addPerson(try Person.checked(name: f.name ?? "", zone: zone), now: try site.now())
             return try page(context: context, notice: "Added \((f.name ?? "").trimmingWhitespace()): \(zone), now \(o.abbreviation) UTC\(o.iso).")
         } catch {
             return try page(context: context, error: "\(error)", form: .init(name: f.name ?? "", city: f.city ?? ""), status: .badRequest)

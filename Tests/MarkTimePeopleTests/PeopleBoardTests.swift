@@ -76,3 +76,11 @@ struct PeopleBoardTests {
         #expect(board.day(day).rows[0].sky.allSatisfy { $0 == nil })
     }
 }
+
+@Suite("A person as they are kept")
+struct PersonCheckTests {
+    @Test func theirNameIsTrimmedAndABlankOneRefused() throws {
+        #expect(try Person.checked(name: " Mum\n", zone: "Europe/London") == Person(name: "Mum", zone: "Europe/London"))
+        #expect(throws: InputError("a person needs a name, e.g. Mum")) { try Person.checkedName("   ") }
+    }
+}

@@ -210,4 +210,10 @@ struct MemberJoiningTests {
             try Member.joining(six, name: "Seven", color: nil, isMe: false)
         }
     }
+
+    @Test func aNewMembersNameIsTrimmedAndABlankOneRefused() throws {
+        let crew = [Member(name: "Anna", color: .red)]
+        #expect(try Member.joining(crew, name: "  Cara \t", color: nil, isMe: false).name == "Cara")
+        #expect(throws: InputError("a member needs a name, e.g. Skipper")) { try Member.joining(crew, name: "  ", color: nil, isMe: false) }
+    }
 }

@@ -239,3 +239,18 @@ struct TaskEditTests {
         }
     }
 }
+
+@Suite("A course as it is kept")
+struct CourseCheckTests {
+    @Test func itsCodeAndNameAreTrimmed() throws {
+        let course = try Course(code: " NAV101 ", name: "  Celestial Navigation ").checked()
+        #expect((course.code, course.name) == ("NAV101", "Celestial Navigation"))
+    }
+
+    @Test func aBlankNameOrACodeOfTwoWordsIsRefused() {
+        #expect(throws: InputError("a course needs a name, e.g. --name \"Celestial Navigation\"")) { try Course(code: "NAV101", name: " ").checked() }
+        #expect(throws: InputError("a course code is one word of at most 20 characters, e.g. NAV101")) {
+            try Course(code: "NAV 101", name: "Celestial Navigation").checked()
+        }
+    }
+}
