@@ -306,7 +306,7 @@ let package = Package(
         .testTarget(
             name: "MarkTimeDaemonTests",
             dependencies: ["DaemonFakes", "MarkTimeDaemon", "MarkTimeDevices", "MarkTimeStore", "MarkTimeCore", "MarkTimeSystem", "MarkTimePlaces", "MarkTimeSky",
-                           "MarkTimeRecorder", "MarkTimeTasks", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
+                           "MarkTimeRecorder", "MarkTimeTasks", "MarkTimeShare", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]),
         // The rig's own tools (the dm-log-writes reader), checked on the host.
         .testTarget(name: "RigSupportTests", dependencies: ["RigSupport"]),
         .testTarget(

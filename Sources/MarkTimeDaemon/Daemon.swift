@@ -523,7 +523,7 @@ public final class MarkTimeDaemon: Sendable {
             // follows the commit (the state file, the outbox's pump: a pump on another thread
             // meanwhile could not read what the batch queued) comes after a waiting press.
             if durable {
-                write()
+                write(store)
                 return
             }
             // A batch holds the write lock for `shareBatchHold` at most; one that ended with
@@ -532,12 +532,12 @@ public final class MarkTimeDaemon: Sendable {
             var full = false
             let started = SystemClock.monotonicNow()
             do {
-                try store.batch(synced: false) {
-                    write()
+                try store.batch(synced: false) { batch in
+                    write(batch)
                     while true {
                         full = count >= Self.shareBatchLimit || SystemClock.monotonicNow() - started >= Self.shareBatchHold
                         guard !full, let next = writer.nextShare() else { break }
-                        next()
+                        next(batch)
                         count += 1
                     }
                 }

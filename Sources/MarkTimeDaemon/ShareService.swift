@@ -7,6 +7,10 @@ import MarkTimeStore
 import MarkTimeSystem
 import Synchronization
 
+/// One of the share service's writes, run by the daemon's writer on the store or inside
+/// a batch of them (`AppDatabase.batch`).
+typealias ShareWrite = @Sendable (any ShareRepository) -> Void
+
 /// The boat as an OwnTracks friend on an MQTT broker, and the family's phones on its clock.
 ///
 /// Outgoing messages go into the store's outbox first (through the daemon's one writer),
@@ -54,14 +58,14 @@ final class ShareService: Sendable {
     /// Hands a write to the daemon's writer; `durable` when it must be synced at its commit
     /// (the boat's own outgoing messages), not when a power cut may lose the last of them
     /// and the broker restores them (friends' reports, acknowledgements).
-    let submit: @Sendable (_ durable: Bool, _ write: @escaping @Sendable () -> Void) -> Void
+    let submit: @Sendable (_ durable: Bool, _ write: @escaping ShareWrite) -> Void
     let now: @Sendable () -> UTCTime
     let statePath: String
     let state: Mutex<State>
 
     init(settings: ShareSettings, rules: GeofenceRules, store: AppDatabase, transport: any ShareTransport,
          statePath: String, now: @escaping @Sendable () -> UTCTime,
-         submit: @escaping @Sendable (_ durable: Bool, _ write: @escaping @Sendable () -> Void) -> Void) {
+         submit: @escaping @Sendable (_ durable: Bool, _ write: @escaping ShareWrite) -> Void) {
         self.settings = settings
         self.rules = rules
         self.store = store
@@ -154,7 +158,7 @@ final class ShareService: Sendable {
 
     /// Into the outbox (on the writer's thread), then out as the window allows.
     func enqueue(_ messages: [ShareMessage]) {
-        submit(true) { [self] in
+        submit(true) { [self] store in
             do {
                 let dropped = try store.enqueue(messages, now: now())
                 if dropped.locations + dropped.oldest > 0 {
@@ -224,7 +228,7 @@ final class ShareService: Sendable {
                 if let own = sent.own { s.echo.acknowledged(own, at: SystemClock.monotonicNow(), time: now()) }
                 return sent.id
             }) else { return }
-            submit(false) { [self] in
+            submit(false) { [self] store in
                 try? store.acknowledged(id)
                 state.withLock { $0.unwritten = true }
             }
@@ -257,7 +261,7 @@ final class ShareService: Sendable {
             if full { report(.tooManyRefusedTopics(Self.refusedTopicsLimit)) }
             return
         }
-        submit(false) { [self] in
+        submit(false) { [self] store in
             do {
                 let outcome = try store.applyShared(incoming, topic: topic, rules: rules, now: now())
                 state.withLock { s in (s.lastReceived, s.unwritten) = (now(), true) }

@@ -28,7 +28,7 @@ final class StoreWriter: Sendable {
         case watch([GeoFix], now: Int64)
         /// A write of the share service (its outbox, a phone's report), after any sight;
         /// `durable` when its commit must be synced (see `ShareService.submit`).
-        case share(@Sendable () -> Void, durable: Bool)
+        case share(ShareWrite, durable: Bool)
         /// What follows a batch of sharing's writes once it has committed (the state file,
         /// the outbox's pump): after a sight that waits, before the next batch.
         case afterShare(@Sendable () -> Void)
@@ -125,7 +125,7 @@ final class StoreWriter: Sendable {
     /// The next of sharing's writes that need no sync, to join the batch the writer has
     /// open: nil once a sight's or the daemon's own job is waiting (the batch commits and
     /// that goes first), when the next needs a synced commit, or when none is left.
-    func nextShare() -> (@Sendable () -> Void)? {
+    func nextShare() -> ShareWrite? {
         queue.withLock { q in
             guard q.lanes[0].isEmpty, q.lanes[1].isEmpty, case .share(let write, false)? = q.lanes[2].first else { return nil }
             _ = q.lanes[2].removeFirst()

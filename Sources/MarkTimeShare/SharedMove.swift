@@ -43,3 +43,18 @@ public struct SharedMove: Hashable, Sendable {
         return .moved(member: member.name, events: events)
     }
 }
+
+/// What the share service writes: the boat's outbox, and what a friend's message does.
+/// MarkTimeStore's `AppDatabase` is the one on SQLite, and its `ShareBatch` the same
+/// writes inside one transaction (the daemon's batches of them).
+public protocol ShareRepository {
+    /// Adds messages to the outbox; over `ShareMessage.outboxLimit`, drops what
+    /// `ShareMessage.drops` says. What was dropped: (positions, others).
+    @discardableResult
+    func enqueue(_ messages: [ShareMessage], now: UTCTime) throws -> (locations: Int, oldest: Int)
+    /// Removes a message the broker acknowledged.
+    func acknowledged(_ id: Int64) throws
+    /// Records the topic as seen and writes what the message does (`SharedEffect`,
+    /// `SharedMove.apply`), together.
+    func applyShared(_ incoming: OwnTracks.Incoming, topic: OwnTracks.Topic, rules: GeofenceRules, now: UTCTime) throws -> SharedOutcome
+}

@@ -3,7 +3,6 @@ import GRDB
 import GRDBSQLite
 import MarkTimeCore
 import MarkTimeSystem
-import Synchronization
 
 /// The marktime store: one SQLite file shared by the daemon and the CLI.
 ///
@@ -15,16 +14,9 @@ public final class AppDatabase: Sendable {
     let writer: any DatabaseWriter
     /// Migrations in the file that this binary does not know; non-empty means read-only.
     public let unknownMigrations: [String]
-    /// The transaction `batch` holds open, which that thread's `write` and `read` join.
-    private let batchSlot = Mutex<Batch?>(nil)
     /// The sight insert, prepared once on the writer's connection. Only touched inside a
     /// write, which GRDB runs on that connection's one serial queue.
     nonisolated(unsafe) var sightInsert: (connection: ObjectIdentifier, statement: Statement)?
-
-    private struct Batch: @unchecked Sendable {
-        let thread: pthread_t
-        let db: Database
-    }
 
     /// Opens (creating if needed) the store at `path`. With `createDirectory`,
     /// missing parent folders are made; otherwise they must exist.
@@ -265,63 +257,41 @@ public final class AppDatabase: Sendable {
         return config
     }
 
-    /// A write transaction, refused when the file belongs to a newer schema. Inside this
-    /// thread's `batch`, a savepoint in the batch's transaction.
+    /// A write transaction, refused when the file belongs to a newer schema.
     func write<T>(_ updates: (Database) throws -> T) throws(StoreError) -> T {
         guard unknownMigrations.isEmpty else { throw .newerSchema(path: path, unknown: unknownMigrations) }
-        do {
-            if let db = joinedBatch() {
-                var result: T?
-                try db.inSavepoint {
-                    result = try updates(db)
-                    return .commit
-                }
-                return result!
-            }
-            return try writer.write(updates)
-        } catch { throw StoreError.wrap(error, path: path) }
+        do { return try writer.write(updates) } catch { throw StoreError.wrap(error, path: path) }
     }
 
-    /// Runs `body` with every `write` and `read` this thread makes on the store inside one
-    /// transaction, committed once at the end: many small writes at the cost of one. Each
-    /// write is a savepoint, so one that fails undoes only itself. Not `synced`, the commit
-    /// is written but not synced (SQLite's `synchronous=NORMAL` in WAL mode): a crash of
-    /// the process loses nothing, a power cut may lose it until the next synced commit
-    /// (any sight's) or checkpoint. Returns the commit's error; what `body` wrote is then undone.
-    public func batch(synced: Bool = true, _ body: () -> Void) throws(StoreError) {
+    /// Runs `body` with the share service's writes (`ShareBatch`) inside one transaction,
+    /// committed once at the end: many small writes at the cost of one. Each write is a
+    /// savepoint, so one that fails undoes only itself. Not `synced`, the commit is written
+    /// but not synced (SQLite's `synchronous=NORMAL` in WAL mode): a crash of the process
+    /// loses nothing, a power cut may lose it until the next synced commit (any sight's) or
+    /// checkpoint. Returns the commit's error; what `body` wrote is then undone.
+    public func batch(synced: Bool = true, _ body: (ShareBatch) -> Void) throws(StoreError) {
         guard unknownMigrations.isEmpty else { throw .newerSchema(path: path, unknown: unknownMigrations) }
         do {
             try writer.writeWithoutTransaction { db in
                 if !synced { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
                 defer { if !synced { try? db.execute(sql: "PRAGMA synchronous = FULL") } }
                 try db.inTransaction(.immediate) {
-                    batchSlot.withLock { $0 = Batch(thread: pthread_self(), db: db) }
-                    defer { batchSlot.withLock { $0 = nil } }
-                    body()
+                    body(ShareBatch(db: db, path: path))
                     return .commit
                 }
             }
         } catch { throw StoreError.wrap(error, path: path) }
     }
 
-    /// The batch this thread holds open, if any.
-    private func joinedBatch() -> Database? {
-        batchSlot.withLock { b in b.flatMap { pthread_equal($0.thread, pthread_self()) != 0 ? $0.db : nil } }
-    }
-
     /// Writes outside an explicit transaction, refused as `write` is: each statement is
     /// its own SQLite autocommit transaction, for a lone statement on a hot path.
     func writeWithoutTransaction<T>(_ updates: (Database) throws -> T) throws(StoreError) -> T {
         guard unknownMigrations.isEmpty else { throw .newerSchema(path: path, unknown: unknownMigrations) }
-        if joinedBatch() != nil { return try write(updates) }
         do { return try writer.writeWithoutTransaction(updates) } catch { throw StoreError.wrap(error, path: path) }
     }
 
     func read<T>(_ value: (Database) throws -> T) throws(StoreError) -> T {
-        do {
-            if let db = joinedBatch() { return try value(db) }
-            return try writer.read(value)
-        } catch { throw StoreError.wrap(error, path: path) }
+        do { return try writer.read(value) } catch { throw StoreError.wrap(error, path: path) }
     }
 
     /// `PRAGMA integrity_check`: `ok`, or SQLite's list of problems.

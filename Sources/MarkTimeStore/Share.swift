@@ -4,32 +4,30 @@ import MarkTimeCore
 import MarkTimePlaces
 import MarkTimeShare
 
-extension AppDatabase {
+extension AppDatabase: ShareRepository {
     /// The most messages the outbox keeps (`ShareMessage.outboxLimit`).
     public static let outboxLimit = ShareMessage.outboxLimit
 
-    /// Queues messages for the broker, in order, within `outboxLimit`, dropping what
-    /// `ShareMessage.drops` says when it is full.
-    /// Adds messages to the outbox; over its limit, the oldest positions go first, then the
-    /// oldest messages of any kind. What was dropped: (positions, others).
     @discardableResult
     public func enqueue(_ messages: [ShareMessage], now: UTCTime) throws(StoreError) -> (locations: Int, oldest: Int) {
         guard !messages.isEmpty else { return (0, 0) }
-        return try write { db in
-            for m in messages {
-                var record = OutboxRecord(m, now: now)
-                try record.insert(db)
-            }
-            let count = try OutboxRecord.fetchCount(db)
-            guard count > Self.outboxLimit else { return (0, 0) }
-            let locations = try OutboxRecord.filter(OutboxRecord.CodingKeys.kind == ShareMessage.Kind.location.rawValue).fetchCount(db)
-            let drops = ShareMessage.drops(count: count, locations: locations)
-            try db.execute(sql: """
-                DELETE FROM share_outbox WHERE id IN (SELECT id FROM share_outbox WHERE kind = 'location' ORDER BY id LIMIT ?)
-                """, arguments: [drops.locations])
-            try db.execute(sql: "DELETE FROM share_outbox WHERE id IN (SELECT id FROM share_outbox ORDER BY id LIMIT ?)", arguments: [drops.oldest])
-            return drops
+        return try write { db in try Self.enqueue(messages, now: now, db) }
+    }
+
+    static func enqueue(_ messages: [ShareMessage], now: UTCTime, _ db: Database) throws -> (locations: Int, oldest: Int) {
+        for m in messages {
+            var record = OutboxRecord(m, now: now)
+            try record.insert(db)
         }
+        let count = try OutboxRecord.fetchCount(db)
+        guard count > ShareMessage.outboxLimit else { return (0, 0) }
+        let locations = try OutboxRecord.filter(OutboxRecord.CodingKeys.kind == ShareMessage.Kind.location.rawValue).fetchCount(db)
+        let drops = ShareMessage.drops(count: count, locations: locations)
+        try db.execute(sql: """
+            DELETE FROM share_outbox WHERE id IN (SELECT id FROM share_outbox WHERE kind = 'location' ORDER BY id LIMIT ?)
+            """, arguments: [drops.locations])
+        try db.execute(sql: "DELETE FROM share_outbox WHERE id IN (SELECT id FROM share_outbox ORDER BY id LIMIT ?)", arguments: [drops.oldest])
+        return drops
     }
 
     /// Waiting messages after `id`, oldest first.
@@ -43,7 +41,6 @@ extension AppDatabase {
         try read { db in try OutboxRecord.fetchCount(db) }
     }
 
-    /// Removes a message the broker acknowledged.
     public func acknowledged(_ id: Int64) throws(StoreError) {
         try writeWithoutTransaction { db in _ = try OutboxRecord.deleteOne(db, key: id) }
     }
@@ -85,35 +82,69 @@ extension AppDatabase {
 
     // MARK: Incoming
 
-    /// Applies a checked message from a phone, all in one transaction: the topic is
-    /// recorded as seen, then what the message does (`SharedEffect`, decided in
-    /// MarkTimeShare: a card's name, or a linked member's move through the geofence) is
-    /// written.
     public func applyShared(_ incoming: OwnTracks.Incoming, topic: OwnTracks.Topic, rules: GeofenceRules,
                             now: UTCTime) throws(StoreError) -> SharedOutcome {
-        try write { db in
-            typealias C = SeenRecord.CodingKeys
-            // A cached statement: this runs for every friend's message, thousands in a burst.
-            try db.cachedStatement(sql: """
-                INSERT INTO share_seen (topic, last_seen_ns, messages) VALUES (?, ?, 1)
-                ON CONFLICT (topic) DO UPDATE SET last_seen_ns = excluded.last_seen_ns, messages = messages + 1
-                """).execute(arguments: [topic.base, now.nanosecondsSinceEpoch])
-            switch SharedEffect(incoming) {
-            case .name(let name):
-                try SeenRecord.filter(key: topic.base).updateAll(db, C.name.set(to: name))
-                return .noted
-            case .nothing:
-                return .noted
-            case .move(let move):
-                guard var member = try MemberRecord.filter(M.shareTopic == topic.base).fetchOne(db)?.member else { return .unlinked }
-                let outcome = try move.apply(to: &member, places: { try Self.places(db) }, rules: rules)
-                if case .moved(_, let events) = outcome { try Self.save(member, at: move.fix, events: events, db) }
-                return outcome
-            }
+        try write { db in try Self.applyShared(incoming, topic: topic, rules: rules, now: now, db) }
+    }
+
+    static func applyShared(_ incoming: OwnTracks.Incoming, topic: OwnTracks.Topic, rules: GeofenceRules, now: UTCTime,
+                            _ db: Database) throws -> SharedOutcome {
+        typealias C = SeenRecord.CodingKeys
+        // A cached statement: this runs for every friend's message, thousands in a burst.
+        try db.cachedStatement(sql: """
+            INSERT INTO share_seen (topic, last_seen_ns, messages) VALUES (?, ?, 1)
+            ON CONFLICT (topic) DO UPDATE SET last_seen_ns = excluded.last_seen_ns, messages = messages + 1
+            """).execute(arguments: [topic.base, now.nanosecondsSinceEpoch])
+        switch SharedEffect(incoming) {
+        case .name(let name):
+            try SeenRecord.filter(key: topic.base).updateAll(db, C.name.set(to: name))
+            return .noted
+        case .nothing:
+            return .noted
+        case .move(let move):
+            guard var member = try MemberRecord.filter(M.shareTopic == topic.base).fetchOne(db)?.member else { return .unlinked }
+            let outcome = try move.apply(to: &member, places: { try Self.places(db) }, rules: rules)
+            if case .moved(_, let events) = outcome { try Self.save(member, at: move.fix, events: events, db) }
+            return outcome
         }
     }
 }
 
+/// The share service's writes inside one transaction (`AppDatabase.batch`), each in a
+/// savepoint of it: one that fails undoes only itself.
+public struct ShareBatch: ShareRepository {
+    let db: Database
+    let path: String
+
+    func savepoint<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        do {
+            var result: T?
+            try db.inSavepoint {
+                result = try body(db)
+                return .commit
+            }
+            return result!
+        } catch { throw StoreError.wrap(error, path: path) }
+    }
+
+    @discardableResult
+    public func enqueue(_ messages: [ShareMessage], now: UTCTime) throws(StoreError) -> (locations: Int, oldest: Int) {
+        try savepoint { try AppDatabase.enqueue(messages, now: now, $0) }
+    }
+
+    public func acknowledged(_ id: Int64) throws(StoreError) {
+        try savepoint { _ = try OutboxRecord.deleteOne($0, key: id) }
+    }
+
+    public func applyShared(_ incoming: OwnTracks.Incoming, topic: OwnTracks.Topic, rules: GeofenceRules, now: UTCTime) throws(StoreError) -> SharedOutcome {
+        try savepoint { try AppDatabase.applyShared(incoming, topic: topic, rules: rules, now: now, $0) }
+    }
+
+    /// The outbox's length as this transaction sees it.
+    public func outboxCount() throws(StoreError) -> Int {
+        try savepoint { try OutboxRecord.fetchCount($0) }
+    }
+}
 
 extension ShareState {
     /// The state in the file at `path`, or nil when there is none (no daemon sharing).

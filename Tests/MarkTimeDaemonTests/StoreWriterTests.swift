@@ -1,8 +1,17 @@
 import Foundation
 import MarkTimeCore
+import MarkTimePlaces
+import MarkTimeShare
 import Synchronization
 import Testing
 @testable import MarkTimeDaemon
+
+/// A share repository that keeps nothing: these tests watch the order the writer runs jobs in.
+struct NoShares: ShareRepository {
+    func enqueue(_ messages: [ShareMessage], now: UTCTime) -> (locations: Int, oldest: Int) { (0, 0) }
+    func acknowledged(_ id: Int64) {}
+    func applyShared(_ incoming: OwnTracks.Incoming, topic: OwnTracks.Topic, rules: GeofenceRules, now: UTCTime) -> SharedOutcome { .noted }
+}
 
 @Suite("The store writer's lanes")
 struct StoreWriterTests {
@@ -15,7 +24,7 @@ struct StoreWriterTests {
         // Given 3,000 writes of sharing queued first, then the anchor watch twice, then a sight
         let writer = StoreWriter()
         let done = Mutex<[String]>([])
-        for i in 0..<3_000 { writer.submit(.share({ done.withLock { $0.append("share \(i)") } }, durable: false)) }
+        for i in 0..<3_000 { writer.submit(.share({ _ in done.withLock { $0.append("share \(i)") } }, durable: false)) }
         writer.submit(.watch([], now: 1))
         writer.submit(.watch([], now: 2))
         writer.submit(.insert(Self.sight, queuedAt: 0))
@@ -24,7 +33,7 @@ struct StoreWriterTests {
             switch job {
             case .insert: done.withLock { $0.append("sight") }
             case .watch(_, let now): done.withLock { $0.append("watch \(now)") }
-            case .share(let write, _): write()
+            case .share(let write, _): write(NoShares())
             default: break
             }
         }
@@ -39,7 +48,7 @@ struct StoreWriterTests {
     func aShareBatchStopsForASight() throws {
         // Given three of sharing's writes queued
         let writer = StoreWriter()
-        for _ in 0..<3 { writer.submit(.share({}, durable: false)) }
+        for _ in 0..<3 { writer.submit(.share({ _ in }, durable: false)) }
         // When the batch takes one, then a sight arrives
         let first = writer.nextShare()
         writer.submit(.insert(Self.sight, queuedAt: 0))
@@ -59,9 +68,9 @@ struct StoreWriterTests {
     func aDurableShareWriteEndsTheBatch() throws {
         // Given an unsynced share write, then one that must be synced, then another unsynced one
         let writer = StoreWriter()
-        writer.submit(.share({}, durable: false))
-        writer.submit(.share({}, durable: true))
-        writer.submit(.share({}, durable: false))
+        writer.submit(.share({ _ in }, durable: false))
+        writer.submit(.share({ _ in }, durable: true))
+        writer.submit(.share({ _ in }, durable: false))
         // When a batch takes what it may
         // Then it takes the first only: the synced one goes alone, and the batch ends before it
         #expect(writer.nextShare() != nil)
@@ -74,13 +83,14 @@ struct StoreWriterTests {
         let writer = StoreWriter()
         let order = Mutex<[String]>([])
         writer.submit(.afterShare { order.withLock { $0.append("after batch") } })
-        writer.submit(.share({ order.withLock { $0.append("share") } }, durable: false))
+        writer.submit(.share({ _ in order.withLock { $0.append("share") } }, durable: false))
         writer.submit(.insert(Self.sight, queuedAt: 0))
         // When the writer runs them
         writer.start { job in
             switch job {
             case .insert: order.withLock { $0.append("sight") }
-            case .afterShare(let work), .share(let work, _): work()
+            case .afterShare(let work): work()
+            case .share(let write, _): write(NoShares())
             default: break
             }
         }
@@ -93,7 +103,7 @@ struct StoreWriterTests {
     func sharingsLaneRests() throws {
         // Given a share write and the anchor watch queued, and sharing's lane resting until 150 ms
         var q = StoreWriter.Queue()
-        q.lanes[2].append(.share({}, durable: false))
+        q.lanes[2].append(.share({ _ in }, durable: false))
         q.shareRestUntil = 150
         q.lanes[1].append(.watch([], now: 1))
         // When the writer looks at 100 ms
@@ -110,7 +120,7 @@ struct StoreWriterTests {
     @Test("A stopping writer does not rest sharing's lane")
     func aStoppingWriterDoesNotRest() throws {
         var q = StoreWriter.Queue()
-        q.lanes[2].append(.share({}, durable: false))
+        q.lanes[2].append(.share({ _ in }, durable: false))
         q.shareRestUntil = 150
         q.stopping = true
         if case .share? = q.take(now: 0).job {} else { Issue.record("expected the share write at once") }
