@@ -279,7 +279,7 @@ let package = Package(
         .testTarget(
             name: "MarkTimeStoreTests",
             dependencies: ["MarkTimeStore", "MarkTimeAccounts", "MarkTimeRecorder", "MarkTimePlaces", "MarkTimeShare", "MarkTimeExport",
-                           "MarkTimePeople", "MarkTimeTasks", "MarkTimeCore", "MarkTimeSky", "MarkTimeSystem", "MarkTimeDevices",
+                           "MarkTimePeople", "MarkTimeTasks", "MarkTimeJournal", "MarkTimeCore", "MarkTimeSky", "MarkTimeSystem", "MarkTimeDevices",
                            .product(name: "Logging", package: "swift-log"), .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "MarkTimeWebTests",
@@ -311,7 +311,7 @@ let package = Package(
         .testTarget(name: "RigSupportTests", dependencies: ["RigSupport"]),
         .testTarget(
             name: "MarkTimeCLITests",
-            dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimePlaces", "MarkTimeDevices", "RigSupport",
+            dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimePlaces", "MarkTimeDevices", "MarkTimeSystem", "RigSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift")]),
     ],

@@ -104,8 +104,8 @@ extension MarkTime {
             @Argument var new: String
             func run() async throws {
                 let db = try store.open()
-                try db.placeBook.rename(old, to: new)
-                print("renamed \(Text.escaped(old)) to \(Text.escaped(new))")
+                let kept = try db.placeBook.rename(old, to: new)
+                print("renamed \(Text.escaped(old)) to \(Text.escaped(kept))")
             }
         }
 

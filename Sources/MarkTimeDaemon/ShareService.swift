@@ -111,7 +111,7 @@ final class ShareService: Sendable {
                      retain: true, kind: .waypoints)
     }
 
-    /// A place was added, removed or renamed (the store rang): the waypoints again.
+    /// A place was added, removed or renamed (`PlaceBook` rang): the waypoints again.
     func placesChanged() {
         enqueue([waypoints()])
     }

@@ -5,8 +5,8 @@ import MarkTimePlaces
 /// content. It keeps; `Journal` checks and composes. MarkTimeStore's `AppDatabase` is the
 /// one on SQLite (photos in the media folder beside it).
 public protocol JournalRepository: Sendable {
-    /// Keeps a moment or check-in (`kind`) with its text and position; its id.
-    func insertJournal(kind: DayEntry.Kind, time: UTCTime, text: String, position: Position?, now: UTCTime) throws -> Int64
+    /// Keeps a moment or check-in with its text and position; its id.
+    func insertJournal(_ note: JournalNote, time: UTCTime, text: String, position: Position?, now: UTCTime) throws -> Int64
     /// Keeps a photo's bytes under their SHA-256 and its entry; its id, and false when the
     /// same image was already kept (then nothing is added).
     func keepPhoto(_ bytes: [UInt8], info: ImageInfo, caption: String, at time: UTCTime, now: UTCTime) throws -> (id: Int64, added: Bool)
@@ -14,6 +14,12 @@ public protocol JournalRepository: Sendable {
     func dayEntries(from: UTCTime, to: UTCTime) throws -> [DayEntry]
     /// The places, for naming a check-in and the home's Sun.
     func places() throws -> [Place]
+}
+
+/// The journal's entries that are words: a moment, or a check-in's name (a photo is kept
+/// by `keepPhoto`; sights, places and tasks come from their own tables).
+public enum JournalNote: String, Sendable {
+    case moment, checkin
 }
 
 /// A photo as it went into the journal: its id, whether it is new (else the same image
@@ -36,7 +42,7 @@ public struct Journal<Repository: JournalRepository>: Sendable {
     public func addMoment(_ text: String, at time: UTCTime, now: UTCTime) throws -> Int64 {
         let text = text.trimmingWhitespace()
         guard !text.isEmpty else { throw InputError("a moment needs some words") }
-        return try repository.insertJournal(kind: .moment, time: time, text: text, position: nil, now: now)
+        return try repository.insertJournal(.moment, time: time, text: text, position: nil, now: now)
     }
 
     /// A check-in at `position`: named `name`, else after the place whose radius holds it,
@@ -45,7 +51,7 @@ public struct Journal<Repository: JournalRepository>: Sendable {
         -> (id: Int64, name: String, inside: Place?, nearest: [(place: Place, metres: Double)]) {
         let (inside, nearest) = Place.ranked(try repository.places(), from: position)
         let label = try Text.name(name ?? inside?.name ?? "Check-in", what: "a check-in", example: "--name \"Fuel dock\"")
-        return (try repository.insertJournal(kind: .checkin, time: time, text: label, position: position, now: now), label, inside, nearest)
+        return (try repository.insertJournal(.checkin, time: time, text: label, position: position, now: now), label, inside, nearest)
     }
 
     /// Adds a photo from its bytes: refused unless they are a JPEG or PNG image; the same

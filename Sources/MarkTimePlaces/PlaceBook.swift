@@ -34,9 +34,12 @@ public struct PlaceBook<Repository: PlaceRepository>: Sendable {
         bell.ring(.placesChanged)
     }
 
-    /// Renames a place; the new name is checked as a new place's is.
-    public func rename(_ old: String, to new: String) throws {
-        try repository.renamePlace(old, to: try Text.name(new, what: "a place", example: "Home"))
+    /// Renames a place; the new name is checked as a new place's is. The name as kept.
+    @discardableResult
+    public func rename(_ old: String, to new: String) throws -> String {
+        let name = try Text.name(new, what: "a place", example: "Home")
+        try repository.renamePlace(old, to: name)
         bell.ring(.placesChanged)
+        return name
     }
 }

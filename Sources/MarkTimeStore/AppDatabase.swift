@@ -275,8 +275,10 @@ public final class AppDatabase: Sendable {
             try writer.writeWithoutTransaction { db in
                 if !synced { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
                 defer { if !synced { try? db.execute(sql: "PRAGMA synchronous = FULL") } }
+                let lifetime = ShareBatch.Lifetime()
+                defer { lifetime.open.withLock { $0 = false } }
                 try db.inTransaction(.immediate) {
-                    body(ShareBatch(db: db, path: path))
+                    body(ShareBatch(db: db, path: path, lifetime: lifetime))
                     return .commit
                 }
             }

@@ -18,9 +18,9 @@ extension AppDatabase: JournalRepository {
     public var mediaFolder: String { folder + "/media" }
 
     /// Keeps a moment or check-in; its id. `Journal` checks it first.
-    public func insertJournal(kind: DayEntry.Kind, time: UTCTime, text: String, position: Position?, now: UTCTime) throws(StoreError) -> Int64 {
+    public func insertJournal(_ note: JournalNote, time: UTCTime, text: String, position: Position?, now: UTCTime) throws(StoreError) -> Int64 {
         try write { db in
-            var record = JournalRecord(kind: kind.rawValue, timeNs: time.nanosecondsSinceEpoch, text: text, createdAtNs: now.nanosecondsSinceEpoch,
+            var record = JournalRecord(kind: note.rawValue, timeNs: time.nanosecondsSinceEpoch, text: text, createdAtNs: now.nanosecondsSinceEpoch,
                                        lat: position?.latitude, lon: position?.longitude)
             try record.insert(db)
             return record.id ?? db.lastInsertedRowID

@@ -3,6 +3,7 @@ import GRDB
 import MarkTimeCore
 import MarkTimePlaces
 import MarkTimeShare
+import Synchronization
 
 extension AppDatabase: ShareRepository {
     /// The most messages the outbox keeps (`ShareMessage.outboxLimit`).
@@ -15,6 +16,7 @@ extension AppDatabase: ShareRepository {
     }
 
     static func enqueue(_ messages: [ShareMessage], now: UTCTime, _ db: Database) throws -> (locations: Int, oldest: Int) {
+        guard !messages.isEmpty else { return (0, 0) }
         for m in messages {
             var record = OutboxRecord(m, now: now)
             try record.insert(db)
@@ -111,12 +113,20 @@ extension AppDatabase: ShareRepository {
 }
 
 /// The share service's writes inside one transaction (`AppDatabase.batch`), each in a
-/// savepoint of it: one that fails undoes only itself.
+/// savepoint of it: one that fails undoes only itself. Good only while `batch` runs: one
+/// kept and used after it is refused.
 public struct ShareBatch: ShareRepository {
     let db: Database
     let path: String
+    let lifetime: Lifetime
+
+    /// Whether the batch still runs; `batch` ends it.
+    final class Lifetime: Sendable {
+        let open = Mutex(true)
+    }
 
     func savepoint<T>(_ body: (Database) throws -> T) throws(StoreError) -> T {
+        guard lifetime.open.withLock({ $0 }) else { throw .refused("a write of a share batch after the batch ended: nothing written") }
         do {
             var result: T?
             try db.inSavepoint {
@@ -140,7 +150,7 @@ public struct ShareBatch: ShareRepository {
         try savepoint { try AppDatabase.applyShared(incoming, topic: topic, rules: rules, now: now, $0) }
     }
 
-    /// The outbox's length as this transaction sees it.
+    /// The outbox's length as this transaction sees it (what a batch has queued so far).
     public func outboxCount() throws(StoreError) -> Int {
         try savepoint { try OutboxRecord.fetchCount($0) }
     }

@@ -2,9 +2,9 @@ import Foundation
 import Glibc
 import SystemPackage
 
-/// A Unix datagram socket beside the store (`marktime.sqlite-wake`): the store rings it
-/// after a change to tasks, and the daemon's reminder thread, asleep until the next
-/// reminder, wakes up to read the store again. A process without the sound card rings
+/// A Unix datagram socket beside the store (`marktime.sqlite-wake`): the task list and
+/// the places ring it after a change (`TaskList`, `PlaceBook`), and the daemon's reminder
+/// thread, asleep until the next reminder, wakes up to read the store again. A process without the sound card rings
 /// it with `beep TONE` for the daemon, which owns the card, to play the tone. A process
 /// that needs an answer (`marktime mark`) asks from a socket of its own, and the daemon
 /// answers to that sender.

@@ -1,4 +1,5 @@
 import Foundation
+import MarkTimeSystem
 import RigSupport
 import Testing
 
@@ -17,6 +18,22 @@ struct PlaceCLITests {
         #expect(list.map { $0["name"] as? String } == ["Base"])
         #expect(list.first?["radius_m"] as? Double == 150)
         #expect(list.first?["position"] as? String == "27° 22'.84 S  153° 22'.84 E")
+    }
+
+    @Test func eachPlaceAndTaskCommandThatChangesSomethingRingsTheDaemonOnce() throws {
+        // Given the daemon's doorbell beside the store (the store made first, as the daemon makes it)
+        _ = try cli.database()
+        let bell = try Doorbell(path: Doorbell.path(forStore: cli.store))
+        // When a place is added, renamed (to a name with spaces round it) and removed, a task added and done, and one place refused
+        for args in [["place", "add", "Home", "--position", home, "--radius", "150"], ["place", "rename", "Home", " Base "],
+                     ["place", "remove", "Base"], ["task", "add", "Wind the chronometer", "--due", "2099-01-01T09:00Z"], ["task", "done", "1"]] {
+            let r = try cli.run(args)
+            #expect(r.status == 0, "\(args): \(r.stderr)")
+            if args[1] == "rename" { #expect(r.stdout == "renamed Home to Base\n") }
+        }
+        #expect(try cli.run(["place", "remove", "Base"]).status == 1)
+        // Then the share service was told three times and the reminder thread twice, and the refusal told no one
+        #expect(bell.drain().map(\.text) == ["places", "places", "places", "tasks", "tasks"])
     }
 
     @Test func aDuplicateNameInAnyCaseIsRefused() throws {

@@ -12,16 +12,19 @@ final class MemoryJournal: JournalRepository {
 
     init(places: [Place] = []) { known = places }
 
-    func insertJournal(kind: DayEntry.Kind, time: UTCTime, text: String, position: Position?, now: UTCTime) throws -> Int64 {
+    func insertJournal(_ note: JournalNote, time: UTCTime, text: String, position: Position?, now: UTCTime) throws -> Int64 {
         entries.withLock { e in
-            e.append(DayEntry(kind: kind, time: time, id: Int64(e.count + 1), text: text, position: position))
+            e.append(DayEntry(kind: note == .moment ? .moment : .checkin, time: time, id: Int64(e.count + 1), text: text, position: position))
             return Int64(e.count)
         }
     }
 
     func keepPhoto(_ bytes: [UInt8], info: ImageInfo, caption: String, at time: UTCTime, now: UTCTime) throws -> (id: Int64, added: Bool) {
         if let id = photos.withLock({ $0[bytes] }) { return (id, false) }
-        let id = try insertJournal(kind: .photo, time: time, text: caption, position: nil, now: now)
+        let id = entries.withLock { e in
+            e.append(DayEntry(kind: .photo, time: time, id: Int64(e.count + 1), text: caption))
+            return Int64(e.count)
+        }
         photos.withLock { $0[bytes] = id }
         return (id, true)
     }
@@ -86,16 +89,16 @@ struct JournalTests {
         #expect(memory.entries.withLock { $0.isEmpty })
     }
 
-    @Test func theSamePhotoTwiceIsKeptOnce() throws {
-        // When one PNG is added twice, the second time with another caption
+    @Test func aPhotoIsFiledWithItsCaptionTrimmedAtTheTimeGivenElseNow() throws {
+        // When a PNG (no capture time) is added without a time, and another with one
         let memory = MemoryJournal()
-        let image = png(width: 640, height: 480)
-        let first = try Journal(memory).addPhoto(image, name: "reef.png", caption: " Reef ", given: nil, zone: FixedZone(), now: now)
-        let again = try Journal(memory).addPhoto(image, name: "copy.png", caption: "Copy", given: nil, zone: FixedZone(), now: now)
-        // Then it was filed once, at now (a PNG has no capture time), with its caption trimmed
-        #expect((first.id, first.added, first.time) == (1, true, now))
-        #expect((again.id, again.added) == (1, false))
-        #expect(memory.entries.withLock { $0.map(\.text) } == ["Reef"])
+        let given = now.adding(nanoseconds: -3_600_000_000_000)
+        let first = try Journal(memory).addPhoto(png(width: 640, height: 480), name: "reef.png", caption: " Reef ", given: nil, zone: FixedZone(), now: now)
+        let second = try Journal(memory).addPhoto(png(width: 320, height: 240), name: "dock.png", caption: "Dock", given: given, zone: FixedZone(), now: now)
+        // Then the first is filed at now and the second at its time, each with what the header says
+        #expect((first.time, first.info.width, first.info.height) == (now, 640, 480))
+        #expect((second.time, second.info.width) == (given, 320))
+        #expect(memory.entries.withLock { $0.map(\.text) } == ["Reef", "Dock"])
     }
 
     @Test func entriesAreCountedByTheLocalDayTheyFellOn() throws {

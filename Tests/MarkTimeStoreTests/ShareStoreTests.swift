@@ -92,6 +92,18 @@ struct ShareStoreTests {
         #expect(try store.outbox().map { String(decoding: $0.payload, as: UTF8.self) } == ["card 0", "card 2"])
     }
 
+    @Test("A batch kept past its end refuses to write, and writes nothing")
+    func aBatchKeptPastItsEndRefuses() throws {
+        // Given a batch that a write kept
+        var kept: ShareBatch?
+        try store.batch { batch in kept = batch }
+        // When it is used after the batch ended
+        let refused = refusal { try kept?.enqueue([message(.card, 0)], now: t0) }
+        // Then it is refused, and the outbox is empty
+        #expect(refused == "a write of a share batch after the batch ended: nothing written")
+        #expect(try store.outboxCount() == 0)
+    }
+
     @Test func anAcknowledgedMessageLeavesTheOutbox() throws {
         try store.enqueue([message(.card, 0), message(.waypoints, 1)], now: t0)
         let first = try #require(try store.outbox().first?.id)

@@ -3,6 +3,7 @@ import Hummingbird
 import HummingbirdTesting
 import MarkTimeCore
 import MarkTimeStore
+import MarkTimeSystem
 import MarkTimeTasks
 import Testing
 @testable import MarkTimeWeb
@@ -51,6 +52,27 @@ struct TaskPageTests {
             #expect(bad.status == .badRequest)
             #expect(bad.text.contains("no task &#39;x&#39;: a task&#39;s id is a whole number"))
         }
+    }
+
+    @Test func eachTaskAndPlaceChangeFromThePageRingsTheDaemonOnce() async throws {
+        // Given a logged-in page, and the daemon's doorbell beside the store
+        let t = try TestSite(settings: .brisbaneHome)
+        defer { t.remove() }
+        let bell = try Doorbell(path: Doorbell.path(forStore: t.store.path))
+        try await t.loggedIn { client, headers, csrf in
+            // When a task is added and done, a place added and removed, and a task refused
+            func post(_ uri: String, _ form: String) async throws -> HTTPResponse.Status {
+                try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(string: "csrf=\(csrf)&" + form)).status
+            }
+            #expect(try await post("/tasks", "title=Log&due=2099-01-01+12%3A00&remind=&course=") == .ok)
+            let id = try #require(try t.store.tasks().first?.id)
+            #expect(try await post("/tasks/done", "id=\(id)") == .ok)
+            #expect(try await post("/places", "name=Home&kind=home&radius=150&position=-27.3807+153.3807") == .ok)
+            #expect(try await post("/places/remove", "name=Home") == .ok)
+            #expect(try await post("/tasks", "title=&due=2099-01-01+12%3A00&remind=&course=") == .badRequest)
+        }
+        // Then the reminder thread was told twice and the share service twice, and the refusal told no one
+        #expect(bell.drain().map(\.text) == ["tasks", "tasks", "places", "places"])
     }
 
     @Test func aCourseShowsItsGradeAndWhatAnANeeds() async throws {
