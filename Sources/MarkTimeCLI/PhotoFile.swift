@@ -25,7 +25,7 @@ enum PhotoFile {
         defer { try? handle.close() }
         let head = [UInt8]((try? handle.read(upToCount: 8)) ?? Data())
         guard ImageInfo.startsAnImage(head) else {
-            throw InputError("\(file) is not a JPEG or PNG image (its first bytes say so, whatever its name): nothing added")
+            throw ImageInfo.notAnImage(file)
         }
         return head + [UInt8]((try? handle.read(upToCount: ImageInfo.maximumBytes)) ?? Data())
     }

@@ -158,9 +158,9 @@ final class ShareService: Sendable {
 
     /// Into the outbox (on the writer's thread), then out as the window allows.
     func enqueue(_ messages: [ShareMessage]) {
-        submit(true) { [self] store in
+        submit(true) { [self] repository in
             do {
-                let dropped = try store.enqueue(messages, now: now())
+                let dropped = try repository.enqueue(messages, now: now())
                 if dropped.locations + dropped.oldest > 0 {
                     report(.outboxFull(dropped: dropped.locations + dropped.oldest, positions: dropped.locations, limit: AppDatabase.outboxLimit))
                 }
@@ -228,8 +228,8 @@ final class ShareService: Sendable {
                 if let own = sent.own { s.echo.acknowledged(own, at: SystemClock.monotonicNow(), time: now()) }
                 return sent.id
             }) else { return }
-            submit(false) { [self] store in
-                try? store.acknowledged(id)
+            submit(false) { [self] repository in
+                try? repository.acknowledged(id)
                 state.withLock { $0.unwritten = true }
             }
         case .message(let topic, let payload, let qos, let retained):
@@ -261,9 +261,9 @@ final class ShareService: Sendable {
             if full { report(.tooManyRefusedTopics(Self.refusedTopicsLimit)) }
             return
         }
-        submit(false) { [self] store in
+        submit(false) { [self] repository in
             do {
-                let outcome = try store.applyShared(incoming, topic: topic, rules: rules, now: now())
+                let outcome = try repository.applyShared(incoming, topic: topic, rules: rules, now: now())
                 state.withLock { s in (s.lastReceived, s.unwritten) = (now(), true) }
                 if case .moved(let member, let events) = outcome {
                     for e in events {

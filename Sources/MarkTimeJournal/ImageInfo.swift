@@ -17,6 +17,11 @@ public struct ImageInfo: Hashable, Sendable {
     /// The largest photo kept, in bytes (the phone page takes the same).
     public static let maximumBytes = 16 * 1024 * 1024
 
+    /// The refusal of bytes from `name` that are not a JPEG or PNG image.
+    public static func notAnImage(_ name: String) -> InputError {
+        InputError("\(name) is not a JPEG or PNG image (its first bytes say so, whatever its name): nothing added")
+    }
+
     /// Whether a file's first 8 bytes start a PNG or a JPEG: asked before the rest is read.
     public static func startsAnImage(_ head: [UInt8]) -> Bool {
         head.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) || head.starts(with: [0xFF, 0xD8, 0xFF])

@@ -60,7 +60,7 @@ public struct Journal<Repository: JournalRepository>: Sendable {
     /// from, for errors.
     public func addPhoto(_ bytes: [UInt8], name: String, caption: String, given: UTCTime?, zone: any ZoneRules, now: UTCTime) throws -> PhotoAdded {
         guard let info = ImageInfo(bytes) else {
-            throw InputError("\(name) is not a JPEG or PNG image (its first bytes say so, whatever its name): nothing added")
+            throw ImageInfo.notAnImage(name)
         }
         let time = try given ?? info.filingTime(zone: zone, now: now)
         let (id, added) = try repository.keepPhoto(bytes, info: info, caption: caption.trimmingWhitespace(), at: time, now: now)
