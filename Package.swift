@@ -2,11 +2,23 @@
 import Foundation
 import PackageDescription
 
+// The release binaries are the ones packaged, and every byte the loader touches stays
+// resident in each of their processes (the daemon, the page, the CLI). lld packs the
+// ~130,000 relative relocations of a position-independent executable into a few KB
+// (DT_RELR, glibc 2.36: Debian 12 and later), and the executable's own symbols are not
+// exported (the static Swift runtime's link arguments ask for it; nothing here loads
+// plugins). Together they take 6 MiB off an idle page's memory (Tests/bench/web).
+let packedRelease: [LinkerSetting] = [
+    .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
+                  "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
+]
+
 let package = Package(
     name: "marktime",
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "marktime", targets: ["marktime"]),
+        .executable(name: "marktimed", targets: ["marktimed"]),
         .executable(name: "marktime-rig", targets: ["MarkTimeRig"]),
         .executable(name: "marktime-sky-bench", targets: ["MarkTimeSkyBench"]),
         .executable(name: "marktime-share-burst-bench", targets: ["MarkTimeShareBurstBench"]),
@@ -146,6 +158,7 @@ let package = Package(
             name: "MarkTimeDaemon",
             dependencies: [
                 "MarkTimeCore",
+                "MarkTimeConfig",
                 "MarkTimePlaces",
                 "MarkTimeTasks",
                 "MarkTimeStore",
@@ -222,16 +235,14 @@ let package = Package(
         .executableTarget(
             name: "marktime",
             dependencies: ["MarkTimeCLI"],
-            // The release binary is the one packaged, and every byte the loader touches stays
-            // resident in each of its processes (the daemon, the page, the CLI). lld packs the
-            // ~130,000 relative relocations of a position-independent executable into a few KB
-            // (DT_RELR, glibc 2.36: Debian 12 and later), and the executable's own symbols are not
-            // exported (the static Swift runtime's link arguments ask for it; nothing here loads
-            // plugins). Together they take 6 MiB off an idle page's memory (Tests/bench/web).
-            linkerSettings: [
-                .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                              "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
-            ]),
+            linkerSettings: packedRelease),
+
+        // The daemon alone, which `marktime daemon` execs: none of the other commands, the phone
+        // page or their libraries are mapped in the process that runs all day.
+        .executableTarget(
+            name: "marktimed",
+            dependencies: ["MarkTimeDaemon", "MarkTimeCore", .product(name: "Logging", package: "swift-log")],
+            linkerSettings: packedRelease),
 
         // The real-kernel rig (Tests/rig/run): processes, gpsfake and tone analysis shared
         // with the tests, and the injector that presses a uinput key inside the guest.

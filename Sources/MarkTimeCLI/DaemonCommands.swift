@@ -4,6 +4,7 @@ import Logging
 import MarkTimeCore
 import MarkTimeDaemon
 import MarkTimeDevices
+import MarkTimeSystem
 
 extension MarkTime {
     struct Daemon: AsyncParsableCommand {
@@ -38,29 +39,24 @@ extension MarkTime {
         var web: Bool?
 
         func run() async throws {
-            logToStandardError()
-            let settings = try config.settings()
-            let gpsdAddress = try gpsd.map(MarkTime.gpsdAddress) ?? settings.gpsdAddress
-            let db = try store.open()
-            var options = MarkTimeDaemon.Options(
-                settings: settings,
-                buttonPath: try button ?? settings.button.device ?? "/dev/input/marktime",
-                gpsdAddress: gpsdAddress)
-            options.reload = { [config] in try config.settings() }
-            if try web ?? settings.web.enabled {
-                let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-                options.web = [me, "web", "--store", db.path, "--config", config.file.path]
-            }
-            try await MarkTimeDaemon(options: options, store: db, logger: Logger(label: "marktime")).run()
+            let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+            let arguments = DaemonArguments(store: store.store, config: config.config, button: button,
+                                            gpsd: try gpsd.map(DaemonArguments.checkedGPSD), web: web, marktime: me)
+            let daemon = try Self.daemonExecutable(beside: me)
+            try Kernel.exec(daemon, ["marktimed"] + arguments.commandLine)
         }
-    }
 
-    /// `--gpsd`, read as `config set gpsd.address` reads it.
-    static func gpsdAddress(_ text: String) throws(InputError) -> String {
-        guard ConfigKey.address(text) != nil else {
-            throw InputError("--gpsd '\(Text.escaped(text))' is not HOST:PORT with a port from 1 to 65535, e.g. localhost:2947")
+        /// `marktimed`, beside `marktime` in a build folder, or in /usr/lib/marktime when
+        /// `marktime` is in /usr/bin (the Debian package).
+        static func daemonExecutable(beside marktime: String) throws(InputError) -> String {
+            let folder = marktime.lastIndex(of: "/").map { String(marktime[..<$0]) } ?? "."
+            let places = [folder + "/marktimed", folder + "/../lib/marktime/marktimed"]
+            guard let found = places.first(where: { if case .regular = FileKind($0) { true } else { false } }) else {
+                throw InputError("the daemon's executable is missing: neither \(places.joined(separator: " nor ")) exists; "
+                    + "reinstall the package (`sudo apt install --reinstall marktime`), or build it (`swift build --product marktimed`)")
+            }
+            return found
         }
-        return text
     }
 
     struct Beep: AsyncParsableCommand {

@@ -18,17 +18,8 @@ struct StoreOptions: ParsableArguments {
     func open() throws -> AppDatabase {
         let (path, isDefault) = StorePath.resolve(explicit: store, environment: ProcessInfo.processInfo.environment,
                                                   exists: FileManager.default.fileExists(atPath:))
-        try Self.checkNotVanished(path)
+        try AppDatabase.checkNotVanished(path)
         return try AppDatabase(path: path, createDirectory: isDefault)
-    }
-
-    /// Refuses a store that is gone from its path while a daemon still runs on it: a new
-    /// file made there now would take the old one's WAL, and the daemon's presses wait for
-    /// the old store to come back.
-    static func checkNotVanished(_ path: String) throws {
-        guard !FileManager.default.fileExists(atPath: path), case .daemon(let pid) = DaemonLock.holder(store: path) else { return }
-        throw InputError("the store \(path) is gone while the daemon\(pid.map { " (pid \($0))" } ?? "") still runs on it: presses wait in "
-            + "\(PendingPresses(storePath: path).path); restore the store from a backup, or restart the daemon (`sudo systemctl restart marktime`) to start a new one")
     }
 
     /// The store for a command that only reads: read-only, so that a user who may read the
@@ -36,7 +27,7 @@ struct StoreOptions: ParsableArguments {
     func openForReading() throws -> AppDatabase {
         let (path, _) = StorePath.resolve(explicit: store, environment: ProcessInfo.processInfo.environment,
                                           exists: FileManager.default.fileExists(atPath:))
-        try Self.checkNotVanished(path)
+        try AppDatabase.checkNotVanished(path)
         return try AppDatabase.reading(path: path)
     }
 }

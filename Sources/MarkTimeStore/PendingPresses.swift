@@ -96,3 +96,14 @@ public struct PendingPresses: Sendable {
         }
     }
 }
+
+extension AppDatabase {
+    /// Refuses a store that is gone from its path while a daemon still runs on it: a new
+    /// file made there now would take the old one's WAL, and the daemon's presses wait for
+    /// the old store to come back.
+    public static func checkNotVanished(_ path: String) throws(InputError) {
+        guard FileKind(path) == .missing, case .daemon(let pid) = DaemonLock.holder(store: path) else { return }
+        throw InputError("the store \(path) is gone while the daemon\(pid.map { " (pid \($0))" } ?? "") still runs on it: presses wait in "
+            + "\(PendingPresses(storePath: path).path); restore the store from a backup, or restart the daemon (`sudo systemctl restart marktime`) to start a new one")
+    }
+}
