@@ -7,10 +7,15 @@ import PackageDescription
 // ~130,000 relative relocations of a position-independent executable into a few KB
 // (DT_RELR, glibc 2.36: Debian 12 and later), and the executable's own symbols are not
 // exported (the static Swift runtime's link arguments ask for it; nothing here loads
-// plugins). Together they take 6 MiB off an idle page's memory (Tests/bench/web).
+// plugins). Together they take 6 MiB off an idle page's memory (Tests/bench/web). The
+// functions the daemon and the page run are laid out together, in the order udev/make-order
+// saw them run (udev/marktime.order): the kernel maps up to 64 KiB around each page of code
+// touched, so code run that is packed fills few pages (the Benchmarks article).
 let packedRelease: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
-                  "-Xlinker", "--no-export-dynamic"], .when(configuration: .release)),
+                  "-Xlinker", "--no-export-dynamic",
+                  "-Xlinker", "--symbol-ordering-file=\(Context.packageDirectory)/udev/marktime.order",
+                  "-Xlinker", "--no-warn-symbol-ordering"], .when(configuration: .release)),
 ]
 
 let package = Package(
@@ -100,6 +105,7 @@ let package = Package(
             name: "MarkTimeStore",
             dependencies: [
                 "MarkTimeCore",
+                "MarkTimeConfig",
                 "MarkTimePlaces",
                 "MarkTimeTasks",
                 "MarkTimeJournal",
@@ -188,6 +194,7 @@ let package = Package(
                 "MarkTimeRecorder",
                 "MarkTimeExport",
                 "MarkTimePlaces",
+                "MarkTimeConfig",
                 "MarkTimeSystem",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -223,8 +230,6 @@ let package = Package(
                 "MarkTimeConfig",
                 "MarkTimeDevices",
                 "MarkTimeRecorder",
-                "MarkTimeDaemon",
-                "MarkTimeWeb",
                 "MarkTimeSystem",
                 "MarkTimeExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -237,11 +242,13 @@ let package = Package(
             dependencies: ["MarkTimeCLI"],
             linkerSettings: packedRelease),
 
-        // The daemon alone, which `marktime daemon` execs: none of the other commands, the phone
-        // page or their libraries are mapped in the process that runs all day.
+        // The daemon and the phone page, which `marktime daemon` and `marktime web` exec: the
+        // processes that run all day map neither the other commands nor their libraries, and
+        // share this executable's pages between them.
         .executableTarget(
             name: "marktimed",
-            dependencies: ["MarkTimeDaemon", "MarkTimeCore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["MarkTimeDaemon", "MarkTimeWeb", "MarkTimeConfig", "MarkTimeCore", "MarkTimeSystem",
+                           .product(name: "Logging", package: "swift-log")],
             linkerSettings: packedRelease),
 
         // The real-kernel rig (Tests/rig/run): processes, gpsfake and tone analysis shared
@@ -322,7 +329,7 @@ let package = Package(
         .testTarget(name: "RigSupportTests", dependencies: ["RigSupport"]),
         .testTarget(
             name: "MarkTimeCLITests",
-            dependencies: ["marktime", "MarkTimeCLI", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimePlaces", "MarkTimeDevices", "MarkTimeSystem", "RigSupport",
+            dependencies: ["marktime", "marktimed", "MarkTimeCLI", "MarkTimeStore", "MarkTimeAccounts", "MarkTimeCore", "MarkTimeSky", "MarkTimePlaces", "MarkTimeDevices", "MarkTimeSystem", "RigSupport",
                            .product(name: "ArgumentParser", package: "swift-argument-parser"),
                            .product(name: "GRDB", package: "GRDB.swift"), .product(name: "CSV", package: "CSV.swift")]),
     ],
@@ -341,20 +348,20 @@ if ProcessInfo.processInfo.environment["MARKTIME_FUZZ"] != nil {
 }
 
 // Only the gpsd contract tests (MARKTIME_TESTS=gpsd), for `Tests/rig/run trixie|unstable`:
-// marktime and the tests that run it against that release's gpsd, without the other test
+// marktime, marktimed and the tests that run them against that release's gpsd, without the other test
 // targets, the benches and the test-only dependencies (AsyncHTTPClient, NIOHTTP2 and more
 // through HummingbirdTesting): the release build costs about half as much.
 if ProcessInfo.processInfo.environment["MARKTIME_TESTS"] == "gpsd" {
     let gpsdTests = ["Support.swift", "GPSDRig.swift", "Tags.swift", "GPSDTests.swift", "ReceiverLogTests.swift"]
-    package.products = package.products.filter { $0.name == "marktime" }
+    package.products = package.products.filter { ["marktime", "marktimed"].contains($0.name) }
     package.targets = package.targets.compactMap { target in
         switch target.type {
         case .test where target.name == "MarkTimeCLITests":
             target.sources = gpsdTests
-            target.dependencies = ["marktime", "MarkTimeStore", "MarkTimeCore", "RigSupport"]
+            target.dependencies = ["marktime", "marktimed", "MarkTimeStore", "MarkTimeCore", "RigSupport"]
             return target
         case .test: return nil
-        case .executable where target.name != "marktime": return nil
+        case .executable where !["marktime", "marktimed"].contains(target.name): return nil
         default: return target
         }
     }

@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MarkTimeCore
-import MarkTimeDaemon
+import MarkTimeConfig
 import MarkTimeDevices
 import MarkTimeSystem
 
@@ -39,24 +39,29 @@ extension MarkTime {
         var web: Bool?
 
         func run() async throws {
-            let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-            let arguments = DaemonArguments(store: store.store, config: config.config, button: button,
-                                            gpsd: try gpsd.map(DaemonArguments.checkedGPSD), web: web, marktime: me)
-            let daemon = try Self.daemonExecutable(beside: me)
-            try Kernel.exec(daemon, ["marktimed"] + arguments.commandLine)
+            let options = DaemonArguments(store: store.store, config: config.config, button: button,
+                                          gpsd: try gpsd.map(DaemonArguments.checkedGPSD), web: web)
+            try MarkTime.execServer(.daemon(options))
         }
+    }
 
-        /// `marktimed`, beside `marktime` in a build folder, or in /usr/lib/marktime when
-        /// `marktime` is in /usr/bin (the Debian package).
-        static func daemonExecutable(beside marktime: String) throws(InputError) -> String {
-            let folder = marktime.lastIndex(of: "/").map { String(marktime[..<$0]) } ?? "."
-            let places = [folder + "/marktimed", folder + "/../lib/marktime/marktimed"]
-            guard let found = places.first(where: { if case .regular = FileKind($0) { true } else { false } }) else {
-                throw InputError("the daemon's executable is missing: neither \(places.joined(separator: " nor ")) exists; "
-                    + "reinstall the package (`sudo apt install --reinstall marktime`), or build it (`swift build --product marktimed`)")
-            }
-            return found
+    /// Becomes `marktimed` with `arguments`: the daemon or the page, in the executable of
+    /// their own that runs all day (see the Layout article).
+    static func execServer(_ arguments: ServerArguments) throws -> Never {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        try Kernel.exec(try serverExecutable(beside: me), ["marktimed"] + arguments.commandLine)
+    }
+
+    /// `marktimed`, beside `marktime` in a build folder, or in /usr/libexec/marktime when
+    /// `marktime` is in /usr/bin (the Debian package).
+    static func serverExecutable(beside marktime: String) throws(InputError) -> String {
+        let folder = marktime.lastIndex(of: "/").map { String(marktime[..<$0]) } ?? "."
+        let places = [folder + "/marktimed", folder + "/../libexec/marktime/marktimed"]
+        guard let found = places.first(where: Files.isExecutable) else {
+            throw InputError("marktime's server executable is missing: neither \(places.joined(separator: " nor ")) is a file this user may run; "
+                + "reinstall the package (`sudo apt install --reinstall marktime`), or build it (`swift build --product marktimed`)")
         }
+        return found
     }
 
     struct Beep: AsyncParsableCommand {

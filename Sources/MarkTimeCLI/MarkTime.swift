@@ -46,7 +46,7 @@ public struct MarkTime: AsyncParsableCommand {
                   let hinted = ParseHint.line(first, arguments: arguments, usage: message)
             else { fail(error) }
             lines[0] = hinted
-            FileHandle.standardError.write(Data((cutLongValues(lines.map { Text.escaped($0) }.joined(separator: "\n")) + "\n").utf8))
+            FileHandle.standardError.write(Data(Text.errorReport(lines.joined(separator: "\n") + "\n", arguments: Array(arguments)).utf8))
             Foundation.exit(exitCode(for: error).rawValue)
         }
         do {
@@ -62,24 +62,8 @@ public struct MarkTime: AsyncParsableCommand {
     static func fail(_ error: any Error) -> Never {
         let code = exitCode(for: error)
         guard code != .success else { exit(withError: error) }
-        let lines = fullMessage(for: error).split(separator: "\n", omittingEmptySubsequences: false).map { Text.escaped($0) }
-        var text = cutLongValues(lines.joined(separator: "\n"))
-        if !text.hasSuffix("\n") { text += "\n" }
+        let text = Text.errorReport(fullMessage(for: error), arguments: Array(CommandLine.arguments.dropFirst()))
         FileHandle.standardError.write(Data(text.utf8))
         Foundation.exit(code.rawValue)
     }
-
-    /// `text` with each word of the command line longer than 80 characters that it echoes
-    /// cut as `Text.shown` cuts it: a refusal names a 10,000-character value, it does not
-    /// print it back whole.
-    static func cutLongValues(_ text: String) -> String {
-        var text = text
-        for word in Set(CommandLine.arguments.dropFirst()) where word.count > 80 {
-            for form in [word, Text.escaped(word)] where text.contains(form) {
-                text = text.replacingOccurrences(of: form, with: Text.shown(word))
-            }
-        }
-        return text
-    }
-
 }

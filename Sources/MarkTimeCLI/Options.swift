@@ -15,12 +15,7 @@ struct StoreOptions: ParsableArguments {
         valueName: "path"))
     var store: String?
 
-    func open() throws -> AppDatabase {
-        let (path, isDefault) = StorePath.resolve(explicit: store, environment: ProcessInfo.processInfo.environment,
-                                                  exists: FileManager.default.fileExists(atPath:))
-        try AppDatabase.checkNotVanished(path)
-        return try AppDatabase(path: path, createDirectory: isDefault)
-    }
+    func open() throws -> AppDatabase { try AppDatabase.resolving(store, environment: ProcessInfo.processInfo.environment) }
 
     /// The store for a command that only reads: read-only, so that a user who may read the
     /// file but not write it can use it; no file yet reads as an empty store.

@@ -1,10 +1,9 @@
 import ArgumentParser
 import Foundation
 import Logging
+import MarkTimeConfig
 import MarkTimeCore
-import MarkTimeDevices
 import MarkTimeSystem
-import MarkTimeWeb
 
 extension MarkTime {
     struct Web: AsyncParsableCommand {
@@ -28,24 +27,7 @@ extension MarkTime {
         var listen: String?
 
         func run() async throws {
-            logToStandardError()
-            // Run by `marktime daemon`: stop with it, even when it is killed.
-            if let parent = ProcessInfo.processInfo.environment["MARKTIME_SUPERVISOR"].flatMap(Int32.init),
-               try !Parent.terminateWith(expected: parent) { return }
-            let settings = try config.settings()
-            let text = try listen ?? settings.web.listen
-            guard let (host, port) = ConfigKey.address(text) else {
-                throw InputError("--listen '\(text)' is not HOST:PORT with a port from 1 to 65535, e.g. 0.0.0.0:8080")
-            }
-            let tls = try settings.web.tls
-            var serving = WebServer.Configuration(host: host, port: port, tls: tls)
-            serving.given = listen != nil ? .option : .config(file: settings.values["web.listen"] != nil ? config.file.path : nil)
-            try WebServer.check(serving)
-            let site = try Site(store: try store.open(), settings: settings, clock: try SystemClock(trustSynchronised: settings.clock.trustSystem),
-                                secure: tls != nil, logger: Logger(label: "marktime-web"))
-            // One I/O thread: the pages are made on Swift's concurrency pool, a thread a core.
-            serving.ioThreads = 1
-            try await WebServer.run(site, configuration: serving)
+            try MarkTime.execServer(.page(PageArguments(store: store.store, config: config.config, listen: listen)))
         }
 
     }

@@ -94,6 +94,20 @@ public enum Text {
         !text.isEmpty && text.count <= 64 && !text.unicodeScalars.contains { "/+#".unicodeScalars.contains($0) || isControl($0) }
     }
 
+    /// An error's message as a terminal shows it: each line escaped (`escaped`), each word of
+    /// `arguments` (the command line) longer than 80 characters that it echoes cut as `shown`
+    /// cuts it (a refusal names a 10,000-character value, it does not print it back whole),
+    /// and one final newline.
+    public static func errorReport(_ message: String, arguments: [String]) -> String {
+        var text = message.split(separator: "\n", omittingEmptySubsequences: false).map { escaped($0) }.joined(separator: "\n")
+        for word in Set(arguments) where word.count > 80 {
+            for form in [word, escaped(word)] where text.contains(form) {
+                text = text.replacing(form, with: shown(word))
+            }
+        }
+        return text.hasSuffix("\n") ? text : text + "\n"
+    }
+
     /// A user's value as an error shows it: escaped (`escaped`), and cut to 80 characters
     /// with an ellipsis and its length when longer.
     public static func shown<S: StringProtocol>(_ text: S) -> String {

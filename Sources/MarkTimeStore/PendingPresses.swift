@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MarkTimeConfig
 import MarkTimeCore
 import MarkTimeSystem
 
@@ -98,6 +99,15 @@ public struct PendingPresses: Sendable {
 }
 
 extension AppDatabase {
+    /// The store `explicit` (`--store`) names, else the one every command finds
+    /// (`StorePath`), its folder made when it is the default one; refused when it is gone
+    /// while a daemon still runs on it.
+    public static func resolving(_ explicit: String?, environment: [String: String]) throws -> AppDatabase {
+        let (path, isDefault) = StorePath.resolve(explicit: explicit, environment: environment, exists: FileManager.default.fileExists(atPath:))
+        try checkNotVanished(path)
+        return try AppDatabase(path: path, createDirectory: isDefault)
+    }
+
     /// Refuses a store that is gone from its path while a daemon still runs on it: a new
     /// file made there now would take the old one's WAL, and the daemon's presses wait for
     /// the old store to come back.

@@ -11,6 +11,12 @@ public enum Files {
         (try? Kernel.access(path.isEmpty ? "." : path, W_OK)) != nil
     }
 
+    /// Whether `path` is a regular file this process may execute (`stat(2)`, `access(2)`).
+    public static func isExecutable(_ path: String) -> Bool {
+        guard case .regular = FileKind(path) else { return false }
+        return (try? Kernel.access(path, X_OK)) != nil
+    }
+
     /// The folder for files that matter only while marktime runs (tmpfs, never the SD card),
     /// made if missing: `$RUNTIME_DIRECTORY` (systemd's `RuntimeDirectory=`), else
     /// `$XDG_RUNTIME_DIR/marktime`, else `/run/marktime`; nil when none can be written.

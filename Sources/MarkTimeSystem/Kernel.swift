@@ -159,14 +159,14 @@ public enum Kernel {
         return pid
     }
 
-    /// `execv(3)`: this process becomes `path` with `arguments` (its name first) and the same
-    /// environment, every signal unblocked and none ignored, as `ChildProcess` starts a child.
+    /// `execv(3)`: this process becomes `path` with `arguments` (its name first), the same
+    /// environment, and every signal unblocked. Signals this process catches go back to their
+    /// default, as exec does; ignored ones stay ignored (systemd's `IgnoreSIGPIPE=`, `nohup`).
     /// Returns only by throwing.
     public static func exec(_ path: String, _ arguments: [String]) throws(SystemError) -> Never {
         var none = sigset_t()
         sigemptyset(&none)
         _ = try? systemCall("sigprocmask") { sigprocmask(SIG_SETMASK, &none, nil) }
-        for signal in 1..<Int32(65) where signal != SIGKILL && signal != SIGSTOP { handleByDefault(signal) }
         let argv = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         _ = try systemCall("execv \(path)", retryOnInterrupt: false) { execv(path, argv) }

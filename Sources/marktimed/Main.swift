@@ -1,22 +1,36 @@
 import Foundation
 import Logging
+import MarkTimeConfig
+import MarkTimeCore
 import MarkTimeDaemon
+import MarkTimeSystem
+import MarkTimeWeb
 
-/// `marktimed`: the daemon in an executable of its own, which `marktime daemon` execs.
+/// `marktimed`: the daemon (`marktime daemon`) and the phone page (`marktime web`), which
+/// those commands exec with their options.
 @main
-enum DaemonEntry {
+enum ServerEntry {
     static func main() async {
+        // As every marktime process: a `-shm` made immutable under the store must not kill it.
+        try? SharedMemoryGuard.install()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = .info
             return handler
         }
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let environment = ProcessInfo.processInfo.environment
         do {
-            let arguments = try DaemonArguments(parsing: Array(CommandLine.arguments.dropFirst()))
-            try await MarkTimeDaemon.run(arguments, environment: ProcessInfo.processInfo.environment)
+            switch try ServerArguments(parsing: arguments) {
+            case .daemon(let options):
+                let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+                try await MarkTimeDaemon.run(options, executable: me, environment: environment)
+            case .page(let options):
+                try await WebServer.run(options, environment: environment)
+            }
         } catch {
-            // As the command line words an error, so `marktime daemon` reads the same either way.
-            FileHandle.standardError.write(Data("Error: \(error)\n".utf8))
+            // Worded as the command line words an error, so `marktime daemon` reads the same.
+            FileHandle.standardError.write(Data(Text.errorReport("Error: \(error)", arguments: arguments).utf8))
             exit(1)
         }
     }

@@ -69,6 +69,19 @@ struct DaemonWebTests {
         #expect(status("http://127.0.0.1:\(port)/login") == nil)
     }
 
+    @Test("The page the daemon starts runs the daemon's own executable, marktimed, so the two share its pages")
+    func thePageRunsMarktimed() throws {
+        // Given the daemon started with the page
+        let (port, daemon) = try startDaemon()
+        defer { _ = daemon.stop(SIGKILL) }
+        #expect(eventually(within: 30) { status("http://127.0.0.1:\(port)/login") == 200 }, "\(daemon.output)")
+        // Then the daemon and its page run the same file, marktimed
+        let page = try #require(pagePids(daemon.output).first)
+        let exe = { (pid: pid_t) in try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe") }
+        #expect(try exe(page) == exe(daemon.pid))
+        #expect(try exe(page).hasSuffix("/marktimed"))
+    }
+
     @Test func aKilledDaemonTakesThePageWithIt() throws {
         // Given the daemon running the page
         let (port, daemon) = try startDaemon()
