@@ -18,9 +18,10 @@ extension MarkTime {
 
                 The button is --button, else button.device, else /dev/input/marktime (the udev rule's symlink). With no \
                 button present the daemon keeps running and picks it up when it appears. SIGTERM stops it gracefully. \
-                Logs go to standard error, for journald.
+                Logs go to standard error, for journald. The command checks its options and then runs as marktimed, \
+                the executable of the daemon and the page (beside marktime, or in /usr/libexec/marktime).
 
-                With web.enabled (the default) it also runs the phone page, `marktime web` on web.listen, as its \
+                With web.enabled (the default) it also runs the phone page (as `marktime web` does) on web.listen, as its \
                 child: started again when it exits (after 1 s, doubling to a minute), stopped with the daemon. \
                 Under systemd the page is its own unit, marktime-web.service, and the daemon runs with --no-web.
                 """)

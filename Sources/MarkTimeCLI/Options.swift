@@ -86,15 +86,6 @@ func sharedClock(_ settings: Settings, _ published: DaemonStatus?) throws -> (Sy
     try SystemClock(trustSynchronised: settings.clock.trustSystem).estimateNow(published: published, maxSampleAge: try settings.clock.maxSampleAge)
 }
 
-/// Long-running commands log at `info` to standard error, for journald.
-func logToStandardError() {
-    LoggingSystem.bootstrap { label in
-        var handler = StreamLogHandler.standardError(label: label)
-        handler.logLevel = .info
-        return handler
-    }
-}
-
 /// Why the output file `path` could not be written, in words: a folder that does not
 /// exist, one the user may not write in, a full disk, or the system's own reason.
 /// `example` is a file name to suggest inside a folder.

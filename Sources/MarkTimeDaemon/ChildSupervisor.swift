@@ -4,7 +4,7 @@ import ServiceLifecycle
 import MarkTimeSystem
 import Synchronization
 
-/// A child process the daemon keeps running (`marktime web`): started with the daemon,
+/// A child process the daemon keeps running (the page, `marktimed web`): started with the daemon,
 /// started again after a `Backoff` wait whenever it exits, and stopped with SIGTERM
 /// (SIGKILL after `stopTimeout`) when the daemon stops. The child gets
 /// `MARKTIME_SUPERVISOR` (the daemon's pid) so that it can ask to die with its parent.

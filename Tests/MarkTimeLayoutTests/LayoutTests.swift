@@ -142,13 +142,14 @@ struct LayoutTests {
         #expect(bypassing == [])
     }
 
-    @Test("eSpeak NG is loaded when speech starts, never linked: a marktime process maps no libespeak-ng, libpulse or libX11 at start")
-    func speechIsNotLinked() throws {
-        // Given the marktime binary of this build
+    @Test("eSpeak NG is loaded when speech starts, never linked: a marktime process maps no libespeak-ng, libpulse or libX11 at start",
+          arguments: ["marktime", "marktimed"])
+    func speechIsNotLinked(executable: String) throws {
+        // Given an executable of this build: the command line, or the daemon and page's
         let build = URL(fileURLWithPath: try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")).deletingLastPathComponent().path
         let ldd = Process()
         ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        ldd.arguments = [build + "/marktime"]
+        ldd.arguments = [build + "/" + executable]
         let out = Pipe()
         ldd.standardOutput = out
         try ldd.run()
