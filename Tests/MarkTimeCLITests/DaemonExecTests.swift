@@ -69,7 +69,7 @@ struct DaemonExecTests {
         // When `marktime daemon` starts
         let daemon = try DaemonProcess(cli: cli, arguments: ["--gpsd", "127.0.0.1:1", "--button", cli.folder + "/no-button"])
         defer { daemon.stop() }
-        #expect(try eventually(within: 20) { daemon.log.contains("marktime daemon started") }, "\(daemon.log)")
+        #expect(eventually(within: 20) { daemon.log.contains("marktime daemon started") }, "\(daemon.log)")
         // Then the pid it was started as runs the marktimed found for marktime, and status names that pid
         let exe = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(daemon.child.pid)/exe")
         let marktime = URL(fileURLWithPath: CLI.binary).resolvingSymlinksInPath().path
