@@ -8,9 +8,10 @@ import PackageDescription
 // (DT_RELR, glibc 2.36: Debian 12 and later), and the executable's own symbols are not
 // exported (the static Swift runtime's link arguments ask for it; nothing here loads
 // plugins). Together they take 6 MiB off an idle page's memory (Tests/bench/web). The
-// functions the daemon and the page run are laid out together, in the order udev/make-order
-// saw them run (udev/marktime.order): the kernel maps up to 64 KiB around each page of code
-// touched, so code run that is packed fills few pages (the Benchmarks article).
+// functions the daemon and the page ran under udev/make-order are laid out first, the
+// daemon's before the page's (udev/marktime.order): the kernel maps up to 64 KiB around
+// each page of code touched, so code run that is packed fills fewer pages (the Benchmarks
+// article).
 let packedRelease: [LinkerSetting] = [
     .unsafeFlags(["-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                   "-Xlinker", "--no-export-dynamic",

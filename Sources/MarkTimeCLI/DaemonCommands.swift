@@ -49,8 +49,7 @@ extension MarkTime {
     /// Becomes `marktimed` with `arguments`: the daemon or the page, in the executable of
     /// their own that runs all day (see the Layout article).
     static func execServer(_ arguments: ServerArguments) throws -> Never {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        try Kernel.exec(try serverExecutable(beside: me), ["marktimed"] + arguments.commandLine)
+        try Kernel.exec(try serverExecutable(beside: Files.ownExecutable), ["marktimed"] + arguments.commandLine)
     }
 
     /// `marktimed`, beside `marktime` in a build folder, or in /usr/libexec/marktime when

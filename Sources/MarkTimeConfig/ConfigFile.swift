@@ -16,7 +16,8 @@ public struct ConfigFile: Sendable {
 
     /// `--config PATH`, then `$MARKTIME_CONFIG`, then `/etc/marktime/config.toml`
     /// if it exists, then `$XDG_CONFIG_HOME/marktime/config.toml` (default `~/.config`).
-    public static func resolve(explicit: String?, environment: [String: String], exists: (String) -> Bool) -> ConfigFile {
+    public static func resolve(explicit: String?, environment: [String: String],
+                               exists: (String) -> Bool = FileManager.default.fileExists(atPath:)) -> ConfigFile {
         if let explicit, !explicit.isEmpty { return ConfigFile(path: explicit) }
         if let env = environment["MARKTIME_CONFIG"], !env.isEmpty { return ConfigFile(path: env) }
         let system = "/etc/marktime/config.toml"

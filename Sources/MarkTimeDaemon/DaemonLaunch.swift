@@ -11,7 +11,7 @@ extension MarkTimeDaemon {
     /// phone page as a child when the options or `web.enabled` ask for it: `executable web`,
     /// this same executable.
     public static func run(_ arguments: DaemonArguments, executable: String, environment: [String: String]) async throws {
-        let configFile = ConfigFile.resolve(explicit: arguments.config, environment: environment, exists: FileManager.default.fileExists(atPath:))
+        let configFile = ConfigFile.resolve(explicit: arguments.config, environment: environment)
         let settings = try configFile.load(zoneExists: TZDatabase().knows)
         let store = try AppDatabase.resolving(arguments.store, environment: environment)
         var options = Options(settings: settings, buttonPath: try arguments.button ?? settings.button.device ?? "/dev/input/marktime",

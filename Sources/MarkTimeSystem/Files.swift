@@ -11,6 +11,12 @@ public enum Files {
         (try? Kernel.access(path.isEmpty ? "." : path, W_OK)) != nil
     }
 
+    /// This process's executable (`/proc/self/exe`, its symbolic links followed), else the
+    /// name it was started by.
+    public static var ownExecutable: String {
+        (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+    }
+
     /// Whether `path` is a regular file this process may execute (`stat(2)`, `access(2)`).
     public static func isExecutable(_ path: String) -> Bool {
         guard case .regular = FileKind(path) else { return false }

@@ -13,7 +13,7 @@ extension WebServer {
     /// daemon is killed.
     public static func run(_ arguments: PageArguments, environment: [String: String]) async throws {
         if let parent = environment["MARKTIME_SUPERVISOR"].flatMap(Int32.init), try !Parent.terminateWith(expected: parent) { return }
-        let configFile = ConfigFile.resolve(explicit: arguments.config, environment: environment, exists: FileManager.default.fileExists(atPath:))
+        let configFile = ConfigFile.resolve(explicit: arguments.config, environment: environment)
         let settings = try configFile.load(zoneExists: TZDatabase().knows)
         let text = try arguments.listen ?? settings.web.listen
         guard let (host, port) = ConfigKey.address(text) else {

@@ -23,8 +23,7 @@ enum ServerEntry {
         do {
             switch try ServerArguments(parsing: arguments) {
             case .daemon(let options):
-                let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-                try await MarkTimeDaemon.run(options, executable: me, environment: environment)
+                try await MarkTimeDaemon.run(options, executable: Files.ownExecutable, environment: environment)
             case .page(let options):
                 try await WebServer.run(options, environment: environment)
             }
